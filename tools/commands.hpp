@@ -1,0 +1,25 @@
+// The subcommands of `dtb`. Each registers its options on the CLI11 app and sets the action run
+// after parsing. Exit codes are shared across dtb (see README.md).
+#pragma once
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <string>
+
+namespace dtb::tools {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitCheckFailed = 1;
+inline constexpr int kExitBadInput = 2;
+inline constexpr int kExitTables = 3;
+
+struct PerftOptions {
+    std::string variant = "international";
+    std::string fen;
+    int depth = 0;
+    std::string captures = "unique";
+    bool divide = false;
+    bool json = false;
+};
+void add_perft_command(CLI::App& app, PerftOptions& o, std::function<int()>& action);
+
+}  // namespace dtb::tools
