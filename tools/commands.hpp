@@ -3,7 +3,9 @@
 #pragma once
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace dtb::tools {
 
@@ -20,6 +22,17 @@ struct PerftOptions {
     bool divide = false;
     bool json = false;
 };
+struct GenOptions {
+    std::string variant = "international";
+    int pieces = 0;
+    std::string out;
+    int threads = 0;
+    std::vector<std::string> only;
+    std::uint64_t memory_mb = 0;
+    int zstd_level = 0;
+};
+void add_gen_command(CLI::App& app, GenOptions& o, std::function<int()>& action);
+
 void add_perft_command(CLI::App& app, PerftOptions& o, std::function<int()>& action);
 
 }  // namespace dtb::tools

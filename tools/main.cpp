@@ -11,6 +11,8 @@ int main(int argc, char** argv) {
     std::function<int()> action;
     PerftOptions perft;
     add_perft_command(app, perft, action);
+    GenOptions gen;
+    add_gen_command(app, gen, action);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

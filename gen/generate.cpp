@@ -1,0 +1,176 @@
+#include "gen/generate.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <set>
+
+#include "gen/finished_tables.hpp"
+#include "gen/slice_solver.hpp"
+#include "index/slice_index.hpp"
+#include "probe/format.hpp"
+
+namespace dtb::gen {
+
+namespace {
+
+// Every material a move from `m` (White to move) can lead to outside the slice, colour-reversed
+// so that it is again White to move: captures of any of Black's pieces, promotions, or both.
+std::vector<Material> exit_materials(const Material& m) {
+    std::vector<Material> out;
+    for (int promoted = 0; promoted <= (m.wm > 0 ? 1 : 0); ++promoted)
+        for (int kings_taken = 0; kings_taken <= m.bk; ++kings_taken)
+            for (int men_taken = 0; men_taken <= m.bm; ++men_taken) {
+                if (promoted == 0 && kings_taken == 0 && men_taken == 0) continue;
+                if (kings_taken == m.bk && men_taken == m.bm) continue;  // Black has nothing left
+                out.push_back(Material{m.bk - kings_taken, m.bm - men_taken, m.wk + promoted, m.wm - promoted});
+            }
+    return out;
+}
+
+template <class R>
+class Driver {
+public:
+    Driver(const GenerateOptions& o, const GenerateEvents& e) : o_(o), e_(e), finished_(o.out_dir) {}
+
+    Expected<GenerateSummary> run() {
+        const auto t0 = std::chrono::steady_clock::now();
+        std::error_code ec;
+        std::filesystem::create_directories(o_.out_dir, ec);
+        if (ec) return Error{"cannot create " + o_.out_dir.string() + ": " + ec.message()};
+        if (o_.threads > 0) omp_set_num_threads(o_.threads);
+        std::set<Material> wanted;
+        for (const std::string& name : o_.only) {
+            auto m = Material::parse(name);
+            if (!m) return Error{"--only: '" + name + "' is not a slice name (like KKMvK)"};
+            wanted.insert(*m);
+            wanted.insert(m->mirrored());
+        }
+        std::set<Material> done;
+        for (const Material& m : all_materials<R>(o_.max_pieces)) {
+            if (done.count(m)) continue;
+            done.insert(m);
+            done.insert(m.mirrored());
+            if (!wanted.empty() && !wanted.count(m)) continue;
+            if (complete_on_disk(m) && complete_on_disk(m.mirrored())) {
+                ++summary_.slices_skipped;
+                log(m.name() + ": present and valid, skipped");
+                continue;
+            }
+            auto r = solve_and_write(m);
+            if (!r) return Error{r.error()};
+        }
+        summary_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        return summary_;
+    }
+
+private:
+    void log(const std::string& s) {
+        if (e_.log) e_.log(s);
+    }
+
+    bool complete_on_disk(const Material& m) const {
+        for (auto metric : {format::Metric::wdl, format::Metric::dtw, format::Metric::dtc}) {
+            auto r = format::TableReader::open(o_.out_dir / format::file_name(m.name(), metric), R::kId,
+                                               rules_fingerprint<R>());
+            if (!r || r->info().num_entries != SliceIndex<R>(m).size() || !r->verify_checksums().ok()) return false;
+        }
+        return true;
+    }
+
+    Expected<bool> solve_and_write(const Material& m) {
+        const auto t0 = std::chrono::steady_clock::now();
+        // Inputs: every slice a capture or promotion leads to, from either side to move.
+        std::set<Material> inputs;
+        for (const Material& side : {m, m.mirrored()})
+            for (const Material& x : exit_materials(side)) inputs.insert(x);
+        for (const Material& x : inputs) {
+            auto r = finished_.load(x);
+            if (!r) return Error{"slice " + m.name() + " needs " + x.name() + ": " + r.error()};
+        }
+        const std::uint64_t positions =
+            SliceIndex<R>(m).size() + (m.mirrored() == m ? 0 : SliceIndex<R>(m.mirrored()).size());
+        const std::uint64_t need = positions * 7 + finished_.bytes_in_memory();
+        if (o_.memory_mb && need > o_.memory_mb * 1024 * 1024)
+            return Error{"slice " + m.name() + " needs about " + std::to_string(need >> 20) +
+                         " MB, more than --memory " + std::to_string(o_.memory_mb)};
+        const auto space = std::filesystem::space(o_.out_dir);
+        if (space.available < positions * 2 + (1 << 20))
+            return Error{"not enough free disk space in " + o_.out_dir.string() + " for slice " + m.name()};
+
+        const std::string name = m.name();
+        SliceSolver<R> solver(
+            m, [this](const Position& p) { return finished_.value(p); },
+            [&](const std::string& pass, std::uint64_t done, std::uint64_t total) {
+                if (e_.progress) e_.progress(name, pass, done, total);
+            });
+        solver.solve();
+
+        std::uint64_t bytes = 0;
+        for (int s = 0; s < solver.num_sides(); ++s) {
+            const auto& sd = solver.side(s);
+            auto w = write_side(sd.index.material(), sd.value, sd.dtc);
+            if (!w) return Error{w.error()};
+            bytes += *w;
+        }
+        // This slice now feeds later ones; drop inputs that no later slice of equal size needs.
+        for (int s = 0; s < solver.num_sides(); ++s)
+            finished_.adopt(solver.side(s).index.material(), solver.side(s).value);
+        const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        ++summary_.slices_generated;
+        summary_.positions += positions;
+        summary_.bytes_written += bytes;
+        char line[256];
+        std::snprintf(line, sizeof line, "%s: %llu positions in %.2f s (%.2f M/s), %llu bytes", name.c_str(),
+                      static_cast<unsigned long long>(positions), secs, positions / std::max(secs, 1e-9) / 1e6,
+                      static_cast<unsigned long long>(bytes));
+        log(line);
+        return true;
+    }
+
+    Expected<std::uint64_t> write_side(const Material& m, const std::vector<ValueCode>& value,
+                                       const std::vector<std::uint16_t>& dtc) {
+        std::vector<std::uint16_t> wdl(value.size()), dtw(value.size());
+        for (std::size_t i = 0; i < value.size(); ++i) {
+            wdl[i] = static_cast<std::uint16_t>(wdl_of(value[i]));
+            dtw[i] = static_cast<std::uint16_t>(distance_of(value[i]));
+        }
+        std::uint64_t bytes = 0;
+        const std::pair<format::Metric, const std::vector<std::uint16_t>*> files[] = {
+            {format::Metric::dtc, &dtc}, {format::Metric::dtw, &dtw}, {format::Metric::wdl, &wdl}};
+        // WDL last: a slice counts as present only when all three files are.
+        for (const auto& [metric, data] : files) {
+            format::TableInfo info{};
+            info.variant = R::kId;
+            info.rules_fingerprint = rules_fingerprint<R>();
+            info.wk = m.wk;
+            info.wm = m.wm;
+            info.bk = m.bk;
+            info.bm = m.bm;
+            info.metric = metric;
+            info.index_scheme = kIndexSchemeVersion;
+            format::WriteOptions wo;
+            if (o_.zstd_level) wo.zstd_level = o_.zstd_level;
+            auto r = format::write_table(o_.out_dir / format::file_name(m.name(), metric), info, *data, wo);
+            if (!r) return Error{"writing " + m.name() + ": " + r.error()};
+            bytes += r->bytes;
+        }
+        return bytes;
+    }
+
+    const GenerateOptions& o_;
+    const GenerateEvents& e_;
+    FinishedTables<R> finished_;
+    GenerateSummary summary_;
+};
+
+}  // namespace
+
+Expected<GenerateSummary> generate(const GenerateOptions& options, const GenerateEvents& events) {
+    return with_variant(options.variant, [&](auto v) -> Expected<GenerateSummary> {
+        return Driver<decltype(v)>(options, events).run();
+    });
+}
+
+}  // namespace dtb::gen

@@ -1,0 +1,43 @@
+// The generator's driver: every slice up to N pieces, in dependency order, solved and written.
+#pragma once
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "rules/expected.hpp"
+#include "rules/variant.hpp"
+
+namespace dtb::gen {
+
+struct GenerateOptions {
+    VariantId variant = VariantId::international;
+    int max_pieces = 4;
+    std::filesystem::path out_dir;
+    int threads = 0;                  // 0: all cores
+    std::vector<std::string> only;    // slice names; empty: all
+    std::uint64_t memory_mb = 0;      // 0: no limit
+    int zstd_level = 0;               // 0: the format module's default
+};
+
+struct GenerateEvents {
+    // One line of information (slice done, skipped, ...). The tool prints it.
+    std::function<void(const std::string&)> log;
+    // Progress within a slice: slice name, pass name, done, total (positions).
+    std::function<void(const std::string&, const std::string&, std::uint64_t, std::uint64_t)> progress;
+};
+
+struct GenerateSummary {
+    int slices_generated = 0;
+    int slices_skipped = 0;
+    std::uint64_t positions = 0;
+    std::uint64_t bytes_written = 0;
+    double seconds = 0;
+};
+
+// Errors: a table needed as input is missing or corrupt, memory or disk would not suffice,
+// a write failed. Slices finished before the error stay on disk, complete.
+Expected<GenerateSummary> generate(const GenerateOptions& options, const GenerateEvents& events);
+
+}  // namespace dtb::gen

@@ -1,0 +1,39 @@
+// The one place where OpenMP scheduling lives. Every pass of the generator is a function over an
+// index range [begin, end); parallel_for splits it into chunks that the threads take dynamically
+// and reports progress from the master thread.
+#pragma once
+#include <omp.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+
+namespace dtb::gen {
+
+// Called with (done, total) from one thread, at most a few times per second.
+using ChunkProgress = std::function<void(std::uint64_t done, std::uint64_t total)>;
+
+template <class Body>
+void parallel_for(std::uint64_t total, Body&& body, const ChunkProgress& progress = {}) {
+    constexpr std::uint64_t kChunk = 1 << 14;
+    const std::int64_t chunks = static_cast<std::int64_t>((total + kChunk - 1) / kChunk);
+    std::atomic<std::uint64_t> done{0};
+    auto last = std::chrono::steady_clock::now();
+#pragma omp parallel for schedule(dynamic, 1)
+    for (std::int64_t c = 0; c < chunks; ++c) {
+        const std::uint64_t begin = static_cast<std::uint64_t>(c) * kChunk;
+        const std::uint64_t end = begin + kChunk < total ? begin + kChunk : total;
+        for (std::uint64_t i = begin; i < end; ++i) body(i);
+        const std::uint64_t now_done = done.fetch_add(end - begin, std::memory_order_relaxed) + (end - begin);
+        if (progress && omp_get_thread_num() == 0) {
+            const auto now = std::chrono::steady_clock::now();
+            if (now - last > std::chrono::milliseconds(500)) {
+                last = now;
+                progress(now_done, total);
+            }
+        }
+    }
+}
+
+}  // namespace dtb::gen

@@ -1,0 +1,158 @@
+// SliceIndex<R>: a dense bijection between the legal placements of one Material with White to
+// move (index/placement.hpp) and the integers [0, size()).
+//
+// Index formula. Sets of squares are ranked with the combinatorial number system
+// (index/binomial.hpp): positions p_1 < ... < p_k inside an ordered candidate list give
+// sum C(p_i, i). Candidate lists are in ascending dense (= bit) order.
+//   r_w    white men among the Aw squares a white man may stand on: C(|Aw|, wm) values.
+//   r_b    black men among Ab minus the squares white men occupy; that list has |Ab| - j squares,
+//          j = white men standing on Ab, so the count depends on r_w. A prefix table
+//          offset[r_w] = sum_{r < r_w} C(|Ab| - j(r), bm) makes r_men = offset[r_w] + r_b dense.
+//   r_wk   white kings among the N - men squares no man occupies (a square's position there is
+//          its dense index minus the men on lower dense squares).
+//   r_bk   black kings among the N - men - wk squares still free.
+//   r_kings = r_wk * C(N - men - wk, bk) + r_bk,   kings_per_config = C(N - men, wk) * C(N - men - wk, bk)
+//   index   = r_men * kings_per_config + r_kings
+// So one men configuration is the contiguous index range [r_men * kpc, (r_men + 1) * kpc).
+//
+// Retrograde groups (group_of): the indices a generator solves together. Without sideways man
+// moves (international) a group is one men configuration. With sideways man moves (Turkish) a
+// group is every men configuration with the same number of white men on each row and of black men
+// on each row (index/row_groups.hpp); group = rank(white rows) * #(black row multisets) +
+// rank(black rows). Solving order: groups in DECREASING advancement (the sum of white men's ranks
+// plus black men's ranks counted from Black's side). A forward man move raises advancement by 1,
+// a sideways move keeps it and stays in the group, promotions and captures leave the slice
+// (to slices generated earlier, see material.hpp). So every group a move leads to is solved
+// before the group it starts from, and groups of equal advancement are independent.
+#pragma once
+#include <algorithm>
+#include <bit>
+#include <cassert>
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+#include "binomial.hpp"
+#include "material.hpp"
+#include "placement.hpp"
+#include "row_groups.hpp"
+#include "rules/position.hpp"
+
+namespace dtb {
+
+template <class R>
+class SliceIndex {
+    using G = typename R::Geometry;
+    static constexpr int kN = G::kNumSquares;
+
+public:
+    // True when men move sideways (a man step that keeps its rank): groups are then row groups.
+    static constexpr bool kRowGroups =
+        std::any_of(R::kManStepDirs.begin(), R::kManStepDirs.end(), [](Dir d) { return dir_rank_step(d) == 0; });
+
+    // Throws std::invalid_argument when m does not fit the board or R (material_fits), and
+    // std::overflow_error when the slice has 2^64 placements or more.
+    explicit SliceIndex(Material m);
+
+    const Material& material() const { return m_; }
+    std::uint64_t size() const { return size_; }
+    std::uint64_t num_men_configs() const { return men_offset_.back(); }
+    std::uint64_t kings_per_config() const { return kings_per_config_; }
+
+    // Precondition: p has White to move, exactly this material, and is_indexable<R>(p).
+    std::uint64_t rank(const Position& p) const {
+        assert(p.side_to_move == Color::white && Material::of(p) == m_ && is_indexable<R>(p));
+        const Bitboard wmen = p.men(Color::white), bmen = p.men(Color::black);
+        const Bitboard wkings = p.kings_of(Color::white);
+        const Bitboard free = G::kPlayable & ~(wmen | bmen);
+        const std::uint64_t r_kings = rank_among(wkings, free) * black_king_sets_ +
+                                      rank_among(p.kings_of(Color::black), free & ~wkings);
+        return rank_men(wmen, bmen) * kings_per_config_ + r_kings;
+    }
+
+    // Precondition: i < size(). Returns a White-to-move position.
+    Position unrank(std::uint64_t i) const {
+        assert(i < size_);
+        const std::uint64_t men_config = i / kings_per_config_;
+        const std::uint64_t r_kings = i - men_config * kings_per_config_;
+        const std::uint64_t r_wk = r_kings / black_king_sets_;
+        const std::uint64_t r_bk = r_kings - r_wk * black_king_sets_;
+        Position p;
+        unrank_men(men_config, p.pieces[0], p.pieces[1]);
+        const Bitboard men = p.pieces[0] | p.pieces[1];
+        const Bitboard wk = unrank_kings(r_wk, m_.wk, men);
+        const Bitboard bk = unrank_kings(r_bk, m_.bk, men | wk);
+        p.pieces[0] |= wk;
+        p.pieces[1] |= bk;
+        p.kings = wk | bk;
+        return p;
+    }
+
+    // Sum over white men of their rank and over black men of H-1-rank.
+    int advancement(std::uint64_t men_config) const {
+        Bitboard w, b;
+        unrank_men(men_config, w, b);
+        int a = 0;
+        for (int s : bits(w)) a += G::rank(s);
+        for (int s : bits(b)) a += G::kHeight - 1 - G::rank(s);
+        return a;
+    }
+
+    // Groups (see the comment at the top): keys in [0, num_groups()).
+    std::uint64_t group_of(std::uint64_t index) const { return group_of_men_config(index / kings_per_config_); }
+    std::uint64_t group_of_men_config(std::uint64_t men_config) const;
+    std::uint64_t num_groups() const;
+    int group_advancement(std::uint64_t group) const;
+    // Calls f(men_config) for every men configuration of the group, in no particular order.
+    template <class F>
+    void for_each_men_config_in_group(std::uint64_t group, F&& f) const;
+
+private:
+    // Rank of the set `pieces` as a combination among the squares of `candidates`.
+    static std::uint64_t rank_among(Bitboard pieces, Bitboard candidates) {
+        std::uint64_t r = 0;
+        for (int i = 1; pieces != 0; ++i, pieces &= pieces - 1) {
+            const Bitboard below = (pieces & (0 - pieces)) - 1;
+            r += binomial::kTable.c[i][std::popcount(candidates & below)];
+        }
+        return r;
+    }
+    std::uint64_t rank_men(Bitboard wmen, Bitboard bmen) const {
+        return men_offset_[rank_among(wmen, white_men_squares_)] +
+               rank_among(bmen, black_men_squares_ & ~wmen);
+    }
+    // The k kings of rank r among the playable squares outside `taken` (fewer than 64 of them):
+    // a candidate position becomes a dense index by stepping over the taken squares below it.
+    static Bitboard unrank_kings(std::uint64_t r, int k, Bitboard taken) {
+        int pos[64];
+        binomial::unrank_subset(r, k, kN - std::popcount(taken), pos);
+        Bitboard out = 0;
+        for (int j = 0; j < k; ++j) {
+            int d = pos[j];
+            for (Bitboard t = taken; t != 0; t &= t - 1) {
+                if (G::dense(std::countr_zero(t)) <= d) ++d;
+            }
+            out |= bit(G::bit_of_dense(d));
+        }
+        return out;
+    }
+    void unrank_men(std::uint64_t men_config, Bitboard& wmen, Bitboard& bmen) const;
+
+    Material m_;
+    Bitboard white_men_squares_, black_men_squares_;
+    int num_white_men_squares_, num_black_men_squares_;
+    std::array<std::int8_t, 64> white_men_bit_{}, black_men_bit_{};  // candidate position -> bit
+    std::uint64_t kings_per_config_ = 0, black_king_sets_ = 0, size_ = 0;
+    std::vector<std::uint64_t> men_offset_;  // offset[r_w], one past the end = num_men_configs
+    // Unranking men: r_w = bucket_first_[r_men >> bucket_shift_], then step while the next offset
+    // is still <= r_men. A bucket is no wider than the smallest non-empty r_w range, so the step
+    // loop runs at most once when no range is empty.
+    std::vector<std::uint32_t> bucket_first_;
+    int bucket_shift_ = 0;
+    // Row groups: ranks are offset so that the lowest rank a man can stand on is row 0.
+    int white_row_base_ = 0, black_row_base_ = 0, white_rows_ = 0, black_rows_ = 0;
+};
+
+}  // namespace dtb
+
+#include "slice_index_impl.hpp"

@@ -1,0 +1,187 @@
+// The table file format: the one module that writes and reads tablebase files. The generator
+// writes through write_table(), the probe library and `dtb verify` read through TableReader.
+// docs/FORMAT.md is the same specification as a standalone document; keep the two in step.
+//
+// One file per (material slice, metric). A table holds, for one slice with White to move, one
+// unsigned value per position index 0..N-1 (index order is defined by the index module, named by
+// `index_scheme`; what a value means is defined by the metric, not by this module).
+//
+// All integers are little endian, unsigned, and stored unaligned. xxh64 = XXH64 with seed 0.
+//
+//  Header, 72 bytes, at offset 0
+//   off size  field
+//     0    8  magic              "DTBTABLE" (ASCII, no terminator)
+//     8    4  format_version     u32, currently 1; readers refuse any other value
+//    12    1  variant            u8, VariantId: 0 international, 1 turkish
+//    13    1  side_to_move       u8, 0 = White (the only value allowed in version 1)
+//    14    1  metric             u8, Metric: 0 WDL, 1 DTW, 2 DTC; 3..255 reserved (refused)
+//    15    1  bits_per_entry     u8, 2, 4, 8 or 16: width of a value in a decompressed block;
+//                                the writer picks the smallest width that holds max_value
+//    16    4  wk, wm, bk, bm     u8 each: white kings, white men, black kings, black men
+//    20    4  index_scheme       u32, version of the index function that orders the entries
+//    24    8  rules_fingerprint  u64, dtb::rules_fingerprint<R>() of the rules the table obeys
+//    32    8  num_entries        u64, N
+//    40    8  num_blocks         u64, ceil(N / block_entries) (0 when N = 0)
+//    48    4  block_entries      u32, entries per block (the last block may hold fewer);
+//                                a multiple of 64 in [64, 2^22]
+//    52    4  max_value          u32, largest value in the table (0 when N = 0);
+//                                max_value < 2^bits_per_entry
+//    56    8  block_table_hash   u64, xxh64 of the whole block table
+//    64    8  header_hash        u64, xxh64 of header bytes 0..63
+//
+//  Block table, num_blocks entries of 20 bytes, at offset 72
+//     0    4  compressed_size    u32, bytes of the block's zstd frame, > 0
+//     4    8  compressed_hash    u64, xxh64 of the compressed bytes (checked before decompressing)
+//    12    8  raw_hash           u64, xxh64 of the decompressed (packed) bytes
+//   No offsets are stored: blocks are contiguous and in order, so block b starts at
+//   72 + 20 * num_blocks + sum of compressed_size of blocks 0..b-1. The reader computes the
+//   offsets at open and requires their sum to match the file size exactly, so a stored offset
+//   would only be one more field to get wrong.
+//
+//  Blocks, contiguous, from offset 72 + 20 * num_blocks
+//   Each block is one independent zstd frame (random access: a probe decompresses one block).
+//   Decompressed, block b holds entries [b * block_entries, min(N, (b+1) * block_entries)),
+//   packed at bits_per_entry: entry j of the block occupies bits (j * bits) mod 8 upwards of
+//   byte floor(j * bits / 8), least significant bits first (16-bit values: little endian u16).
+//   The decompressed size is ceil(entries_in_block * bits_per_entry / 8) bytes exactly; unused
+//   high bits of the last byte are zero.
+//
+//  Trailer, 16 bytes, at the end of the file
+//     0    8  file_hash          u64, xxh64 of every byte of the file before the trailer
+//     8    8  end magic          "ENDTABLE" (ASCII)
+//
+//  File size = 72 + 20 * num_blocks + sum(compressed_size) + 16.
+//
+// Guarantees: a flipped or missing byte anywhere in the file is detected before a value is
+// returned (header and block table by their hashes at open, block payload by compressed_hash and
+// raw_hash at read, trailer by verify_checksums), so a reader reports "corrupt" rather than ever
+// returning a wrong value. Files are written to "<path>.tmp" and renamed into place, so a file at
+// `path` is always complete.
+#pragma once
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "rules/expected.hpp"
+#include "rules/variant.hpp"
+
+namespace dtb::format {
+
+inline constexpr std::uint32_t kFormatVersion = 1;
+
+enum class Metric : std::uint8_t { wdl = 0, dtw = 1, dtc = 2 };
+inline constexpr int kNumMetrics = 3;  // a new metric (e.g. 3, rule-aware) extends enum and names
+std::string_view metric_name(Metric);  // "wdl", "dtw", "dtc"
+
+struct TableInfo {
+    VariantId variant = VariantId::international;
+    std::uint64_t rules_fingerprint = 0;
+    int wk = 0, wm = 0, bk = 0, bm = 0;
+    Metric metric = Metric::wdl;
+    std::uint32_t index_scheme = 0;
+    // The fields below are computed by write_table from the values and options (what the caller
+    // puts there is ignored); TableReader::info() reports them from the file.
+    std::uint64_t num_entries = 0;
+    int bits_per_entry = 0;
+    std::uint32_t block_entries = 0;
+    std::uint64_t num_blocks = 0;
+    std::uint32_t max_value = 0;
+};
+
+struct WriteOptions {
+    // Defaults chosen from the measurements in BENCHMARKS.md, "Table format".
+    std::uint32_t block_entries = 1u << 16;  // multiple of 64 in [64, 2^22]
+    int zstd_level = 9;                      // 1..19
+    unsigned threads = 0;                    // compression threads; 0 = hardware concurrency
+};
+
+struct WriteStats {
+    std::uint64_t bytes = 0;  // size of the file written
+    double seconds = 0;       // wall time of write_table, fsyncs included
+    TableInfo info;           // the header as written (computed fields filled in)
+};
+
+// Ok, or an error with a message: what functions that have no value to return give back.
+class Status {
+public:
+    Status() = default;
+    Status(Error e) : ok_(false), message_(std::move(e.message)) {}
+    bool ok() const { return ok_; }
+    explicit operator bool() const { return ok_; }
+    const std::string& error() const { return message_; }
+
+private:
+    bool ok_ = true;
+    std::string message_;
+};
+
+// Writes atomically: to path + ".tmp", fsync, rename to path, fsync the directory. On any error
+// (disk full, missing directory, invalid info or options) removes the temporary file and returns
+// an error; an existing complete file at `path` is never left half-written.
+Expected<WriteStats> write_table(const std::filesystem::path& path, TableInfo info,
+                                 std::span<const std::uint16_t> values,
+                                 const WriteOptions& options = {});
+
+// A table opened for reading. Thread-safe after open: any number of threads may call the const
+// members of one reader at once (reads use pread; decompression state is per thread).
+class TableReader {
+public:
+    // Refuses: missing file, too short, bad magic/version, header or block table hash mismatch,
+    // header fields out of range, other variant or rules fingerprint, block table inconsistent
+    // with the file size, bad end magic.
+    static Expected<TableReader> open(const std::filesystem::path& path,
+                                      VariantId expected_variant,
+                                      std::uint64_t expected_fingerprint);
+
+    TableReader(TableReader&&) noexcept;
+    TableReader& operator=(TableReader&&) noexcept;
+    TableReader(const TableReader&) = delete;
+    TableReader& operator=(const TableReader&) = delete;
+    ~TableReader();
+
+    const TableInfo& info() const { return info_; }
+    std::uint64_t file_bytes() const { return file_bytes_; }
+    const std::filesystem::path& path() const { return path_; }
+    // Entries in block b: block_entries, except for the last block.
+    std::uint32_t entries_in_block(std::uint64_t block) const;
+
+    // Decompresses block `block`, checking both of its hashes; an error on any mismatch.
+    Expected<std::vector<std::uint16_t>> read_block(std::uint64_t block) const;
+    // Same into `out`, which has room for info().block_entries values; no allocation once the
+    // calling thread's buffers have grown to the block size.
+    Status read_block_into(std::uint64_t block, std::uint16_t* out) const;
+    // One value (decodes its whole block: the probe library caches blocks).
+    Expected<std::uint16_t> get(std::uint64_t index) const;
+    Expected<std::vector<std::uint16_t>> read_all() const;
+    // File hash and every block's compressed hash, without decompressing: one sequential read.
+    Status verify_checksums() const;
+
+private:
+    struct Block {
+        std::uint64_t offset;
+        std::uint32_t compressed_size;
+        std::uint64_t compressed_hash;
+        std::uint64_t raw_hash;
+    };
+    TableReader() = default;
+    Status read_exact(std::uint64_t offset, void* out, std::size_t n) const;
+
+    int fd_ = -1;
+    std::filesystem::path path_;
+    TableInfo info_;
+    std::uint64_t file_bytes_ = 0;
+    std::vector<Block> blocks_;
+};
+
+// Reads and checks only the header (magic, version, hash, field ranges), accepting any variant
+// and fingerprint: for tools that list or describe tables.
+Expected<TableInfo> read_table_info(const std::filesystem::path& path);
+
+// "<slice>.<metric>", e.g. file_name("KKMvK", Metric::dtw) == "KKMvK.dtw".
+std::string file_name(const std::string& slice_name, Metric metric);
+
+}  // namespace dtb::format

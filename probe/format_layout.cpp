@@ -1,0 +1,136 @@
+// Header encoding and checking, value packing, names: shared by the writer and the reader.
+#include "probe/format_layout.hpp"
+
+#include <xxhash.h>
+
+#include <algorithm>
+
+namespace dtb::format {
+
+std::string_view metric_name(Metric m) {
+    switch (m) {
+        case Metric::wdl: return "wdl";
+        case Metric::dtw: return "dtw";
+        case Metric::dtc: return "dtc";
+    }
+    return "unknown";
+}
+
+std::string file_name(const std::string& slice_name, Metric metric) {
+    return slice_name + "." + std::string(metric_name(metric));
+}
+
+namespace detail {
+
+std::uint64_t xxh64(const void* data, std::size_t n) { return XXH64(data, n, 0); }
+
+void encode_header(const TableInfo& info, std::uint64_t block_table_hash, unsigned char* out) {
+    std::memset(out, 0, kHeaderBytes);
+    std::memcpy(out, kMagic, 8);
+    put_u32(out + 8, kFormatVersion);
+    out[12] = static_cast<unsigned char>(info.variant);
+    out[13] = 0;  // side to move: White
+    out[14] = static_cast<unsigned char>(info.metric);
+    out[15] = static_cast<unsigned char>(info.bits_per_entry);
+    out[16] = static_cast<unsigned char>(info.wk);
+    out[17] = static_cast<unsigned char>(info.wm);
+    out[18] = static_cast<unsigned char>(info.bk);
+    out[19] = static_cast<unsigned char>(info.bm);
+    put_u32(out + 20, info.index_scheme);
+    put_u64(out + 24, info.rules_fingerprint);
+    put_u64(out + 32, info.num_entries);
+    put_u64(out + 40, info.num_blocks);
+    put_u32(out + 48, info.block_entries);
+    put_u32(out + 52, info.max_value);
+    put_u64(out + 56, block_table_hash);
+    put_u64(out + 64, xxh64(out, kHeaderHashedBytes));
+}
+
+Status decode_header(const unsigned char* in, const std::string& what, TableInfo& info,
+                     std::uint64_t& block_table_hash) {
+    auto fail = [&](const std::string& why) { return Status(Error{what + ": " + why}); };
+    if (std::memcmp(in, kMagic, 8) != 0) return fail("not a dtb table (bad magic)");
+    const std::uint32_t version = get_u32(in + 8);
+    if (version != kFormatVersion)
+        return fail("format version " + std::to_string(version) + ", this reader reads version " +
+                    std::to_string(kFormatVersion));
+    if (get_u64(in + 64) != xxh64(in, kHeaderHashedBytes))
+        return fail("corrupt: header checksum mismatch");
+    if (in[12] > static_cast<unsigned>(VariantId::turkish))
+        return fail("unknown variant id " + std::to_string(in[12]));
+    if (in[13] != 0) return fail("side to move " + std::to_string(in[13]) + " (only 0 = White)");
+    if (in[14] >= kNumMetrics) return fail("unknown metric " + std::to_string(in[14]));
+    if (!valid_bits(in[15])) return fail("invalid bits per entry " + std::to_string(in[15]));
+    TableInfo t;
+    t.variant = static_cast<VariantId>(in[12]);
+    t.metric = static_cast<Metric>(in[14]);
+    t.bits_per_entry = in[15];
+    t.wk = in[16];
+    t.wm = in[17];
+    t.bk = in[18];
+    t.bm = in[19];
+    t.index_scheme = get_u32(in + 20);
+    t.rules_fingerprint = get_u64(in + 24);
+    t.num_entries = get_u64(in + 32);
+    t.num_blocks = get_u64(in + 40);
+    t.block_entries = get_u32(in + 48);
+    t.max_value = get_u32(in + 52);
+    if (t.block_entries < kMinBlockEntries || t.block_entries > kMaxBlockEntries ||
+        t.block_entries % kMinBlockEntries != 0)
+        return fail("invalid entries per block " + std::to_string(t.block_entries));
+    if (t.num_blocks != blocks_for(t.num_entries, t.block_entries))
+        return fail("block count " + std::to_string(t.num_blocks) + " does not match " +
+                    std::to_string(t.num_entries) + " entries");
+    if (t.bits_per_entry < 32 && (t.max_value >> t.bits_per_entry) != 0)
+        return fail("max value " + std::to_string(t.max_value) + " does not fit in " +
+                    std::to_string(t.bits_per_entry) + " bits");
+    info = t;
+    block_table_hash = get_u64(in + 56);
+    return {};
+}
+
+void pack(const std::uint16_t* values, std::size_t n, int bits, unsigned char* out) {
+    switch (bits) {
+        case 16:
+            for (std::size_t i = 0; i < n; ++i) {
+                out[2 * i] = static_cast<unsigned char>(values[i]);
+                out[2 * i + 1] = static_cast<unsigned char>(values[i] >> 8);
+            }
+            return;
+        case 8:
+            for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<unsigned char>(values[i]);
+            return;
+        default: {  // 2 or 4: 8 / bits values per byte, first value in the low bits
+            const std::size_t per_byte = 8 / static_cast<std::size_t>(bits);
+            const std::size_t bytes = packed_bytes(n, bits);
+            for (std::size_t b = 0; b < bytes; ++b) {
+                unsigned byte = 0;
+                const std::size_t first = b * per_byte;
+                const std::size_t count = std::min(per_byte, n - first);
+                for (std::size_t k = 0; k < count; ++k)
+                    byte |= static_cast<unsigned>(values[first + k]) << (k * bits);
+                out[b] = static_cast<unsigned char>(byte);
+            }
+        }
+    }
+}
+
+void unpack(const unsigned char* in, std::size_t n, int bits, std::uint16_t* out) {
+    switch (bits) {
+        case 16:
+            for (std::size_t i = 0; i < n; ++i)
+                out[i] = static_cast<std::uint16_t>(in[2 * i] | (in[2 * i + 1] << 8));
+            return;
+        case 8:
+            for (std::size_t i = 0; i < n; ++i) out[i] = in[i];
+            return;
+        case 4:
+            for (std::size_t i = 0; i < n; ++i) out[i] = (in[i >> 1] >> ((i & 1) * 4)) & 0xF;
+            return;
+        default:
+            for (std::size_t i = 0; i < n; ++i) out[i] = (in[i >> 2] >> ((i & 3) * 2)) & 0x3;
+    }
+}
+
+}  // namespace detail
+}  // namespace dtb::format

@@ -1,0 +1,64 @@
+// Internal to the format module: byte layout constants, header encoding and checking, value
+// packing. The layout itself is documented once, in probe/format.hpp.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include "probe/format.hpp"
+
+namespace dtb::format::detail {
+
+inline constexpr char kMagic[8] = {'D', 'T', 'B', 'T', 'A', 'B', 'L', 'E'};
+inline constexpr char kEndMagic[8] = {'E', 'N', 'D', 'T', 'A', 'B', 'L', 'E'};
+inline constexpr std::size_t kHeaderBytes = 72;
+inline constexpr std::size_t kHeaderHashedBytes = 64;  // header_hash covers bytes 0..63
+inline constexpr std::size_t kBlockEntryBytes = 20;
+inline constexpr std::size_t kTrailerBytes = 16;
+inline constexpr std::uint32_t kMinBlockEntries = 64;
+inline constexpr std::uint32_t kMaxBlockEntries = 1u << 22;
+
+inline void put_u32(unsigned char* p, std::uint32_t v) {
+    for (int i = 0; i < 4; ++i) p[i] = static_cast<unsigned char>(v >> (8 * i));
+}
+inline void put_u64(unsigned char* p, std::uint64_t v) {
+    for (int i = 0; i < 8; ++i) p[i] = static_cast<unsigned char>(v >> (8 * i));
+}
+inline std::uint32_t get_u32(const unsigned char* p) {
+    std::uint32_t v = 0;
+    for (int i = 3; i >= 0; --i) v = (v << 8) | p[i];
+    return v;
+}
+inline std::uint64_t get_u64(const unsigned char* p) {
+    std::uint64_t v = 0;
+    for (int i = 7; i >= 0; --i) v = (v << 8) | p[i];
+    return v;
+}
+
+inline bool valid_bits(int bits) { return bits == 2 || bits == 4 || bits == 8 || bits == 16; }
+
+inline std::uint64_t blocks_for(std::uint64_t entries, std::uint32_t block_entries) {
+    return entries / block_entries + (entries % block_entries != 0);
+}
+
+// Decompressed size of a block of `entries` values.
+inline std::size_t packed_bytes(std::uint64_t entries, int bits) {
+    return static_cast<std::size_t>((entries * static_cast<unsigned>(bits) + 7) / 8);
+}
+
+std::uint64_t xxh64(const void* data, std::size_t n);
+
+// Fills 72 header bytes, header_hash included.
+void encode_header(const TableInfo& info, std::uint64_t block_table_hash, unsigned char* out);
+
+// Checks magic, version, header hash and field ranges; on success fills info and table hash.
+// `what` names the file in messages.
+Status decode_header(const unsigned char* in, const std::string& what, TableInfo& info,
+                     std::uint64_t& block_table_hash);
+
+// Packs values[0..n) at `bits` into out (packed_bytes(n, bits) bytes, all written).
+void pack(const std::uint16_t* values, std::size_t n, int bits, unsigned char* out);
+void unpack(const unsigned char* in, std::size_t n, int bits, std::uint16_t* out);
+
+}  // namespace dtb::format::detail

@@ -1,0 +1,257 @@
+// write_table: pack and compress blocks (in parallel), then write header, block table, blocks and
+// trailer to "<path>.tmp", fsync, rename into place, fsync the directory.
+#include <fcntl.h>
+#include <unistd.h>
+#include <xxhash.h>
+#include <zstd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <system_error>
+#include <thread>
+
+#include "probe/format_layout.hpp"
+
+namespace dtb::format {
+namespace {
+
+using namespace detail;
+
+std::string errno_text(int err) { return std::error_code(err, std::generic_category()).message(); }
+
+struct CompressedBlock {
+    std::vector<unsigned char> bytes;
+    std::uint64_t raw_hash = 0;
+};
+
+struct CCtxDeleter {
+    void operator()(ZSTD_CCtx* c) const { ZSTD_freeCCtx(c); }
+};
+
+// Compresses every block; workers take block numbers from a shared counter, so the result does
+// not depend on the number of threads.
+class BlockCompressor {
+public:
+    BlockCompressor(const TableInfo& info, std::span<const std::uint16_t> values, int level)
+        : info_(info), values_(values), level_(level), out_(info.num_blocks) {}
+
+    Status run(unsigned threads) {
+        std::vector<std::thread> helpers;
+        try {
+            for (unsigned t = 1; t < threads; ++t) helpers.emplace_back([this] { work(); });
+        } catch (const std::exception&) {
+            // Fewer helpers than asked for: the blocks still all get done, by those that started.
+        }
+        work();
+        for (auto& h : helpers) h.join();
+        if (failed_) return Status(Error{error_});
+        return {};
+    }
+
+    std::vector<CompressedBlock>& blocks() { return out_; }
+
+private:
+    void work() {
+        try {
+            std::unique_ptr<ZSTD_CCtx, CCtxDeleter> cctx(ZSTD_createCCtx());
+            if (!cctx) return fail("cannot allocate a zstd compression context");
+            ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_compressionLevel, level_);
+            ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_contentSizeFlag, 1);
+            ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_checksumFlag, 0);  // we keep our own hashes
+            ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_dictIDFlag, 0);
+            std::vector<unsigned char> packed;
+            for (;;) {
+                const std::uint64_t b = next_.fetch_add(1);
+                if (b >= info_.num_blocks || failed_) return;
+                const std::uint64_t first = b * info_.block_entries;
+                const std::size_t n = static_cast<std::size_t>(
+                    std::min<std::uint64_t>(info_.block_entries, info_.num_entries - first));
+                const std::size_t raw = packed_bytes(n, info_.bits_per_entry);
+                packed.resize(raw);
+                pack(values_.data() + first, n, info_.bits_per_entry, packed.data());
+                CompressedBlock& cb = out_[b];
+                cb.raw_hash = xxh64(packed.data(), raw);
+                cb.bytes.resize(ZSTD_compressBound(raw));
+                const std::size_t size = ZSTD_compress2(cctx.get(), cb.bytes.data(),
+                                                        cb.bytes.size(), packed.data(), raw);
+                if (ZSTD_isError(size))
+                    return fail(std::string("zstd compression failed: ") +
+                                ZSTD_getErrorName(size));
+                cb.bytes.resize(size);
+                cb.bytes.shrink_to_fit();
+            }
+        } catch (const std::exception& e) {
+            fail(std::string("compression failed: ") + e.what());
+        }
+    }
+
+    void fail(const std::string& message) {
+        std::lock_guard lock(mutex_);
+        if (!failed_) error_ = message;
+        failed_ = true;
+    }
+
+    const TableInfo& info_;
+    std::span<const std::uint16_t> values_;
+    int level_;
+    std::vector<CompressedBlock> out_;
+    std::atomic<std::uint64_t> next_{0};
+    std::atomic<bool> failed_{false};
+    std::mutex mutex_;
+    std::string error_;
+};
+
+// The temporary file: removed on destruction unless committed (renamed into place).
+class TempFile {
+public:
+    explicit TempFile(std::filesystem::path p) : path_(std::move(p)) {}
+    ~TempFile() {
+        if (fd_ >= 0) ::close(fd_);
+        if (created_ && !committed_) ::unlink(path_.c_str());
+    }
+    Status create() {
+        fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (fd_ < 0) return Status(Error{"cannot create " + path_.string() + ": " + errno_text(errno)});
+        created_ = true;
+        return {};
+    }
+    Status write(const void* data, std::size_t n) {
+        XXH64_update(hash_.get(), data, n);
+        const auto* p = static_cast<const unsigned char*>(data);
+        while (n > 0) {
+            const ssize_t w = ::write(fd_, p, n);
+            if (w < 0 && errno == EINTR) continue;
+            if (w <= 0) return Status(Error{"cannot write " + path_.string() + ": " +
+                                            errno_text(w < 0 ? errno : ENOSPC)});
+            p += w;
+            n -= static_cast<std::size_t>(w);
+        }
+        return {};
+    }
+    std::uint64_t hash() const { return XXH64_digest(hash_.get()); }
+    Status sync_and_close() {
+        if (::fsync(fd_) != 0) return Status(Error{"fsync " + path_.string() + ": " + errno_text(errno)});
+        const int fd = fd_;
+        fd_ = -1;
+        if (::close(fd) != 0) return Status(Error{"close " + path_.string() + ": " + errno_text(errno)});
+        return {};
+    }
+    void committed() { committed_ = true; }
+
+private:
+    struct StateDeleter {
+        void operator()(XXH64_state_t* s) const { XXH64_freeState(s); }
+    };
+    std::filesystem::path path_;
+    int fd_ = -1;
+    bool created_ = false, committed_ = false;
+    std::unique_ptr<XXH64_state_t, StateDeleter> hash_{[] {
+        XXH64_state_t* s = XXH64_createState();
+        if (!s) throw std::bad_alloc();
+        XXH64_reset(s, 0);
+        return s;
+    }()};
+};
+
+Status sync_directory(const std::filesystem::path& file) {
+    std::filesystem::path dir = file.parent_path();
+    if (dir.empty()) dir = ".";
+    const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return Status(Error{"cannot open directory " + dir.string() + ": " + errno_text(errno)});
+    const int rc = ::fsync(fd);
+    const int err = errno;
+    ::close(fd);
+    // Some file systems cannot fsync a directory (EINVAL): nothing more can be done there.
+    if (rc != 0 && err != EINVAL) return Status(Error{"fsync directory " + dir.string() + ": " + errno_text(err)});
+    return {};
+}
+
+Status check_request(const TableInfo& info, const WriteOptions& options) {
+    if (static_cast<unsigned>(info.variant) > static_cast<unsigned>(VariantId::turkish))
+        return Status(Error{"unknown variant id"});
+    if (static_cast<int>(info.metric) >= kNumMetrics) return Status(Error{"unknown metric"});
+    for (int count : {info.wk, info.wm, info.bk, info.bm})
+        if (count < 0 || count > 255) return Status(Error{"piece count out of range"});
+    if (options.block_entries < kMinBlockEntries || options.block_entries > kMaxBlockEntries ||
+        options.block_entries % kMinBlockEntries != 0)
+        return Status(Error{"entries per block must be a multiple of 64 in [64, 2^22]"});
+    if (options.zstd_level < 1 || options.zstd_level > ZSTD_maxCLevel())
+        return Status(Error{"zstd level must be in [1, " + std::to_string(ZSTD_maxCLevel()) + "]"});
+    return {};
+}
+
+Expected<WriteStats> write_table_impl(const std::filesystem::path& path, TableInfo info,
+                                      std::span<const std::uint16_t> values,
+                                      const WriteOptions& options) {
+    const auto start = std::chrono::steady_clock::now();
+    if (Status s = check_request(info, options); !s) return Error{path.string() + ": " + s.error()};
+    info.num_entries = values.size();
+    info.block_entries = options.block_entries;
+    info.num_blocks = blocks_for(info.num_entries, info.block_entries);
+    info.max_value = values.empty() ? 0 : *std::max_element(values.begin(), values.end());
+    info.bits_per_entry = 2;
+    while ((info.max_value >> info.bits_per_entry) != 0) info.bits_per_entry *= 2;
+
+    BlockCompressor compressor(info, values, options.zstd_level);
+    unsigned threads = options.threads ? options.threads : std::thread::hardware_concurrency();
+    threads = static_cast<unsigned>(std::clamp<std::uint64_t>(info.num_blocks, 1, std::max(threads, 1u)));
+    if (Status s = compressor.run(threads); !s) return Error{path.string() + ": " + s.error()};
+    const std::vector<CompressedBlock>& blocks = compressor.blocks();
+
+    std::vector<unsigned char> table(blocks.size() * kBlockEntryBytes);
+    for (std::size_t b = 0; b < blocks.size(); ++b) {
+        unsigned char* e = table.data() + b * kBlockEntryBytes;
+        put_u32(e, static_cast<std::uint32_t>(blocks[b].bytes.size()));
+        put_u64(e + 4, xxh64(blocks[b].bytes.data(), blocks[b].bytes.size()));
+        put_u64(e + 12, blocks[b].raw_hash);
+    }
+    unsigned char header[kHeaderBytes];
+    encode_header(info, xxh64(table.data(), table.size()), header);
+
+    std::filesystem::path tmp_path = path;
+    tmp_path += ".tmp";
+    TempFile tmp(tmp_path);
+    if (Status s = tmp.create(); !s) return Error{s.error()};
+    if (Status s = tmp.write(header, sizeof header); !s) return Error{s.error()};
+    if (Status s = tmp.write(table.data(), table.size()); !s) return Error{s.error()};
+    std::uint64_t bytes = sizeof header + table.size() + kTrailerBytes;
+    for (const CompressedBlock& cb : blocks) {
+        if (Status s = tmp.write(cb.bytes.data(), cb.bytes.size()); !s) return Error{s.error()};
+        bytes += cb.bytes.size();
+    }
+    unsigned char trailer[kTrailerBytes];
+    put_u64(trailer, tmp.hash());
+    std::memcpy(trailer + 8, kEndMagic, 8);
+    if (Status s = tmp.write(trailer, sizeof trailer); !s) return Error{s.error()};
+    if (Status s = tmp.sync_and_close(); !s) return Error{s.error()};
+    if (::rename(tmp_path.c_str(), path.c_str()) != 0)
+        return Error{"cannot rename " + tmp_path.string() + " to " + path.string() + ": " +
+                     errno_text(errno)};
+    tmp.committed();
+    if (Status s = sync_directory(path); !s) return Error{s.error()};
+
+    WriteStats stats;
+    stats.bytes = bytes;
+    stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    stats.info = info;
+    return stats;
+}
+
+}  // namespace
+
+Expected<WriteStats> write_table(const std::filesystem::path& path, TableInfo info,
+                                 std::span<const std::uint16_t> values,
+                                 const WriteOptions& options) {
+    try {
+        return write_table_impl(path, info, values, options);
+    } catch (const std::exception& e) {  // allocation failure: the temporary file is removed
+        return Error{path.string() + ": " + e.what()};
+    }
+}
+
+}  // namespace dtb::format

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs the Debian packages dtb needs, when any is missing. Safe to run again.
+set -euo pipefail
+packages=(g++ cmake make pkg-config libzstd-dev catch2 libxxhash-dev nlohmann-json3-dev libcli11-dev
+          libbenchmark-dev zstd)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "installing: ${missing[*]}" >&2
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi

@@ -1,0 +1,67 @@
+// dtb gen: generate every slice up to N pieces (see gen/generate.hpp).
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <thread>
+
+#include "gen/generate.hpp"
+#include "tools/commands.hpp"
+
+namespace dtb::tools {
+
+namespace {
+int run_gen(const GenOptions& o) {
+    gen::GenerateOptions g;
+    g.variant = o.variant == "turkish" ? VariantId::turkish : VariantId::international;
+    g.max_pieces = o.pieces;
+    g.out_dir = o.out.empty() ? std::filesystem::path("data/tb") / o.variant : std::filesystem::path(o.out);
+    g.threads = o.threads;
+    g.only = o.only;
+    g.memory_mb = o.memory_mb;
+    g.zstd_level = o.zstd_level;
+
+    using Clock = std::chrono::steady_clock;
+    std::string current_pass;
+    Clock::time_point pass_start = Clock::now();
+    gen::GenerateEvents events;
+    events.log = [&](const std::string& line) { std::cerr << "\r\033[K" << line << std::endl; };
+    events.progress = [&](const std::string& slice, const std::string& pass, std::uint64_t done,
+                          std::uint64_t total) {
+        if (pass != current_pass) {
+            current_pass = pass;
+            pass_start = Clock::now();
+        }
+        const double secs = std::chrono::duration<double>(Clock::now() - pass_start).count();
+        const double rate = secs > 0 ? done / secs : 0;
+        const double eta = rate > 0 ? (total - done) / rate : 0;
+        std::fprintf(stderr, "\r\033[K%s %s %5.1f%% %.2f M pos/s ETA %.0f s", slice.c_str(), pass.c_str(),
+                     100.0 * done / std::max<std::uint64_t>(total, 1), rate / 1e6, eta);
+        std::fflush(stderr);
+    };
+    auto r = gen::generate(g, events);
+    if (!r) {
+        std::cerr << "\r\033[Kdtb gen: " << r.error() << "\n";
+        return r.error().find("needs") != std::string::npos ? kExitTables : kExitBadInput;
+    }
+    std::fprintf(stderr, "\r\033[Kdone: %d slices generated, %d already present, %llu positions, %.1f s, %llu bytes written to %s\n",
+                 r->slices_generated, r->slices_skipped, static_cast<unsigned long long>(r->positions), r->seconds,
+                 static_cast<unsigned long long>(r->bytes_written), g.out_dir.string().c_str());
+    return kExitOk;
+}
+}  // namespace
+
+void add_gen_command(CLI::App& app, GenOptions& o, std::function<int()>& action) {
+    auto* cmd = app.add_subcommand("gen", "Generate WDL, DTW and DTC tables up to N pieces");
+    cmd->add_option("--variant", o.variant, "international or turkish")
+        ->check(CLI::IsMember({"international", "turkish"}))
+        ->default_val("international");
+    cmd->add_option("--pieces", o.pieces, "Largest number of pieces")->required()->check(CLI::Range(2, 8));
+    cmd->add_option("--out", o.out, "Output folder (default data/tb/<variant>)");
+    cmd->add_option("--threads", o.threads, "Threads (default: all cores)")->check(CLI::Range(0, 1024));
+    cmd->add_option("--only", o.only, "Generate only these slices (names like KKMvK)");
+    cmd->add_option("--memory", o.memory_mb, "Refuse a slice that needs more than MB megabytes");
+    cmd->add_option("--zstd-level", o.zstd_level, "zstd level (default: the format's)")->check(CLI::Range(0, 22));
+    cmd->callback([&]() { action = [&]() { return run_gen(o); }; });
+}
+
+}  // namespace dtb::tools
