@@ -8,6 +8,7 @@
 
 #include "gen/finished_tables.hpp"
 #include "gen/slice_solver.hpp"
+#include "index/scheme_version.hpp"
 #include "index/slice_index.hpp"
 #include "probe/format.hpp"
 

@@ -36,6 +36,7 @@
 #include "material.hpp"
 #include "placement.hpp"
 #include "row_groups.hpp"
+#include "rules/direction.hpp"
 #include "rules/position.hpp"
 
 namespace dtb {
@@ -121,20 +122,25 @@ private:
         return men_offset_[rank_among(wmen, white_men_squares_)] +
                rank_among(bmen, black_men_squares_ & ~wmen);
     }
-    // The k kings of rank r among the playable squares outside `taken` (fewer than 64 of them):
-    // a candidate position becomes a dense index by stepping over the taken squares below it.
+    // The k kings of rank r among the playable squares outside `taken`.
     static Bitboard unrank_kings(std::uint64_t r, int k, Bitboard taken) {
+        int holes[64], num_holes = 0;  // dense indices of the taken squares, ascending
+        for (int s : bits(taken)) holes[num_holes++] = G::dense(s);
         int pos[64];
-        binomial::unrank_subset(r, k, kN - std::popcount(taken), pos);
+        binomial::unrank_subset(r, k, kN - num_holes, pos);
         Bitboard out = 0;
-        for (int j = 0; j < k; ++j) {
-            int d = pos[j];
-            for (Bitboard t = taken; t != 0; t &= t - 1) {
-                if (G::dense(std::countr_zero(t)) <= d) ++d;
-            }
-            out |= bit(G::bit_of_dense(d));
-        }
+        skip_holes(pos, k, holes, num_holes, [&](int d) { out |= bit(G::bit_of_dense(d)); });
         return out;
+    }
+    // Turns ascending positions among "candidates minus holes" into positions among candidates:
+    // a position moves up by one for every hole at or below it. Calls emit(candidate position).
+    template <class Emit>
+    static void skip_holes(const int* pos, int k, const int* holes, int num_holes, Emit&& emit) {
+        for (int j = 0; j < k; ++j) {
+            int p = pos[j];
+            for (int t = 0; t < num_holes; ++t) p += holes[t] <= p;  // holes ascend: one pass
+            emit(p);
+        }
     }
     void unrank_men(std::uint64_t men_config, Bitboard& wmen, Bitboard& bmen) const;
 

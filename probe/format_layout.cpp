@@ -4,6 +4,7 @@
 #include <xxhash.h>
 
 #include <algorithm>
+#include <array>
 
 namespace dtb::format {
 
@@ -115,6 +116,33 @@ void pack(const std::uint16_t* values, std::size_t n, int bits, unsigned char* o
     }
 }
 
+namespace {
+
+// Byte -> the 8 / bits values it packs, as little-endian uint16s: unpacking one byte is one copy.
+template <int Bits>
+struct UnpackTable {
+    static constexpr int kPerByte = 8 / Bits;
+    std::array<std::array<std::uint16_t, kPerByte>, 256> values{};
+    constexpr UnpackTable() {
+        for (unsigned b = 0; b < 256; ++b)
+            for (int k = 0; k < kPerByte; ++k)
+                values[b][k] = static_cast<std::uint16_t>((b >> (k * Bits)) & ((1u << Bits) - 1));
+    }
+};
+
+template <int Bits>
+void unpack_small(const unsigned char* in, std::size_t n, std::uint16_t* out) {
+    static constexpr UnpackTable<Bits> table;
+    constexpr std::size_t per_byte = UnpackTable<Bits>::kPerByte;
+    const std::size_t whole = n / per_byte;
+    for (std::size_t b = 0; b < whole; ++b)
+        std::memcpy(out + b * per_byte, table.values[in[b]].data(), sizeof(std::uint16_t) * per_byte);
+    for (std::size_t i = whole * per_byte; i < n; ++i)
+        out[i] = table.values[in[whole]][i - whole * per_byte];
+}
+
+}  // namespace
+
 void unpack(const unsigned char* in, std::size_t n, int bits, std::uint16_t* out) {
     switch (bits) {
         case 16:
@@ -124,11 +152,8 @@ void unpack(const unsigned char* in, std::size_t n, int bits, std::uint16_t* out
         case 8:
             for (std::size_t i = 0; i < n; ++i) out[i] = in[i];
             return;
-        case 4:
-            for (std::size_t i = 0; i < n; ++i) out[i] = (in[i >> 1] >> ((i & 1) * 4)) & 0xF;
-            return;
-        default:
-            for (std::size_t i = 0; i < n; ++i) out[i] = (in[i >> 2] >> ((i & 3) * 2)) & 0x3;
+        case 4: return unpack_small<4>(in, n, out);
+        default: return unpack_small<2>(in, n, out);
     }
 }
 

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <iostream>
 #include <thread>
+#include <unistd.h>
 
 #include "gen/generate.hpp"
 #include "tools/commands.hpp"
@@ -24,26 +25,34 @@ int run_gen(const GenOptions& o) {
     std::string current_pass;
     Clock::time_point pass_start = Clock::now();
     gen::GenerateEvents events;
-    events.log = [&](const std::string& line) { std::cerr << "\r\033[K" << line << std::endl; };
+    // On a terminal the progress line rewrites itself; in a log it is printed every 10 seconds.
+    const bool tty = isatty(2);
+    const char* clear = tty ? "\r\033[K" : "";
+    Clock::time_point last_line = Clock::now();
+    events.log = [&](const std::string& line) { std::cerr << clear << line << std::endl; };
     events.progress = [&](const std::string& slice, const std::string& pass, std::uint64_t done,
                           std::uint64_t total) {
         if (pass != current_pass) {
             current_pass = pass;
             pass_start = Clock::now();
         }
+        if (!tty) {
+            if (Clock::now() - last_line < std::chrono::seconds(10)) return;
+            last_line = Clock::now();
+        }
         const double secs = std::chrono::duration<double>(Clock::now() - pass_start).count();
         const double rate = secs > 0 ? done / secs : 0;
         const double eta = rate > 0 ? (total - done) / rate : 0;
-        std::fprintf(stderr, "\r\033[K%s %s %5.1f%% %.2f M pos/s ETA %.0f s", slice.c_str(), pass.c_str(),
-                     100.0 * done / std::max<std::uint64_t>(total, 1), rate / 1e6, eta);
+        std::fprintf(stderr, "%s%s %s %5.1f%% %.2f M pos/s ETA %.0f s%s", clear, slice.c_str(), pass.c_str(),
+                     100.0 * done / std::max<std::uint64_t>(total, 1), rate / 1e6, eta, tty ? "" : "\n");
         std::fflush(stderr);
     };
     auto r = gen::generate(g, events);
     if (!r) {
-        std::cerr << "\r\033[Kdtb gen: " << r.error() << "\n";
+        std::cerr << clear << "dtb gen: " << r.error() << "\n";
         return r.error().find("needs") != std::string::npos ? kExitTables : kExitBadInput;
     }
-    std::fprintf(stderr, "\r\033[Kdone: %d slices generated, %d already present, %llu positions, %.1f s, %llu bytes written to %s\n",
+    std::fprintf(stderr, "%sdone: %d slices generated, %d already present, %llu positions, %.1f s, %llu bytes written to %s\n",
                  r->slices_generated, r->slices_skipped, static_cast<unsigned long long>(r->positions), r->seconds,
                  static_cast<unsigned long long>(r->bytes_written), g.out_dir.string().c_str());
     return kExitOk;

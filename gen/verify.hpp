@@ -1,0 +1,149 @@
+// Forward re-derivation of stored values, independent of the generator's retrograde code: each
+// position's WDL, DTW and DTC must follow from its successors by the definitions of RULES.md 3,
+// with successors looked up in the tables themselves (this slice, its mirror, smaller slices).
+#pragma once
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "gen/parallel.hpp"
+#include "index/slice_index.hpp"
+#include "probe/format.hpp"
+#include "probe/value.hpp"
+#include "rules/expected.hpp"
+#include "rules/fen.hpp"
+#include "rules/movegen.hpp"
+
+namespace dtb::gen {
+
+struct StoredValues {
+    Wdl wdl = Wdl::draw;
+    int dtw = 0;
+    int dtc = 0;
+    bool operator==(const StoredValues&) const = default;
+};
+
+struct Mismatch {
+    std::string slice;
+    std::uint64_t index = 0;
+    std::string fen;
+    StoredValues stored, derived;
+};
+
+template <class R>
+class FullTables {
+public:
+    explicit FullTables(std::filesystem::path dir) : dir_(std::move(dir)) {}
+    struct Slice {
+        SliceIndex<R> index;
+        std::vector<std::uint16_t> wdl, dtw, dtc;
+    };
+    // Not thread-safe; load before parallel use.
+    Expected<const Slice*> load(const Material& m) {
+        auto& slot = slots_[code(m)];
+        if (slot) return static_cast<const Slice*>(slot.get());
+        auto s = std::make_unique<Slice>(Slice{SliceIndex<R>(m), {}, {}, {}});
+        for (auto [metric, out] : {std::pair{format::Metric::wdl, &s->wdl}, std::pair{format::Metric::dtw, &s->dtw},
+                                   std::pair{format::Metric::dtc, &s->dtc}}) {
+            const auto path = dir_ / format::file_name(m.name(), metric);
+            auto reader = format::TableReader::open(path, R::kId, rules_fingerprint<R>());
+            if (!reader) return Error{reader.error()};
+            if (reader->info().num_entries != s->index.size()) return Error{path.string() + ": wrong number of entries"};
+            auto all = reader->read_all();
+            if (!all) return Error{path.string() + ": " + all.error()};
+            *out = std::move(*all);
+        }
+        slot = std::move(s);
+        return static_cast<const Slice*>(slot.get());
+    }
+    // Values of a White-to-move position whose slice is loaded.
+    StoredValues at(const Position& p) const {
+        const Slice& s = *slots_[code(Material::of(p))];
+        const std::uint64_t i = s.index.rank(p);
+        return {static_cast<Wdl>(s.wdl[i]), s.dtw[i], s.dtc[i]};
+    }
+
+private:
+    static int code(const Material& m) { return ((m.wk * 10 + m.wm) * 10 + m.bk) * 10 + m.bm; }
+    std::filesystem::path dir_;
+    std::array<std::unique_ptr<Slice>, 10000> slots_{};
+};
+
+// The values a position must have, given its successors' stored values.
+template <class R, class Lookup>
+StoredValues derive_from_successors(const Position& p, MoveList& moves, Lookup&& lookup) {
+    using G = typename R::Geometry;
+    generate_moves<R>(p, moves);
+    if (moves.empty()) return {Wdl::loss, 0, 0};
+    int best_win_dtw = 1 << 30, best_win_dtc = 1 << 30, worst_loss_dtw = -1, worst_loss_dtc = -1;
+    bool any_win = false, any_draw = false;
+    for (const Move& m : moves) {
+        const Position next = reversed<G>(make_move(p, m));
+        const StoredValues after = next.of(Color::white) == 0 ? StoredValues{Wdl::loss, 0, 0} : lookup(next);
+        const bool conversion = m.is_capture() || !m.by_king;
+        if (after.wdl == Wdl::loss) {
+            any_win = true;
+            best_win_dtw = std::min(best_win_dtw, after.dtw + 1);
+            best_win_dtc = std::min(best_win_dtc, conversion || after.dtw == 0 ? 1 : after.dtc + 1);
+        } else if (after.wdl == Wdl::draw) {
+            any_draw = true;
+        } else {
+            worst_loss_dtw = std::max(worst_loss_dtw, after.dtw + 1);
+            worst_loss_dtc = std::max(worst_loss_dtc, conversion ? 1 : after.dtc + 1);
+        }
+    }
+    if (any_win) return {Wdl::win, best_win_dtw, best_win_dtc};
+    if (any_draw) return {Wdl::draw, 0, 0};
+    return {Wdl::loss, worst_loss_dtw, worst_loss_dtc};
+}
+
+// Every material a move from m can lead to, colour-reversed (White to move), including m's mirror.
+inline std::vector<Material> successor_materials(const Material& m) {
+    std::vector<Material> out;
+    for (int promoted = 0; promoted <= (m.wm > 0 ? 1 : 0); ++promoted)
+        for (int kt = 0; kt <= m.bk; ++kt)
+            for (int mt = 0; mt <= m.bm; ++mt)
+                if (!(kt == m.bk && mt == m.bm))
+                    out.push_back(Material{m.bk - kt, m.bm - mt, m.wk + promoted, m.wm - promoted});
+    return out;
+}
+
+// Re-derives every stored value of slice m. Returns the number of positions checked, or an
+// error when a needed table cannot be read. Mismatches go to on_mismatch (from many threads,
+// serialised by a mutex); at most max_reported are reported.
+template <class R>
+Expected<std::uint64_t> verify_slice_full(FullTables<R>& tables, const Material& m,
+                                          const std::function<void(const Mismatch&)>& on_mismatch,
+                                          std::atomic<std::uint64_t>& mismatches, const ChunkProgress& progress = {}) {
+    auto self = tables.load(m);
+    if (!self) return Error{self.error()};
+    for (const Material& x : successor_materials(m)) {
+        auto r = tables.load(x);
+        if (!r) return Error{"slice " + m.name() + " needs " + x.name() + ": " + r.error()};
+    }
+    const auto* slice = *self;
+    std::mutex report_mutex;
+    parallel_for(
+        slice->index.size(),
+        [&](std::uint64_t i) {
+            thread_local MoveList moves;
+            const Position p = slice->index.unrank(i);
+            const StoredValues stored{static_cast<Wdl>(slice->wdl[i]), slice->dtw[i], slice->dtc[i]};
+            const StoredValues derived =
+                derive_from_successors<R>(p, moves, [&](const Position& q) { return tables.at(q); });
+            if (stored == derived) return;
+            mismatches.fetch_add(1);
+            std::lock_guard lock(report_mutex);
+            if (on_mismatch) on_mismatch(Mismatch{m.name(), i, to_fen<R>(p), stored, derived});
+        },
+        progress);
+    return slice->index.size();
+}
+
+}  // namespace dtb::gen

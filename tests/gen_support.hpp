@@ -1,0 +1,43 @@
+// Shared by the generator tests: the default set generated once per test run into a temporary
+// folder, and lookups of any position (either side to move) in it.
+#pragma once
+#include <filesystem>
+#include <string>
+
+#include "gen/generate.hpp"
+#include "gen/verify.hpp"
+#include "rules/fen.hpp"
+
+namespace dtb::test {
+
+// Generates (once per process) every slice up to `pieces` of variant R into a fresh folder.
+template <class R>
+const std::filesystem::path& generated_tables(int pieces) {
+    static const std::filesystem::path dir = [pieces] {
+        const auto d = std::filesystem::temp_directory_path() /
+                       ("dtb_gen_test_" + std::string(R::kName) + "_" + std::to_string(pieces) + "_" +
+                        std::to_string(::getpid()));
+        std::filesystem::remove_all(d);
+        gen::GenerateOptions o;
+        o.variant = R::kId;
+        o.max_pieces = pieces;
+        o.out_dir = d;
+        auto r = gen::generate(o, {});
+        if (!r) throw std::runtime_error("generation failed: " + r.error());
+        return d;
+    }();
+    return dir;
+}
+
+template <class R>
+gen::StoredValues lookup(gen::FullTables<R>& tables, const std::string& fen) {
+    auto p = parse_fen<R>(fen);
+    if (!p) throw std::runtime_error(p.error());
+    Position q = *p;
+    if (q.side_to_move == Color::black) q = reversed<typename R::Geometry>(q);
+    auto s = tables.load(Material::of(q));
+    if (!s) throw std::runtime_error(s.error());
+    return tables.at(q);
+}
+
+}  // namespace dtb::test

@@ -1,0 +1,83 @@
+// Slice sizes against a closed formula computed here from the board alone, and against the
+// published international counts.
+#include <catch2/catch.hpp>
+
+#include "index/slice_index.hpp"
+#include "rules/variant.hpp"
+
+using namespace dtb;
+
+namespace {
+
+// 128 bits so that the formula's intermediate products cannot overflow; __extension__ because
+// -Wpedantic rejects __int128, a GCC/Clang extension.
+__extension__ using u128 = unsigned __int128;
+
+// C(n, k) by the multiplicative formula, independent of index/binomial.hpp.
+u128 choose(int n, int k) {
+    if (k < 0 || n < 0 || k > n) return 0;
+    u128 r = 1;
+    for (int i = 1; i <= k; ++i) r = r * static_cast<unsigned>(n - k + i) / static_cast<unsigned>(i);
+    return r;
+}
+
+// Placements of m: sum over j = white men standing on squares a black man may use of
+//   C(both, j) C(white_only, wm - j) C(black_squares - j, bm) C(N - men, wk) C(N - men - wk, bk).
+template <class R>
+std::uint64_t closed_count(const Material& m) {
+    using G = typename R::Geometry;
+    const int h = G::kHeight;
+    int both = 0, white_only = 0, black_squares = 0;
+    for (int d = 0; d < G::kNumSquares; ++d) {
+        const int rank = G::rank(G::bit_of_dense(d));
+        const bool back_ok = !R::kManNeverOnOwnBackRow;
+        const bool white_ok = rank != h - 1 && (back_ok || rank != 0);
+        const bool black_ok = rank != 0 && (back_ok || rank != h - 1);
+        both += white_ok && black_ok;
+        white_only += white_ok && !black_ok;
+        black_squares += black_ok;
+    }
+    const int n = G::kNumSquares, men = m.wm + m.bm;
+    u128 total = 0;
+    for (int j = 0; j <= m.wm; ++j)
+        total += choose(both, j) * choose(white_only, m.wm - j) * choose(black_squares - j, m.bm);
+    total *= choose(n - men, m.wk) * choose(n - men - m.wk, m.bk);
+    REQUIRE(total >> 64 == 0);
+    return static_cast<std::uint64_t>(total);
+}
+
+template <class R>
+void check_sizes(int max_pieces) {
+    for (const Material& m : all_materials<R>(max_pieces)) {
+        INFO(R::kName << " " << m.name());
+        const SliceIndex<R> idx(m);
+        CHECK(idx.size() == closed_count<R>(m));
+        CHECK(idx.size() == idx.num_men_configs() * idx.kings_per_config());
+        const int free = R::Geometry::kNumSquares - m.men();
+        CHECK(idx.kings_per_config() ==
+              static_cast<std::uint64_t>(choose(free, m.wk) * choose(free - m.wk, m.bk)));
+    }
+}
+
+// Material from the (WM, BM, WK, BK) order the published tables use.
+Material wm_bm_wk_bk(int wm, int bm, int wk, int bk) { return Material{wk, wm, bk, bm}; }
+
+}  // namespace
+
+TEST_CASE("slice sizes match the closed formula up to 5 pieces", "[index][size]") {
+    check_sizes<International>(5);
+    check_sizes<Turkish>(5);
+}
+
+TEST_CASE("slice sizes match the published international counts", "[index][size]") {
+    CHECK(SliceIndex<International>(wm_bm_wk_bk(0, 0, 1, 1)).size() == 2'450);
+    CHECK(SliceIndex<International>(wm_bm_wk_bk(1, 0, 1, 1)).size() == 105'840);
+    CHECK(SliceIndex<International>(wm_bm_wk_bk(1, 1, 1, 1)).size() == 4'478'160);
+    CHECK(SliceIndex<International>(wm_bm_wk_bk(1, 1, 2, 1)).size() == 102'997'680);
+    CHECK(SliceIndex<International>(wm_bm_wk_bk(1, 1, 2, 2)).size() == 2'317'447'800);
+}
+
+TEST_CASE("SliceIndex refuses material that does not fit", "[index][size]") {
+    CHECK_THROWS_AS(SliceIndex<International>(Material{0, 0, 1, 0}), std::invalid_argument);
+    CHECK_THROWS_AS(SliceIndex<Turkish>(Material{0, 49, 1, 0}), std::invalid_argument);
+}

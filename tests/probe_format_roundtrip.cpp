@@ -1,0 +1,276 @@
+// The table format: what is written is read back, by value and by block, from many threads.
+#include <signal.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <thread>
+
+#include "probe/format.hpp"
+
+namespace fs = std::filesystem;
+using namespace dtb;
+using namespace dtb::format;
+
+namespace {
+
+// A fresh directory per test, removed afterwards.
+struct TempDir {
+    fs::path path;
+    explicit TempDir(const std::string& name)
+        : path(fs::path(DTB_BINARY_DIR) / "probe_format_tmp" /
+               (name + "-" + std::to_string(::getpid()))) {
+        fs::remove_all(path);
+        fs::create_directories(path);
+    }
+    ~TempDir() {
+        std::error_code ec;
+        fs::remove_all(path, ec);
+    }
+};
+
+// Values below `limit` in runs of random length, like a table ordered by piece squares.
+std::vector<std::uint16_t> runs(std::size_t n, std::uint32_t limit, std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::vector<std::uint16_t> v(n);
+    std::size_t i = 0;
+    while (i < n) {
+        const auto value = static_cast<std::uint16_t>(rng() % limit);
+        const std::size_t len = 1 + rng() % 40;
+        for (std::size_t k = 0; k < len && i < n; ++k) v[i++] = value;
+    }
+    if (n > 0) v[n / 2] = static_cast<std::uint16_t>(limit - 1);  // max_value is exactly limit-1
+    return v;
+}
+
+TableInfo sample_info(Metric metric = Metric::dtw) {
+    TableInfo info;
+    info.variant = VariantId::turkish;
+    info.rules_fingerprint = rules_fingerprint<Turkish>();
+    info.wk = 2;
+    info.wm = 1;
+    info.bk = 1;
+    info.bm = 0;
+    info.metric = metric;
+    info.index_scheme = 7;
+    return info;
+}
+
+Expected<TableReader> open_turkish(const fs::path& p) {
+    return TableReader::open(p, VariantId::turkish, rules_fingerprint<Turkish>());
+}
+
+}  // namespace
+
+TEST_CASE("format: round trip for every width, block size and awkward length", "[probe][format]") {
+    TempDir dir("roundtrip");
+    const std::pair<std::uint32_t, int> widths[] = {{1, 2}, {4, 2}, {5, 4}, {16, 4},
+                                                    {17, 8}, {256, 8}, {257, 16}, {65536, 16}};
+    for (auto [limit, bits] : widths) {
+        for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{63}, std::size_t{64},
+                              std::size_t{1000}, std::size_t{4097}}) {
+            for (std::uint32_t block : {64u, 192u, 1024u}) {
+                CAPTURE(limit, bits, n, block);
+                const auto values = runs(n, limit, limit * 31 + n);
+                const fs::path p = dir.path / "t.dtw";
+                WriteOptions opt;
+                opt.block_entries = block;
+                opt.zstd_level = 3;
+                auto written = write_table(p, sample_info(), values, opt);
+                REQUIRE(written.ok());
+                CHECK(written->bytes == fs::file_size(p));
+                CHECK_FALSE(fs::exists(dir.path / "t.dtw.tmp"));
+
+                auto reader = open_turkish(p);
+                REQUIRE(reader.ok());
+                const TableInfo& info = reader->info();
+                CHECK(info.num_entries == n);
+                CHECK(info.bits_per_entry == (n == 0 ? 2 : bits));
+                CHECK(info.block_entries == block);
+                CHECK(info.num_blocks == (n + block - 1) / block);
+                CHECK(info.max_value == (n == 0 ? 0 : limit - 1));
+                CHECK(info.variant == VariantId::turkish);
+                CHECK(info.metric == Metric::dtw);
+                CHECK(info.index_scheme == 7);
+                CHECK((info.wk == 2 && info.wm == 1 && info.bk == 1 && info.bm == 0));
+                CHECK(reader->file_bytes() == written->bytes);
+                auto all = reader->read_all();
+                REQUIRE(all.ok());
+                CHECK(*all == values);
+                CHECK(reader->verify_checksums().ok());
+            }
+        }
+    }
+}
+
+TEST_CASE("format: get() and read_block agree with the input", "[probe][format]") {
+    TempDir dir("get");
+    const auto values = runs(100'003, 300, 42);
+    const fs::path p = dir.path / "KKMvK.dtw";
+    WriteOptions opt;
+    opt.block_entries = 4096;
+    REQUIRE(write_table(p, sample_info(), values, opt).ok());
+    auto reader = open_turkish(p);
+    REQUIRE(reader.ok());
+    std::mt19937_64 rng(1);
+    for (int k = 0; k < 2000; ++k) {
+        const std::uint64_t i = rng() % values.size();
+        auto v = reader->get(i);
+        REQUIRE(v.ok());
+        REQUIRE(*v == values[i]);
+    }
+    CHECK(reader->get(values.size() - 1).ok());
+    CHECK_FALSE(reader->get(values.size()).ok());
+    CHECK_FALSE(reader->read_block(reader->info().num_blocks).ok());
+    auto last = reader->read_block(reader->info().num_blocks - 1);
+    REQUIRE(last.ok());
+    CHECK(last->size() == values.size() % 4096);
+    std::vector<std::uint16_t> buf(4096);
+    REQUIRE(reader->read_block_into(3, buf.data()).ok());
+    CHECK(std::equal(buf.begin(), buf.end(), values.begin() + 3 * 4096));
+}
+
+TEST_CASE("format: the file does not depend on the number of threads", "[probe][format]") {
+    TempDir dir("threads");
+    const auto values = runs(50'000, 3, 9);
+    WriteOptions one, many;
+    one.block_entries = many.block_entries = 1024;
+    one.threads = 1;
+    many.threads = 4;
+    REQUIRE(write_table(dir.path / "a", sample_info(Metric::wdl), values, one).ok());
+    REQUIRE(write_table(dir.path / "b", sample_info(Metric::wdl), values, many).ok());
+    auto slurp = [](const fs::path& p) {
+        std::ifstream in(p, std::ios::binary);
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    };
+    CHECK(slurp(dir.path / "a") == slurp(dir.path / "b"));
+}
+
+TEST_CASE("format: write errors are reported, never half a file", "[probe][format]") {
+    TempDir dir("errors");
+    const auto values = runs(1000, 10, 3);
+    SECTION("missing directory") {
+        auto r = write_table(dir.path / "no" / "such" / "dir" / "x.wdl", sample_info(), values);
+        CHECK_FALSE(r.ok());
+        CHECK_FALSE(r.error().empty());
+    }
+    SECTION("invalid options") {
+        WriteOptions opt;
+        opt.block_entries = 100;  // not a multiple of 64
+        CHECK_FALSE(write_table(dir.path / "x", sample_info(), values, opt).ok());
+        opt.block_entries = 1024;
+        opt.zstd_level = 0;
+        CHECK_FALSE(write_table(dir.path / "x", sample_info(), values, opt).ok());
+        TableInfo bad = sample_info();
+        bad.wk = 300;
+        CHECK_FALSE(write_table(dir.path / "x", bad, values).ok());
+        CHECK(fs::is_empty(dir.path));
+    }
+    SECTION("a failing write (file size limit) keeps the old file and removes the .tmp") {
+        const fs::path p = dir.path / "KvK.dtw";
+        REQUIRE(write_table(p, sample_info(), values).ok());
+        std::vector<std::uint16_t> noise(50'000);
+        std::mt19937 rng(5);
+        for (auto& v : noise) v = static_cast<std::uint16_t>(rng());
+        rlimit old_limit{};
+        REQUIRE(::getrlimit(RLIMIT_FSIZE, &old_limit) == 0);
+        auto old_handler = ::signal(SIGXFSZ, SIG_IGN);  // write() then fails with EFBIG
+        rlimit small = old_limit;
+        small.rlim_cur = 8192;
+        REQUIRE(::setrlimit(RLIMIT_FSIZE, &small) == 0);
+        auto r = write_table(p, sample_info(), noise);
+        ::setrlimit(RLIMIT_FSIZE, &old_limit);
+        ::signal(SIGXFSZ, old_handler);
+        CHECK_FALSE(r.ok());
+        CHECK_FALSE(fs::exists(dir.path / "KvK.dtw.tmp"));
+        auto reader = open_turkish(p);
+        REQUIRE(reader.ok());
+        auto all = reader->read_all();
+        REQUIRE(all.ok());
+        CHECK(*all == values);
+    }
+    SECTION("overwriting a complete file replaces it") {
+        const fs::path p = dir.path / "KvK.dtw";
+        REQUIRE(write_table(p, sample_info(), values).ok());
+        const auto other = runs(777, 1000, 4);
+        REQUIRE(write_table(p, sample_info(), other).ok());
+        auto all = open_turkish(p)->read_all();
+        REQUIRE(all.ok());
+        CHECK(*all == other);
+        CHECK_FALSE(fs::exists(dir.path / "KvK.dtw.tmp"));
+    }
+}
+
+TEST_CASE("format: four threads reading one reader agree with the input", "[probe][format]") {
+    TempDir dir("concurrent");
+    const auto values = runs(200 * 1024 - 17, 1000, 77);
+    const fs::path p = dir.path / "t";
+    WriteOptions opt;
+    opt.block_entries = 1024;
+    opt.zstd_level = 3;
+    REQUIRE(write_table(p, sample_info(), values, opt).ok());
+    auto opened = open_turkish(p);
+    REQUIRE(opened.ok());
+    const TableReader reader = std::move(opened.value());
+    std::atomic<int> failures{0}, mismatches{0}, reads{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; ++t) {
+        threads.emplace_back([&, t] {
+            std::mt19937_64 rng(t);
+            std::vector<std::uint16_t> buf(1024);
+            for (int k = 0; k < 400; ++k) {
+                const std::uint64_t b = rng() % reader.info().num_blocks;
+                if (k % 2 == 0) {
+                    auto block = reader.read_block(b);
+                    if (!block.ok()) ++failures;
+                    else if (!std::equal(block->begin(), block->end(), values.begin() + b * 1024))
+                        ++mismatches;
+                } else {
+                    if (!reader.read_block_into(b, buf.data()).ok()) ++failures;
+                    else if (!std::equal(buf.begin(), buf.begin() + reader.entries_in_block(b),
+                                         values.begin() + b * 1024))
+                        ++mismatches;
+                }
+                if (k % 100 == 0 && !reader.verify_checksums().ok()) ++failures;
+                ++reads;
+            }
+        });
+    }
+    for (auto& t : threads) t.join();
+    CHECK(reads == 1600);
+    CHECK(failures == 0);
+    CHECK(mismatches == 0);
+}
+
+TEST_CASE("format: readers move, names and header peeking", "[probe][format]") {
+    TempDir dir("misc");
+    CHECK(file_name("KKMvK", Metric::wdl) == "KKMvK.wdl");
+    CHECK(file_name("KKMvK", Metric::dtw) == "KKMvK.dtw");
+    CHECK(file_name("KKMvK", Metric::dtc) == "KKMvK.dtc");
+    const auto values = runs(5000, 4, 8);
+    const fs::path p = dir.path / file_name("KMvK", Metric::wdl);
+    auto written = write_table(p, sample_info(Metric::wdl), values);
+    REQUIRE(written.ok());
+    CHECK(written->info.bits_per_entry == 2);
+    CHECK(written->seconds >= 0);
+
+    auto peek = read_table_info(p);
+    REQUIRE(peek.ok());
+    CHECK(peek->metric == Metric::wdl);
+    CHECK(peek->num_entries == 5000);
+    CHECK_FALSE(read_table_info(dir.path / "nothing").ok());
+
+    auto a = open_turkish(p);
+    REQUIRE(a.ok());
+    TableReader b = std::move(a.value());
+    CHECK_FALSE(a->read_block(0).ok());  // moved-from: an error, not a crash
+    TableReader c = std::move(b);
+    b = std::move(c);
+    auto all = b.read_all();
+    REQUIRE(all.ok());
+    CHECK(*all == values);
+}
