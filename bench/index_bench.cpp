@@ -52,10 +52,18 @@ const dtb::Material kKKMvKK{2, 1, 2, 0};
 const dtb::Material kMMMvMM{0, 3, 0, 2};
 const dtb::Material kKMMvKM{1, 2, 1, 1};
 
-void BM_rank_international(benchmark::State& s, dtb::Material m) { BM_rank<dtb::International>(s, m); }
-void BM_unrank_international(benchmark::State& s, dtb::Material m) { BM_unrank<dtb::International>(s, m); }
-void BM_rank_turkish(benchmark::State& s, dtb::Material m) { BM_rank<dtb::Turkish>(s, m); }
-void BM_unrank_turkish(benchmark::State& s, dtb::Material m) { BM_unrank<dtb::Turkish>(s, m); }
+void BM_rank_international(benchmark::State& s, dtb::Material m) {
+    BM_rank<dtb::International>(s, m);
+}
+void BM_unrank_international(benchmark::State& s, dtb::Material m) {
+    BM_unrank<dtb::International>(s, m);
+}
+void BM_rank_turkish(benchmark::State& s, dtb::Material m) {
+    BM_rank<dtb::Turkish>(s, m);
+}
+void BM_unrank_turkish(benchmark::State& s, dtb::Material m) {
+    BM_unrank<dtb::Turkish>(s, m);
+}
 
 }  // namespace
 

@@ -3,7 +3,9 @@
 // Every position the generator handles has White to move. Its predecessors had Black to move;
 // they are returned colour-reversed (so with White to move again, in the mirrored slice). A
 // predecessor counts only if Black had no capture there: captures are compulsory, so from a
-// position with a capture no plain move was legal. Un-promotions are not generated: they lead
+// position with a capture no plain move was legal. With Quiet::assume the caller promises to
+// ignore predecessors that have a capture (the solver does: their values are final from the
+// seed pass, since all their moves leave the slice), which saves the capture test. Un-promotions are not generated: they lead
 // into the slice with one man more, which is solved later and reads this one as finished.
 #pragma once
 #include "rules/movegen.hpp"
@@ -12,8 +14,9 @@
 namespace dtb::gen {
 
 enum class UnmoveKinds : unsigned char { all, kings_only };
+enum class Quiet : unsigned char { check, assume };
 
-template <class R, class Fn>
+template <class R, Quiet quiet = Quiet::check, class Fn>
 void for_each_predecessor(const Position& p, UnmoveKinds kinds, Fn&& fn) {
     using G = typename R::Geometry;
     const Bitboard empty = G::kPlayable & ~p.occupied();
@@ -22,7 +25,7 @@ void for_each_predecessor(const Position& p, UnmoveKinds kinds, Fn&& fn) {
         q.pieces[idx(Color::black)] ^= bit(from) | bit(to);
         if (king) q.kings ^= bit(from) | bit(to);
         q.side_to_move = Color::black;
-        if (!has_capture<R>(q)) fn(reversed<G>(q));
+        if (quiet == Quiet::assume || !has_capture<R>(q)) fn(reversed<G>(q));
     };
     for (int to : bits(p.kings_of(Color::black))) {
         for (Dir d : R::kKingDirs) {

@@ -14,6 +14,8 @@
 //   3. seed_dtc            forward again, now that every WDL is known: conversions (captures
 //                          and man moves) are worth 1; only king moves stay unconverted.
 //   4. iterate_dtc         by ply along king moves only.
+// Predecessors with a capture are never touched: all their moves leave the slice, so pass 1
+// (and pass 3) already made their values final, and every update below only changes open ones.
 // Invariant of pass 2 after level d: every position whose DTW is <= d is final, and every loss
 // whose DTW is > d has been found as soon as its last successor was known.
 #pragma once
@@ -168,7 +170,7 @@ private:
                 }
                 if (cur != loss_prev) return;
                 Side& pred_side = sides_[other(s)];
-                for_each_predecessor<R>(sd.index.unrank(i), UnmoveKinds::all, [&](const Position& q) {
+                for_each_predecessor<R, Quiet::assume>(sd.index.unrank(i), UnmoveKinds::all, [&](const Position& q) {
                     std::atomic_ref<ValueCode> pv(pred_side.value[pred_side.index.rank(q)]);
                     ValueCode expected = kValueUnknown;
                     if (pv.compare_exchange_strong(expected, win_d)) new_wins.fetch_add(1, std::memory_order_relaxed);
@@ -179,7 +181,7 @@ private:
                 Side& sd = sides_[s];
                 if (std::atomic_ref<ValueCode>(sd.value[i]).load(std::memory_order_relaxed) != win_d) return;
                 Side& pred_side = sides_[other(s)];
-                for_each_predecessor<R>(sd.index.unrank(i), UnmoveKinds::all, [&](const Position& q) {
+                for_each_predecessor<R, Quiet::assume>(sd.index.unrank(i), UnmoveKinds::all, [&](const Position& q) {
                     const std::uint64_t j = pred_side.index.rank(q);
                     std::atomic_ref<ValueCode> pv(pred_side.value[j]);
                     if (pv.load(std::memory_order_relaxed) != kValueUnknown) return;
@@ -263,7 +265,7 @@ private:
                 at_level.fetch_add(1, std::memory_order_relaxed);
                 if (!is_loss(sd.value[i])) return;
                 Side& pred_side = sides_[other(s)];
-                for_each_predecessor<R>(sd.index.unrank(i), UnmoveKinds::kings_only, [&](const Position& q) {
+                for_each_predecessor<R, Quiet::assume>(sd.index.unrank(i), UnmoveKinds::kings_only, [&](const Position& q) {
                     const std::uint64_t j = pred_side.index.rank(q);
                     if (!is_win(pred_side.value[j])) return;
                     std::atomic_ref<std::uint16_t> pd(pred_side.dtc[j]);
@@ -277,9 +279,9 @@ private:
                 Side& sd = sides_[s];
                 if (sd.dtc[i] != c || !is_win(sd.value[i])) return;
                 Side& pred_side = sides_[other(s)];
-                for_each_predecessor<R>(sd.index.unrank(i), UnmoveKinds::kings_only, [&](const Position& q) {
+                for_each_predecessor<R, Quiet::assume>(sd.index.unrank(i), UnmoveKinds::kings_only, [&](const Position& q) {
                     const std::uint64_t j = pred_side.index.rank(q);
-                    if (!is_loss(pred_side.value[j])) return;
+                    if (!is_loss(pred_side.value[j]) || pred_side.dtc[j] != kDtcUnknown) return;
                     if (std::atomic_ref<std::uint8_t>(pred_side.open[j]).fetch_sub(1) != 1) return;
                     std::atomic_ref<std::uint16_t>(pred_side.dtc[j]).store(next, std::memory_order_relaxed);
                 });

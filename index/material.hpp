@@ -53,7 +53,7 @@ struct Material {
 
     auto operator<=>(const Material&) const = default;
 
-private:
+  private:
     static bool parse_side(std::string_view s, int& kings, int& men) {
         std::size_t i = 0;
         while (i < s.size() && s[i] == 'K') ++i;
@@ -71,7 +71,8 @@ bool material_fits(const Material& m) {
     const int rows_for_men = G::kHeight - (R::kManNeverOnOwnBackRow ? 2 : 1);
     const int squares_for_men = G::kNumSquares / G::kHeight * rows_for_men;
     const bool sides_ok = m.wk + m.wm >= 1 && m.bk + m.bm >= 1 &&
-                          m.wk + m.wm <= R::kMaxPiecesPerSide && m.bk + m.bm <= R::kMaxPiecesPerSide;
+                          m.wk + m.wm <= R::kMaxPiecesPerSide &&
+                          m.bk + m.bm <= R::kMaxPiecesPerSide;
     return m.wk >= 0 && m.wm >= 0 && m.bk >= 0 && m.bm >= 0 && sides_ok &&
            m.wm <= squares_for_men && m.bm <= squares_for_men && m.pieces() <= G::kNumSquares;
 }

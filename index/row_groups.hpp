@@ -17,7 +17,9 @@ namespace dtb::row_groups {
 inline constexpr int kMaxRows = 16;
 using RowCounts = std::array<int, kMaxRows>;  // men per row, indexed by row offset
 
-constexpr std::uint64_t num_multisets(int rows, int k) { return binomial::choose(rows + k - 1, k); }
+constexpr std::uint64_t num_multisets(int rows, int k) {
+    return binomial::choose(rows + k - 1, k);
+}
 
 constexpr std::uint64_t rank_multiset(const RowCounts& counts, int rows) {
     int b[64];

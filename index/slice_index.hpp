@@ -11,19 +11,22 @@
 //   r_wk   white kings among the N - men squares no man occupies (a square's position there is
 //          its dense index minus the men on lower dense squares).
 //   r_bk   black kings among the N - men - wk squares still free.
-//   r_kings = r_wk * C(N - men - wk, bk) + r_bk,   kings_per_config = C(N - men, wk) * C(N - men - wk, bk)
+//   r_kings = r_wk * C(N - men - wk, bk) + r_bk
 //   index   = r_men * kings_per_config + r_kings
+//   kings_per_config = C(N - men, wk) * C(N - men - wk, bk)
 // So one men configuration is the contiguous index range [r_men * kpc, (r_men + 1) * kpc).
 //
 // Retrograde groups (group_of): the indices a generator solves together. Without sideways man
 // moves (international) a group is one men configuration. With sideways man moves (Turkish) a
 // group is every men configuration with the same number of white men on each row and of black men
 // on each row (index/row_groups.hpp); group = rank(white rows) * #(black row multisets) +
-// rank(black rows). Solving order: groups in DECREASING advancement (the sum of white men's ranks
-// plus black men's ranks counted from Black's side). A forward man move raises advancement by 1,
-// a sideways move keeps it and stays in the group, promotions and captures leave the slice
-// (to slices generated earlier, see material.hpp). So every group a move leads to is solved
-// before the group it starts from, and groups of equal advancement are independent.
+// rank(black rows); a key whose rows cannot hold its men (more men on a row than it has squares)
+// is an empty group, which never happens below 9 men. Solving order: groups in DECREASING
+// advancement (the sum of white men's ranks plus black men's ranks counted from Black's side).
+// A forward man move raises advancement by 1, a sideways move keeps it and stays in the group,
+// promotions and captures leave the slice (to slices generated earlier, see material.hpp). So
+// every group a move leads to is solved before the group it starts from, and groups of equal
+// advancement are independent.
 #pragma once
 #include <algorithm>
 #include <bit>
@@ -46,10 +49,10 @@ class SliceIndex {
     using G = typename R::Geometry;
     static constexpr int kN = G::kNumSquares;
 
-public:
+  public:
     // True when men move sideways (a man step that keeps its rank): groups are then row groups.
-    static constexpr bool kRowGroups =
-        std::any_of(R::kManStepDirs.begin(), R::kManStepDirs.end(), [](Dir d) { return dir_rank_step(d) == 0; });
+    static constexpr bool kRowGroups = std::any_of(R::kManStepDirs.begin(), R::kManStepDirs.end(),
+                                                   [](Dir d) { return dir_rank_step(d) == 0; });
 
     // Throws std::invalid_argument when m does not fit the board or R (material_fits), and
     // std::overflow_error when the slice has 2^64 placements or more.
@@ -100,7 +103,9 @@ public:
     }
 
     // Groups (see the comment at the top): keys in [0, num_groups()).
-    std::uint64_t group_of(std::uint64_t index) const { return group_of_men_config(index / kings_per_config_); }
+    std::uint64_t group_of(std::uint64_t index) const {
+        return group_of_men_config(index / kings_per_config_);
+    }
     std::uint64_t group_of_men_config(std::uint64_t men_config) const;
     std::uint64_t num_groups() const;
     int group_advancement(std::uint64_t group) const;
@@ -108,7 +113,7 @@ public:
     template <class F>
     void for_each_men_config_in_group(std::uint64_t group, F&& f) const;
 
-private:
+  private:
     // Rank of the set `pieces` as a combination among the squares of `candidates`.
     static std::uint64_t rank_among(Bitboard pieces, Bitboard candidates) {
         std::uint64_t r = 0;

@@ -93,10 +93,11 @@ struct TableInfo {
 };
 
 struct WriteOptions {
-    // Defaults chosen from the measurements in BENCHMARKS.md, "Table format": 32K entries decode
-    // in 15-30 us (a probe's cache miss) and compress within ~3-6% of 64K; level 9 writes a
-    // 20M-entry table in under a second and is 12-15% smaller than level 3. Level 19 is another
-    // 10-15% smaller but takes 4-30 s per 20M entries: for a final recompression, not for gen.
+    // Defaults chosen from the measurements in BENCHMARKS.md, "Table format": a 32K-entry block
+    // decodes in ~14 us (WDL) / ~27 us (DTW), the cost of a probe's cache miss, and compresses
+    // within 3-6% of 64K; level 9 writes a 20M-entry table in about 0.25 s of CPU and is 9-14%
+    // smaller than level 3. Level 19 is another 10-15% smaller but takes 4-30 s per 20M
+    // entries: for a final recompression, not for the generator.
     std::uint32_t block_entries = 1u << 15;  // a multiple of 64 in [64, 2^22]
     int zstd_level = 9;                      // 1..ZSTD_maxCLevel() (22)
     unsigned threads = 0;                    // compression threads; 0 = hardware concurrency
@@ -110,21 +111,22 @@ struct WriteStats {
 
 // Ok, or an error with a message: what functions that have no value to return give back.
 class Status {
-public:
+  public:
     Status() = default;
     Status(Error e) : ok_(false), message_(std::move(e.message)) {}
     bool ok() const { return ok_; }
     explicit operator bool() const { return ok_; }
     const std::string& error() const { return message_; }
 
-private:
+  private:
     bool ok_ = true;
     std::string message_;
 };
 
 // Writes atomically: to path + ".tmp", fsync, rename to path, fsync the directory. On any error
 // (disk full, missing directory, invalid info or options) removes the temporary file and returns
-// an error; an existing complete file at `path` is never left half-written.
+// an error; an existing complete file at `path` is never left half-written. (Should only the
+// final fsync of the directory fail, the new, complete file is in place but an error is returned.)
 Expected<WriteStats> write_table(const std::filesystem::path& path, TableInfo info,
                                  std::span<const std::uint16_t> values,
                                  const WriteOptions& options = {});
@@ -132,12 +134,11 @@ Expected<WriteStats> write_table(const std::filesystem::path& path, TableInfo in
 // A table opened for reading. Thread-safe after open: any number of threads may call the const
 // members of one reader at once (reads use pread; decompression state is per thread).
 class TableReader {
-public:
+  public:
     // Refuses: missing file, too short, bad magic/version, header or block table hash mismatch,
     // header fields out of range, other variant or rules fingerprint, block table inconsistent
     // with the file size, bad end magic.
-    static Expected<TableReader> open(const std::filesystem::path& path,
-                                      VariantId expected_variant,
+    static Expected<TableReader> open(const std::filesystem::path& path, VariantId expected_variant,
                                       std::uint64_t expected_fingerprint);
 
     TableReader(TableReader&&) noexcept;
@@ -163,7 +164,7 @@ public:
     // File hash and every block's compressed hash, without decompressing: one sequential read.
     Status verify_checksums() const;
 
-private:
+  private:
     struct Block {
         std::uint64_t offset;
         std::uint32_t compressed_size;

@@ -10,9 +10,12 @@ namespace dtb::format {
 
 std::string_view metric_name(Metric m) {
     switch (m) {
-        case Metric::wdl: return "wdl";
-        case Metric::dtw: return "dtw";
-        case Metric::dtc: return "dtc";
+        case Metric::wdl:
+            return "wdl";
+        case Metric::dtw:
+            return "dtw";
+        case Metric::dtc:
+            return "dtc";
     }
     return "unknown";
 }
@@ -23,7 +26,9 @@ std::string file_name(const std::string& slice_name, Metric metric) {
 
 namespace detail {
 
-std::uint64_t xxh64(const void* data, std::size_t n) { return XXH64(data, n, 0); }
+std::uint64_t xxh64(const void* data, std::size_t n) {
+    return XXH64(data, n, 0);
+}
 
 void encode_header(const TableInfo& info, std::uint64_t block_table_hash, unsigned char* out) {
     std::memset(out, 0, kHeaderBytes);
@@ -136,7 +141,8 @@ void unpack_small(const unsigned char* in, std::size_t n, std::uint16_t* out) {
     constexpr std::size_t per_byte = UnpackTable<Bits>::kPerByte;
     const std::size_t whole = n / per_byte;
     for (std::size_t b = 0; b < whole; ++b)
-        std::memcpy(out + b * per_byte, table.values[in[b]].data(), sizeof(std::uint16_t) * per_byte);
+        std::memcpy(out + b * per_byte, table.values[in[b]].data(),
+                    sizeof(std::uint16_t) * per_byte);
     for (std::size_t i = whole * per_byte; i < n; ++i)
         out[i] = table.values[in[whole]][i - whole * per_byte];
 }
@@ -152,8 +158,10 @@ void unpack(const unsigned char* in, std::size_t n, int bits, std::uint16_t* out
         case 8:
             for (std::size_t i = 0; i < n; ++i) out[i] = in[i];
             return;
-        case 4: return unpack_small<4>(in, n, out);
-        default: return unpack_small<2>(in, n, out);
+        case 4:
+            return unpack_small<4>(in, n, out);
+        default:
+            return unpack_small<2>(in, n, out);
     }
 }
 

@@ -36,7 +36,9 @@ inline std::uint64_t get_u64(const unsigned char* p) {
     return v;
 }
 
-inline bool valid_bits(int bits) { return bits == 2 || bits == 4 || bits == 8 || bits == 16; }
+inline bool valid_bits(int bits) {
+    return bits == 2 || bits == 4 || bits == 8 || bits == 16;
+}
 
 inline std::uint64_t blocks_for(std::uint64_t entries, std::uint32_t block_entries) {
     return entries / block_entries + (entries % block_entries != 0);

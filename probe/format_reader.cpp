@@ -19,7 +19,9 @@ namespace {
 
 using namespace detail;
 
-std::string errno_text(int err) { return std::error_code(err, std::generic_category()).message(); }
+std::string errno_text(int err) {
+    return std::error_code(err, std::generic_category()).message();
+}
 
 struct DCtxDeleter {
     void operator()(ZSTD_DCtx* d) const { ZSTD_freeDCtx(d); }
@@ -127,7 +129,8 @@ Expected<TableReader> TableReader::open(const std::filesystem::path& path,
         blk.raw_hash = get_u64(e + 12);
         const std::size_t raw = packed_bytes(r.entries_in_block(b), info.bits_per_entry);
         if (blk.compressed_size == 0 || blk.compressed_size > ZSTD_compressBound(raw))
-            return Error{what + ": corrupt: block " + std::to_string(b) + " has an impossible size"};
+            return Error{what + ": corrupt: block " + std::to_string(b) +
+                         " has an impossible size"};
         offset += blk.compressed_size;
     }
     if (offset + kTrailerBytes != r.file_bytes_)
@@ -153,7 +156,8 @@ Status TableReader::read_block_into(std::uint64_t block, std::uint16_t* out) con
     const std::string where = path_.string() + ": block " + std::to_string(block);
     if (fd_ < 0) return Status(Error{"read from a moved-from or closed table"});
     if (block >= blocks_.size())
-        return Status(Error{where + ": out of range (" + std::to_string(blocks_.size()) + " blocks)"});
+        return Status(
+            Error{where + ": out of range (" + std::to_string(blocks_.size()) + " blocks)"});
     const Block& blk = blocks_[block];
     ThreadBuffers& tb = thread_buffers();
     if (!tb.dctx) return Status(Error{"cannot allocate a zstd decompression context"});
@@ -166,8 +170,7 @@ Status TableReader::read_block_into(std::uint64_t block, std::uint16_t* out) con
     tb.packed.resize(raw);
     const std::size_t got = ZSTD_decompressDCtx(tb.dctx.get(), tb.packed.data(), raw,
                                                 tb.compressed.data(), blk.compressed_size);
-    if (ZSTD_isError(got))
-        return Status(Error{where + ": corrupt: " + ZSTD_getErrorName(got)});
+    if (ZSTD_isError(got)) return Status(Error{where + ": corrupt: " + ZSTD_getErrorName(got)});
     if (got != raw || xxh64(tb.packed.data(), raw) != blk.raw_hash)
         return Status(Error{where + ": corrupt: decompressed checksum mismatch"});
     unpack(tb.packed.data(), n, info_.bits_per_entry, out);
@@ -239,12 +242,14 @@ Expected<TableInfo> read_table_info(const std::filesystem::path& path) try {
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
         const int err = errno;
-        return Error{what + (err == ENOENT ? ": missing (no such file)" : ": cannot open: " + errno_text(err))};
+        return Error{what + (err == ENOENT ? ": missing (no such file)"
+                                           : ": cannot open: " + errno_text(err))};
     }
     unsigned char header[kHeaderBytes];
     std::size_t have = 0;
     while (have < sizeof header) {
-        const ssize_t r = ::pread(fd, header + have, sizeof header - have, static_cast<off_t>(have));
+        const ssize_t r =
+            ::pread(fd, header + have, sizeof header - have, static_cast<off_t>(have));
         if (r < 0 && errno == EINTR) continue;
         if (r <= 0) break;
         have += static_cast<std::size_t>(r);

@@ -22,7 +22,9 @@ namespace {
 
 using namespace detail;
 
-std::string errno_text(int err) { return std::error_code(err, std::generic_category()).message(); }
+std::string errno_text(int err) {
+    return std::error_code(err, std::generic_category()).message();
+}
 
 struct CompressedBlock {
     std::vector<unsigned char> bytes;
@@ -36,7 +38,7 @@ struct CCtxDeleter {
 // Compresses every block; workers take block numbers from a shared counter, so the result does
 // not depend on the number of threads.
 class BlockCompressor {
-public:
+  public:
     BlockCompressor(const TableInfo& info, std::span<const std::uint16_t> values, int level)
         : info_(info), values_(values), level_(level), out_(info.num_blocks) {}
 
@@ -55,7 +57,7 @@ public:
 
     std::vector<CompressedBlock>& blocks() { return out_; }
 
-private:
+  private:
     void work() {
         try {
             std::unique_ptr<ZSTD_CCtx, CCtxDeleter> cctx(ZSTD_createCCtx());
@@ -80,8 +82,7 @@ private:
                 const std::size_t size = ZSTD_compress2(cctx.get(), cb.bytes.data(),
                                                         cb.bytes.size(), packed.data(), raw);
                 if (ZSTD_isError(size))
-                    return fail(std::string("zstd compression failed: ") +
-                                ZSTD_getErrorName(size));
+                    return fail(std::string("zstd compression failed: ") + ZSTD_getErrorName(size));
                 cb.bytes.resize(size);
                 cb.bytes.shrink_to_fit();
             }
@@ -108,7 +109,7 @@ private:
 
 // The temporary file: removed on destruction unless committed (renamed into place).
 class TempFile {
-public:
+  public:
     explicit TempFile(std::filesystem::path p) : path_(std::move(p)) {}
     ~TempFile() {
         if (fd_ >= 0) ::close(fd_);
@@ -116,7 +117,8 @@ public:
     }
     Status create() {
         fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-        if (fd_ < 0) return Status(Error{"cannot create " + path_.string() + ": " + errno_text(errno)});
+        if (fd_ < 0)
+            return Status(Error{"cannot create " + path_.string() + ": " + errno_text(errno)});
         created_ = true;
         return {};
     }
@@ -126,8 +128,9 @@ public:
         while (n > 0) {
             const ssize_t w = ::write(fd_, p, n);
             if (w < 0 && errno == EINTR) continue;
-            if (w <= 0) return Status(Error{"cannot write " + path_.string() + ": " +
-                                            errno_text(w < 0 ? errno : ENOSPC)});
+            if (w <= 0)
+                return Status(Error{"cannot write " + path_.string() + ": " +
+                                    errno_text(w < 0 ? errno : ENOSPC)});
             p += w;
             n -= static_cast<std::size_t>(w);
         }
@@ -135,15 +138,17 @@ public:
     }
     std::uint64_t hash() const { return XXH64_digest(hash_.get()); }
     Status sync_and_close() {
-        if (::fsync(fd_) != 0) return Status(Error{"fsync " + path_.string() + ": " + errno_text(errno)});
+        if (::fsync(fd_) != 0)
+            return Status(Error{"fsync " + path_.string() + ": " + errno_text(errno)});
         const int fd = fd_;
         fd_ = -1;
-        if (::close(fd) != 0) return Status(Error{"close " + path_.string() + ": " + errno_text(errno)});
+        if (::close(fd) != 0)
+            return Status(Error{"close " + path_.string() + ": " + errno_text(errno)});
         return {};
     }
     void committed() { committed_ = true; }
 
-private:
+  private:
     struct StateDeleter {
         void operator()(XXH64_state_t* s) const { XXH64_freeState(s); }
     };
@@ -162,12 +167,14 @@ Status sync_directory(const std::filesystem::path& file) {
     std::filesystem::path dir = file.parent_path();
     if (dir.empty()) dir = ".";
     const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0) return Status(Error{"cannot open directory " + dir.string() + ": " + errno_text(errno)});
+    if (fd < 0)
+        return Status(Error{"cannot open directory " + dir.string() + ": " + errno_text(errno)});
     const int rc = ::fsync(fd);
     const int err = errno;
     ::close(fd);
     // Some file systems cannot fsync a directory (EINVAL): nothing more can be done there.
-    if (rc != 0 && err != EINVAL) return Status(Error{"fsync directory " + dir.string() + ": " + errno_text(err)});
+    if (rc != 0 && err != EINVAL)
+        return Status(Error{"fsync directory " + dir.string() + ": " + errno_text(err)});
     return {};
 }
 
@@ -199,7 +206,8 @@ Expected<WriteStats> write_table_impl(const std::filesystem::path& path, TableIn
 
     BlockCompressor compressor(info, values, options.zstd_level);
     unsigned threads = options.threads ? options.threads : std::thread::hardware_concurrency();
-    threads = static_cast<unsigned>(std::clamp<std::uint64_t>(info.num_blocks, 1, std::max(threads, 1u)));
+    threads =
+        static_cast<unsigned>(std::clamp<std::uint64_t>(info.num_blocks, 1, std::max(threads, 1u)));
     if (Status s = compressor.run(threads); !s) return Error{path.string() + ": " + s.error()};
     const std::vector<CompressedBlock>& blocks = compressor.blocks();
 

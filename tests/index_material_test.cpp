@@ -13,7 +13,8 @@ TEST_CASE("Material names and parsing", "[index][material]") {
     CHECK(Material::parse("KKMvK") == Material{2, 1, 1, 0});
     CHECK(Material::parse("MvMMM") == Material{0, 1, 0, 3});
     CHECK(Material::parse("KvK") == Material{1, 0, 1, 0});
-    for (const char* bad : {"", "v", "Kv", "vK", "KMKvK", "kvk", "KvKx", "KvvK", "K vK", "KvK ", "MKvK", "KK"})
+    for (const char* bad :
+         {"", "v", "Kv", "vK", "KMKvK", "kvk", "KvKx", "KvvK", "K vK", "KvK ", "MKvK", "KK"})
         CHECK_FALSE(Material::parse(bad).has_value());
     for (const Material& m : all_materials<International>(7)) {
         const auto back = Material::parse(m.name());

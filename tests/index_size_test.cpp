@@ -17,7 +17,8 @@ __extension__ using u128 = unsigned __int128;
 u128 choose(int n, int k) {
     if (k < 0 || n < 0 || k > n) return 0;
     u128 r = 1;
-    for (int i = 1; i <= k; ++i) r = r * static_cast<unsigned>(n - k + i) / static_cast<unsigned>(i);
+    for (int i = 1; i <= k; ++i)
+        r = r * static_cast<unsigned>(n - k + i) / static_cast<unsigned>(i);
     return r;
 }
 
@@ -60,7 +61,9 @@ void check_sizes(int max_pieces) {
 }
 
 // Material from the (WM, BM, WK, BK) order the published tables use.
-Material wm_bm_wk_bk(int wm, int bm, int wk, int bk) { return Material{wk, wm, bk, bm}; }
+Material wm_bm_wk_bk(int wm, int bm, int wk, int bk) {
+    return Material{wk, wm, bk, bm};
+}
 
 }  // namespace
 

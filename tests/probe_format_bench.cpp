@@ -7,8 +7,8 @@
 #include <array>
 #include <catch2/catch.hpp>
 #include <chrono>
-#include <ctime>
 #include <cstdio>
+#include <ctime>
 #include <filesystem>
 #include <random>
 
@@ -21,7 +21,9 @@ using namespace dtb::format;
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+double since(Clock::time_point t) {
+    return std::chrono::duration<double>(Clock::now() - t).count();
+}
 
 std::uint64_t mix(std::uint64_t x) {
     x ^= x >> 33;
@@ -38,7 +40,9 @@ Square square(int s) {  // the 50 dark squares of the 10x10 board, row 0 = White
     const int r = s / 5;
     return {r, 2 * (s % 5) + (r % 2 == 0 ? 1 : 0)};
 }
-int chebyshev(Square a, Square b) { return std::max(std::abs(a.row - b.row), std::abs(a.col - b.col)); }
+int chebyshev(Square a, Square b) {
+    return std::max(std::abs(a.row - b.row), std::abs(a.col - b.col));
+}
 
 // A synthetic but structured 20.25M-entry slice: 4 sub-slices x white man (45 squares) x white
 // king (50) x black king (50) x black man (45), the last piece varying fastest, as in an index
@@ -67,7 +71,8 @@ void synthetic_slice(std::vector<std::uint16_t>& wdl, std::vector<std::uint16_t>
                         const bool black_runs = bm.row >= 8 && chebyshev(wk, bm) > 6 - phase;
                         if (runs_home) {
                             value = 2;
-                            plies = 2 * wm.row + 1 + chebyshev(wk, bk) / 3 + static_cast<int>(h % 3);
+                            plies =
+                                2 * wm.row + 1 + chebyshev(wk, bk) / 3 + static_cast<int>(h % 3);
                         } else if (black_runs) {
                             value = 0;
                             plies = 2 * (9 - bm.row) + 2 + chebyshev(wk, bk) / 2;
@@ -122,7 +127,8 @@ void describe(const std::vector<std::uint16_t>& wdl, const std::vector<std::uint
 }
 
 fs::path bench_dir() {
-    const fs::path dir = fs::path(DTB_BINARY_DIR) / "probe_format_tmp" / ("bench-" + std::to_string(::getpid()));
+    const fs::path dir =
+        fs::path(DTB_BINARY_DIR) / "probe_format_tmp" / ("bench-" + std::to_string(::getpid()));
     fs::create_directories(dir);
     return dir;
 }
@@ -134,13 +140,16 @@ TEST_CASE("format bench: zstd levels at 16K and 64K entries per block", "[.bench
     synthetic_slice(wdl, dtw);
     describe(wdl, dtw);
     const fs::path dir = bench_dir();
-    std::printf("\n| metric | entries/block | level | file bytes | bits/entry | write s (2 threads) | decode us/block |\n|---|---|---|---|---|---|---|\n");
+    std::printf(
+        "\n| metric | entries/block | level | file bytes | bits/entry | write s (2 threads) | "
+        "decode us/block |\n|---|---|---|---|---|---|---|\n");
     for (auto [m, values] : {std::pair{Metric::wdl, &wdl}, std::pair{Metric::dtw, &dtw}})
         for (std::uint32_t block : {1u << 14, 1u << 15, 1u << 16, 1u << 17})
             for (int level : {3, 5, 7, 9, 11, 13, 15, 17}) {
                 const Result r = measure(dir / "t", m, *values, block, level, 2);
-                std::printf("| %s | %uK | %d | %llu | %.3f | %.2f | %.1f |\n", std::string(metric_name(m)).c_str(),
-                            block >> 10, level, static_cast<unsigned long long>(r.bytes),
+                std::printf("| %s | %uK | %d | %llu | %.3f | %.2f | %.1f |\n",
+                            std::string(metric_name(m)).c_str(), block >> 10, level,
+                            static_cast<unsigned long long>(r.bytes),
                             8.0 * r.bytes / values->size(), r.write_seconds, r.block_micros);
                 std::fflush(stdout);
             }
@@ -153,15 +162,18 @@ TEST_CASE("format bench: block size x zstd level", "[.bench]") {
     describe(wdl, dtw);
     const fs::path dir = bench_dir();
     for (auto [m, values] : {std::pair{Metric::wdl, &wdl}, std::pair{Metric::dtw, &dtw}}) {
-        std::printf("\n%s, %zu entries: file bytes (bits/entry), write seconds (2 threads), "
-                    "decode microseconds per random block\n\n",
-                    std::string(metric_name(m)).c_str(), values->size());
-        std::printf("| entries/block | level 1 | level 3 | level 9 | level 19 |\n|---|---|---|---|---|\n");
+        std::printf(
+            "\n%s, %zu entries: file bytes (bits/entry), write seconds (2 threads), "
+            "decode microseconds per random block\n\n",
+            std::string(metric_name(m)).c_str(), values->size());
+        std::printf(
+            "| entries/block | level 1 | level 3 | level 9 | level 19 |\n|---|---|---|---|---|\n");
         for (std::uint32_t block : {1u << 12, 1u << 14, 1u << 16, 1u << 18, 1u << 20}) {
             std::printf("| %uK |", block >> 10);
             for (int level : {1, 3, 9, 19}) {
                 const Result r = measure(dir / "t", m, *values, block, level, 2);
-                std::printf(" %llu (%.3f), %.2fs, %.0fus |", static_cast<unsigned long long>(r.bytes),
+                std::printf(" %llu (%.3f), %.2fs, %.0fus |",
+                            static_cast<unsigned long long>(r.bytes),
                             8.0 * r.bytes / values->size(), r.write_seconds, r.block_micros);
                 std::fflush(stdout);
             }
@@ -194,9 +206,12 @@ TEST_CASE("format bench: WDL packing and long-distance matching", "[.bench]") {
         return total;
     };
     std::vector<unsigned char> bytes(wdl.begin(), wdl.end()), packed((wdl.size() + 3) / 4);
-    for (std::size_t i = 0; i < wdl.size(); ++i) packed[i / 4] |= static_cast<unsigned char>(wdl[i] << (2 * (i % 4)));
+    for (std::size_t i = 0; i < wdl.size(); ++i)
+        packed[i / 4] |= static_cast<unsigned char>(wdl[i] << (2 * (i % 4)));
     std::printf("\nWDL, same entries per block: 2-bit packed vs one byte per entry (bytes)\n\n");
-    std::printf("| entries/block | level | 2-bit packed | 8-bit | 2-bit, long mode, window 2^27 |\n|---|---|---|---|---|\n");
+    std::printf(
+        "| entries/block | level | 2-bit packed | 8-bit | 2-bit, long mode, window 2^27 "
+        "|\n|---|---|---|---|---|\n");
     for (std::size_t block : {std::size_t{1} << 14, std::size_t{1} << 16, std::size_t{1} << 20}) {
         for (int level : {3, 9}) {
             std::printf("| %zuK | %d | %zu | %zu | %zu |\n", block >> 10, level,
@@ -212,8 +227,10 @@ TEST_CASE("format bench: decode latency per block", "[.bench]") {
     std::vector<std::uint16_t> wdl, dtw;
     synthetic_slice(wdl, dtw);
     const fs::path dir = bench_dir();
-    std::printf("\nread_block_into, level 9, file in page cache: best of 7 rounds of random blocks, "
-                "microseconds per block (per 1K entries)\n\n| entries/block | wdl | dtw |\n|---|---|---|\n");
+    std::printf(
+        "\nread_block_into, level 9, file in page cache: best of 7 rounds of random blocks, "
+        "microseconds per block (per 1K entries)\n\n| entries/block | wdl | dtw "
+        "|\n|---|---|---|\n");
     for (std::uint32_t block : {1u << 12, 1u << 14, 1u << 15, 1u << 16, 1u << 18}) {
         std::printf("| %uK |", block >> 10);
         for (auto [m, values] : {std::pair{Metric::wdl, &wdl}, std::pair{Metric::dtw, &dtw}}) {
@@ -221,11 +238,13 @@ TEST_CASE("format bench: decode latency per block", "[.bench]") {
             opt.block_entries = block;
             opt.zstd_level = 9;
             REQUIRE(write_table(dir / "t", bench_info(m), *values, opt).ok());
-            auto r = TableReader::open(dir / "t", VariantId::international, rules_fingerprint<International>());
+            auto r = TableReader::open(dir / "t", VariantId::international,
+                                       rules_fingerprint<International>());
             REQUIRE(r.ok());
             std::vector<std::uint16_t> buf(block);
             std::mt19937_64 rng(2);
-            const int reads = static_cast<int>(std::clamp<std::uint64_t>((16u << 20) / block, 32, 2048));
+            const int reads =
+                static_cast<int>(std::clamp<std::uint64_t>((16u << 20) / block, 32, 2048));
             double best = 1e9;
             for (int round = 0; round < 7; ++round) {
                 const auto t = Clock::now();
@@ -245,9 +264,11 @@ TEST_CASE("format bench: the defaults", "[.bench]") {
     std::vector<std::uint16_t> wdl, dtw;
     synthetic_slice(wdl, dtw);
     const fs::path dir = bench_dir();
-    std::printf("\ndefaults (%u entries/block, level %d), best of 3 writes\n\n| metric | threads | file bytes | "
-                "bits/entry | write wall s | write CPU s |\n|---|---|---|---|---|---|\n",
-                WriteOptions{}.block_entries, WriteOptions{}.zstd_level);
+    std::printf(
+        "\ndefaults (%u entries/block, level %d), best of 3 writes\n\n| metric | threads | file "
+        "bytes | "
+        "bits/entry | write wall s | write CPU s |\n|---|---|---|---|---|---|\n",
+        WriteOptions{}.block_entries, WriteOptions{}.zstd_level);
     for (auto [m, values] : {std::pair{Metric::wdl, &wdl}, std::pair{Metric::dtw, &dtw}})
         for (unsigned threads : {1u, 2u}) {
             WriteOptions opt;
@@ -262,8 +283,10 @@ TEST_CASE("format bench: the defaults", "[.bench]") {
                 wall = std::min(wall, w->seconds);
                 bytes = w->bytes;
             }
-            std::printf("| %s | %u | %llu | %.3f | %.2f | %.2f |\n", std::string(metric_name(m)).c_str(),
-                        threads, static_cast<unsigned long long>(bytes), 8.0 * bytes / values->size(), wall, cpu);
+            std::printf("| %s | %u | %llu | %.3f | %.2f | %.2f |\n",
+                        std::string(metric_name(m)).c_str(), threads,
+                        static_cast<unsigned long long>(bytes), 8.0 * bytes / values->size(), wall,
+                        cpu);
         }
     fs::remove_all(dir);
 }

@@ -109,10 +109,12 @@ TEST_CASE("format: missing, empty and foreign files are refused", "[probe][forma
     CHECK_FALSE(open_intl(dir.path / "text.wdl").ok());
     CHECK_FALSE(open_intl(dir.path).ok());  // a directory
 
-    auto turkish = TableReader::open(s.path, VariantId::turkish, rules_fingerprint<International>());
+    auto turkish =
+        TableReader::open(s.path, VariantId::turkish, rules_fingerprint<International>());
     REQUIRE_FALSE(turkish.ok());
     CHECK(turkish.error().find("variant") != std::string::npos);
-    auto other_rules = TableReader::open(s.path, VariantId::international, rules_fingerprint<Turkish>());
+    auto other_rules =
+        TableReader::open(s.path, VariantId::international, rules_fingerprint<Turkish>());
     REQUIRE_FALSE(other_rules.ok());
     CHECK(other_rules.error().find("fingerprint") != std::string::npos);
 
@@ -169,7 +171,7 @@ TEST_CASE("format: a flipped byte anywhere is detected, never a wrong value", "[
     }
 }
 
-TEST_CASE("format: a damaged block fails alone; the others still read", "[probe][format]") {
+TEST_CASE("format: a damaged block fails alone, the others still read", "[probe][format]") {
     TempDir dir("one-block");
     const Sample s = make_sample(dir.path, 200);
     auto reader = open_intl(s.path);

@@ -68,7 +68,7 @@ Expected<TableReader> open_turkish(const fs::path& p) {
 
 TEST_CASE("format: round trip for every width, block size and awkward length", "[probe][format]") {
     TempDir dir("roundtrip");
-    const std::pair<std::uint32_t, int> widths[] = {{1, 2}, {4, 2}, {5, 4}, {16, 4},
+    const std::pair<std::uint32_t, int> widths[] = {{1, 2},  {4, 2},   {5, 4},    {16, 4},
                                                     {17, 8}, {256, 8}, {257, 16}, {65536, 16}};
     for (auto [limit, bits] : widths) {
         for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{63}, std::size_t{64},
@@ -226,11 +226,13 @@ TEST_CASE("format: four threads reading one reader agree with the input", "[prob
                 const std::uint64_t b = rng() % reader.info().num_blocks;
                 if (k % 2 == 0) {
                     auto block = reader.read_block(b);
-                    if (!block.ok()) ++failures;
+                    if (!block.ok())
+                        ++failures;
                     else if (!std::equal(block->begin(), block->end(), values.begin() + b * 1024))
                         ++mismatches;
                 } else {
-                    if (!reader.read_block_into(b, buf.data()).ok()) ++failures;
+                    if (!reader.read_block_into(b, buf.data()).ok())
+                        ++failures;
                     else if (!std::equal(buf.begin(), buf.begin() + reader.entries_in_block(b),
                                          values.begin() + b * 1024))
                         ++mismatches;

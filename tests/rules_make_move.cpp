@@ -1,6 +1,5 @@
 // make_move and colour reversal (position.hpp, move.hpp).
 #include <catch2/catch.hpp>
-
 #include <string>
 #include <string_view>
 
@@ -40,9 +39,11 @@ std::string after(std::string_view fen, std::string_view text) {
 
 TEST_CASE("make_move: plain man and king moves, side to move flips", "[rules][make_move]") {
     CHECK(after<International>("W:W31-50:B1-20", "32-28") ==
-          "B:W28,31,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20");
+          "B:W28,31,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,"
+          "12,13,14,15,16,17,18,19,20");
     CHECK(after<International>("B:W31-50:B1-20", "19-23") ==
-          "W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,20,23");
+          "W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,"
+          "12,13,14,15,16,17,18,20,23");
     // A king move keeps the king a king.
     CHECK(after<International>("W:WK46,50:B1", "46-5") == "B:WK5,50:B1");
     CHECK(after<International>("B:W50:BK1,K2", "1-45") == "W:W50:BK2,K45");
@@ -86,27 +87,34 @@ TEST_CASE("make_move: captures remove men and kings, promotions crown", "[rules]
 TEST_CASE("reversed: twice is the identity; the start maps to itself", "[rules][reversed]") {
     using GI = International::Geometry;
     using GT = Turkish::Geometry;
-    for (const char* fen : {"W:W31-50:B1-20", "B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46",
-                            "W:W25,27,28,30,32,33,34,35,37,38:B12,13,14,16,18,19,21,23,24,26", "W:WK31-50:BK1-20",
-                            "W:W6,7,8,9,10:B41,42,43,44,45", "W:W:B1", "B:WK5:B"}) {
+    for (const char* fen :
+         {"W:W31-50:B1-20", "B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46",
+          "W:W25,27,28,30,32,33,34,35,37,38:B12,13,14,16,18,19,21,23,24,26", "W:WK31-50:BK1-20",
+          "W:W6,7,8,9,10:B41,42,43,44,45", "W:W:B1", "B:WK5:B"}) {
         INFO(fen);
         const Position p = pos<International>(fen);
         CHECK(reversed<GI>(reversed<GI>(p)) == p);
         CHECK(reversed<GI>(p) != p);  // the side to move differs at least
     }
-    for (const char* fen : {"W:Wa2-h2,a3-h3:Ba6-h6,a7-h7", "W:Wa2,b2,Kd4:Bc7,Kh8", "B:WKa1:Bh7", "W"}) {
+    for (const char* fen :
+         {"W:Wa2-h2,a3-h3:Ba6-h6,a7-h7", "W:Wa2,b2,Kd4:Bc7,Kh8", "B:WKa1:Bh7", "W"}) {
         INFO(fen);
         const Position p = pos<Turkish>(fen);
         CHECK(reversed<GT>(reversed<GT>(p)) == p);
     }
     // The start position is symmetric: reversed, it is the start with Black to move.
-    CHECK(reversed<GI>(pos<International>("W:W31-50:B1-20")) == pos<International>("B:W31-50:B1-20"));
-    CHECK(reversed<GI>(pos<International>("B:W31-50:B1-20")) == pos<International>("W:W31-50:B1-20"));
-    CHECK(reversed<GT>(pos<Turkish>("W:Wa2-h2,a3-h3:Ba6-h6,a7-h7")) == pos<Turkish>("B:Wa2-h2,a3-h3:Ba6-h6,a7-h7"));
+    CHECK(reversed<GI>(pos<International>("W:W31-50:B1-20")) ==
+          pos<International>("B:W31-50:B1-20"));
+    CHECK(reversed<GI>(pos<International>("B:W31-50:B1-20")) ==
+          pos<International>("W:W31-50:B1-20"));
+    CHECK(reversed<GT>(pos<Turkish>("W:Wa2-h2,a3-h3:Ba6-h6,a7-h7")) ==
+          pos<Turkish>("B:Wa2-h2,a3-h3:Ba6-h6,a7-h7"));
     // Square n maps to 51 - n, colours swap: white man 32 and king 46 become black 19 and K5.
-    CHECK(to_fen<International>(reversed<GI>(pos<International>("W:W32,K46:B1"))) == "B:W50:BK5,19");
+    CHECK(to_fen<International>(reversed<GI>(pos<International>("W:W32,K46:B1"))) ==
+          "B:W50:BK5,19");
     // a1 <-> h8, d4 <-> e5.
-    CHECK(to_fen<Turkish>(reversed<GT>(pos<Turkish>("W:Wa2,b2,Kd4:Bc7,Kh8"))) == "B:WKa1,f2:BKe5,g7,h7");
+    CHECK(to_fen<Turkish>(reversed<GT>(pos<Turkish>("W:Wa2,b2,Kd4:Bc7,Kh8"))) ==
+          "B:WKa1,f2:BKe5,g7,h7");
 }
 
 TEST_CASE("reversed: the moves of a reversed position are the rotated moves", "[rules][reversed]") {
@@ -123,11 +131,12 @@ TEST_CASE("reversed: the moves of a reversed position are the rotated moves", "[
         for (const Move& m : a) {
             bool found = false;
             for (const Move& o : b) {
-                if (o.from != G::rotate_bit(m.from) || o.to != G::rotate_bit(m.to) || o.captured != G::rotate(m.captured) ||
-                    o.num_landings != m.num_landings)
+                if (o.from != G::rotate_bit(m.from) || o.to != G::rotate_bit(m.to) ||
+                    o.captured != G::rotate(m.captured) || o.num_landings != m.num_landings)
                     continue;
                 bool same = true;
-                for (int i = 0; i < m.num_landings; ++i) same = same && o.landings[i] == G::rotate_bit(m.landings[i]);
+                for (int i = 0; i < m.num_landings; ++i)
+                    same = same && o.landings[i] == G::rotate_bit(m.landings[i]);
                 found = found || same;
             }
             CHECK(found);
@@ -137,11 +146,13 @@ TEST_CASE("reversed: the moves of a reversed position are the rotated moves", "[
         for (const Move& m : a) {
             const Move* twin = nullptr;
             for (const Move& o : b) {
-                if (o.from != G::rotate_bit(m.from) || o.to != G::rotate_bit(m.to) || o.captured != G::rotate(m.captured) ||
-                    o.num_landings != m.num_landings || o.promotes != m.promotes || o.by_king != m.by_king)
+                if (o.from != G::rotate_bit(m.from) || o.to != G::rotate_bit(m.to) ||
+                    o.captured != G::rotate(m.captured) || o.num_landings != m.num_landings ||
+                    o.promotes != m.promotes || o.by_king != m.by_king)
                     continue;
                 bool same = true;
-                for (int i = 0; i < m.num_landings; ++i) same = same && o.landings[i] == G::rotate_bit(m.landings[i]);
+                for (int i = 0; i < m.num_landings; ++i)
+                    same = same && o.landings[i] == G::rotate_bit(m.landings[i]);
                 if (same) twin = &o;
             }
             INFO("move " << move_full_path<International>(m));

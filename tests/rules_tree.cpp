@@ -1,7 +1,6 @@
 // Consistency checks over every position of small game trees: the move generator's two modes,
 // has_capture, notation and FEN must all agree with each other.
 #include <catch2/catch.hpp>
-
 #include <set>
 #include <string>
 #include <string_view>
@@ -92,7 +91,8 @@ void walk(const Position& p, int depth, Stats& st) {
     for (const Move& m : l) {
         const Position q = make_move(p, m);
         REQUIRE(q.side_to_move == ~p.side_to_move);
-        REQUIRE(popcount(q.of(~p.side_to_move)) == popcount(p.of(~p.side_to_move)) - m.num_captured());
+        REQUIRE(popcount(q.of(~p.side_to_move)) ==
+                popcount(p.of(~p.side_to_move)) - m.num_captured());
         REQUIRE(popcount(q.of(p.side_to_move)) == popcount(p.of(p.side_to_move)));
         walk<R>(q, depth - 1, st);
     }
@@ -103,8 +103,11 @@ void walk(const Position& p, int depth, Stats& st) {
 TEST_CASE("tree consistency, international", "[rules][tree]") {
     Stats st;
     walk<International>(pos<International>("W:W31-50:B1-20"), 4, st);
-    walk<International>(pos<International>("B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46"), 3, st);
-    walk<International>(pos<International>("W:W25,27,28,30,32,33,34,35,37,38:B12,13,14,16,18,19,21,23,24,26"), 6, st);
+    walk<International>(
+        pos<International>("B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46"), 3, st);
+    walk<International>(
+        pos<International>("W:W25,27,28,30,32,33,34,35,37,38:B12,13,14,16,18,19,21,23,24,26"), 6,
+        st);
     walk<International>(pos<International>("W:WK31-50:BK1-20"), 3, st);
     walk<International>(pos<International>("W:W6,7,8,9,10:B41,42,43,44,45"), 3, st);
     walk<International>(pos<International>("W:WK32:B17,18,27,28"), 2, st);

@@ -1,9 +1,8 @@
 // `dtb perft`: runs the built executable (DTB_EXE) and checks its output and exit codes.
-#include <catch2/catch.hpp>
-
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -41,10 +40,14 @@ std::string quote(const std::string& s) {
 
 Result run(const std::vector<std::string>& args) {
     static int counter = 0;
-    const std::string base = "/tmp/dtb_tools_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++);
+    const std::string base =
+        "/tmp/dtb_tools_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++);
     std::string cmd = quote(DTB_EXE);
-    for (const auto& a : args) cmd += " " + quote(a);
-    cmd += " >" + base + ".out 2>" + base + ".err";
+    for (const auto& a : args) {
+        cmd += ' ';
+        cmd += quote(a);
+    }
+    cmd.append(" >").append(base).append(".out 2>").append(base).append(".err");
     Result r;
     const int status = std::system(cmd.c_str());
     REQUIRE(status != -1);
@@ -101,18 +104,22 @@ std::vector<std::uint64_t> nodes(const nlohmann::json& j) {
 }  // namespace
 
 TEST_CASE("dtb perft --json: one object, international start", "[tools][perft]") {
-    const auto j = one_json_object(run({"perft", "--variant", "international", "--depth", "3", "--json"}));
+    const auto j =
+        one_json_object(run({"perft", "--variant", "international", "--depth", "3", "--json"}));
     CHECK(j["variant"] == "international");
     CHECK(j["captures"] == "unique");
     CHECK(j["fen"] ==
-          "W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20");
+          "W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,"
+          "12,13,14,15,16,17,18,19,20");
     CHECK(nodes(j) == std::vector<std::uint64_t>{9, 81, 658});
     // The variant defaults to international.
-    CHECK(nodes(one_json_object(run({"perft", "--depth", "3", "--json"}))) == std::vector<std::uint64_t>{9, 81, 658});
+    CHECK(nodes(one_json_object(run({"perft", "--depth", "3", "--json"}))) ==
+          std::vector<std::uint64_t>{9, 81, 658});
 }
 
 TEST_CASE("dtb perft --captures paths", "[tools][perft]") {
-    // International start, depth 8: 6483961 unique, 6483971 paths (RULES.md 1 / the Foundation issue).
+    // International start, depth 8: 6483961 unique, 6483971 paths (RULES.md 1 / the Foundation
+    // issue).
     const auto j = one_json_object(run({"perft", "--depth", "8", "--captures", "paths", "--json"}));
     CHECK(j["captures"] == "paths");
     const auto n = nodes(j);
@@ -120,23 +127,28 @@ TEST_CASE("dtb perft --captures paths", "[tools][perft]") {
     CHECK(n[7] == 6483971);
     // A man circuit with two paths: one move unique, two paths.
     const std::string fen = "W:W32:B17,18,27,28";
-    CHECK(nodes(one_json_object(run({"perft", "--fen", fen, "--depth", "1", "--json"}))) == std::vector<std::uint64_t>{1});
-    CHECK(nodes(one_json_object(run({"perft", "--fen", fen, "--depth", "1", "--captures", "paths", "--json"}))) ==
-          std::vector<std::uint64_t>{2});
-    const auto u = one_json_object(run({"perft", "--fen", fen, "--depth", "1", "--captures", "unique", "--json"}));
+    CHECK(nodes(one_json_object(run({"perft", "--fen", fen, "--depth", "1", "--json"}))) ==
+          std::vector<std::uint64_t>{1});
+    CHECK(nodes(one_json_object(run({"perft", "--fen", fen, "--depth", "1", "--captures", "paths",
+                                     "--json"}))) == std::vector<std::uint64_t>{2});
+    const auto u = one_json_object(
+        run({"perft", "--fen", fen, "--depth", "1", "--captures", "unique", "--json"}));
     CHECK(u["captures"] == "unique");
     CHECK(u["fen"] == "W:W32:B17,18,27,28");
 }
 
 TEST_CASE("dtb perft turkish start", "[tools][perft]") {
-    const auto j = one_json_object(run({"perft", "--variant", "turkish", "--depth", "5", "--captures", "paths", "--json"}));
+    const auto j = one_json_object(
+        run({"perft", "--variant", "turkish", "--depth", "5", "--captures", "paths", "--json"}));
     CHECK(j["variant"] == "turkish");
     CHECK(j["captures"] == "paths");
-    CHECK(j["fen"] == "W:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,d3,e3,f3,g3,h3:Ba6,b6,c6,d6,e6,f6,g6,h6,a7,b7,c7,d7,e7,f7,g7,h7");
+    CHECK(j["fen"] ==
+          "W:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,d3,e3,f3,g3,h3:Ba6,b6,c6,d6,e6,f6,g6,h6,a7,b7,c7,d7,"
+          "e7,f7,g7,h7");
     CHECK(nodes(j) == std::vector<std::uint64_t>{8, 64, 708, 7538, 85090});
     // An explicit FEN in ranges gives the same counts, and its canonical form.
-    const auto k = one_json_object(
-        run({"perft", "--variant", "turkish", "--fen", "W:Ba6-h6,a7-h7:Wa2-h2,a3-h3", "--depth", "3", "--json"}));
+    const auto k = one_json_object(run({"perft", "--variant", "turkish", "--fen",
+                                        "W:Ba6-h6,a7-h7:Wa2-h2,a3-h3", "--depth", "3", "--json"}));
     CHECK(k["fen"] == j["fen"]);
     CHECK(nodes(k) == std::vector<std::uint64_t>{8, 64, 708});
 }
@@ -161,11 +173,17 @@ TEST_CASE("dtb perft --divide: the lines sum to the total", "[tools][perft]") {
     };
     const Case cases[] = {
         {{"perft", "--depth", "4", "--divide"}, 9, 4265},
-        {{"perft", "--variant", "turkish", "--depth", "4", "--divide", "--captures", "paths"}, 8, 7538},
-        {{"perft", "--fen", "W:W25,27,28,30,32,33,34,35,37,38:B12,13,14,16,18,19,21,23,24,26", "--depth", "6", "--divide"},
+        {{"perft", "--variant", "turkish", "--depth", "4", "--divide", "--captures", "paths"},
+         8,
+         7538},
+        {{"perft", "--fen", "W:W25,27,28,30,32,33,34,35,37,38:B12,13,14,16,18,19,21,23,24,26",
+          "--depth", "6", "--divide"},
          6,
          590},
-        {{"perft", "--fen", "W:WK32:B17,18,27,28", "--depth", "1", "--divide", "--captures", "paths"}, 8, 8},
+        {{"perft", "--fen", "W:WK32:B17,18,27,28", "--depth", "1", "--divide", "--captures",
+          "paths"},
+         8,
+         8},
     };
     for (const Case& c : cases) {
         const Result r = run(c.args);

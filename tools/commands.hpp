@@ -33,6 +33,15 @@ struct GenOptions {
 };
 void add_gen_command(CLI::App& app, GenOptions& o, std::function<int()>& action);
 
+struct VerifyOptions {
+    std::string db;
+    std::string variant = "international";
+    bool full = false;
+    bool json = false;
+    int threads = 0;
+};
+void add_verify_command(CLI::App& app, VerifyOptions& o, std::function<int()>& action);
+
 void add_perft_command(CLI::App& app, PerftOptions& o, std::function<int()>& action);
 
 }  // namespace dtb::tools

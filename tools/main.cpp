@@ -13,6 +13,8 @@ int main(int argc, char** argv) {
     add_perft_command(app, perft, action);
     GenOptions gen;
     add_gen_command(app, gen, action);
+    VerifyOptions verify;
+    add_verify_command(app, verify, action);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

@@ -1,0 +1,138 @@
+// dtb verify: checksums of every table (fast), and with --full a re-derivation of every stored
+// value from its successors by forward move generation (gen/verify.hpp).
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+#include "gen/verify.hpp"
+#include "index/scheme_version.hpp"
+#include "tools/commands.hpp"
+
+namespace dtb::tools {
+
+namespace {
+
+template <class R>
+int run_verify(const VerifyOptions& o) {
+    const std::filesystem::path dir = o.db.empty() ? std::filesystem::path("data/tb") / std::string(R::kName) : std::filesystem::path(o.db);
+    if (!std::filesystem::is_directory(dir)) {
+        std::cerr << "dtb verify: no table folder " << dir.string() << "\n";
+        return kExitTables;
+    }
+    nlohmann::json problems = nlohmann::json::array();
+    std::vector<Material> slices;
+    int files = 0;
+    // Every material whose WDL file is in the folder, in generation order.
+    for (const Material& m : all_materials<R>(12)) {
+        bool any = false;
+        for (auto metric : {format::Metric::wdl, format::Metric::dtw, format::Metric::dtc})
+            any = any || std::filesystem::exists(dir / format::file_name(m.name(), metric));
+        if (!any) continue;
+        slices.push_back(m);
+        for (auto metric : {format::Metric::wdl, format::Metric::dtw, format::Metric::dtc}) {
+            const auto path = dir / format::file_name(m.name(), metric);
+            ++files;
+            auto reader = format::TableReader::open(path, R::kId, rules_fingerprint<R>());
+            std::string problem;
+            if (!reader)
+                problem = reader.error();
+            else if (reader->info().index_scheme != kIndexSchemeVersion)
+                problem = "index scheme " + std::to_string(reader->info().index_scheme) + ", expected " +
+                          std::to_string(kIndexSchemeVersion);
+            else if (reader->info().num_entries != SliceIndex<R>(m).size())
+                problem = "holds " + std::to_string(reader->info().num_entries) + " entries, the slice has " +
+                          std::to_string(SliceIndex<R>(m).size());
+            else if (auto st = reader->verify_checksums(); !st.ok())
+                problem = st.error();
+            if (!problem.empty()) {
+                problems.push_back({{"file", path.string()}, {"slice", m.name()}, {"problem", problem}});
+                if (!o.json) std::cout << "FAIL " << path.string() << ": " << problem << "\n";
+            }
+        }
+    }
+    if (slices.empty()) {
+        std::cerr << "dtb verify: no tables of " << R::kName << " in " << dir.string() << "\n";
+        return kExitTables;
+    }
+    std::uint64_t positions = 0;
+    std::atomic<std::uint64_t> mismatches{0};
+    if (o.full && problems.empty()) {
+        gen::FullTables<R> tables(dir);
+        const bool tty = isatty(2);
+        for (const Material& m : slices) {
+            auto report = [&](const gen::Mismatch& x) {
+                if (problems.size() >= 100) return;
+                auto values = [](const gen::StoredValues& v) {
+                    return nlohmann::json{{"wdl", std::string(to_string(v.wdl))}, {"dtw", v.dtw}, {"dtc", v.dtc}};
+                };
+                problems.push_back({{"slice", x.slice},
+                                    {"file", (dir / format::file_name(x.slice, format::Metric::wdl)).string()},
+                                    {"index", x.index},
+                                    {"fen", x.fen},
+                                    {"stored", values(x.stored)},
+                                    {"derived", values(x.derived)}});
+                if (!o.json)
+                    std::cout << "FAIL " << x.slice << " index " << x.index << " " << x.fen << ": stored "
+                              << to_string(x.stored.wdl) << " dtw " << x.stored.dtw << " dtc " << x.stored.dtc
+                              << ", derived " << to_string(x.derived.wdl) << " dtw " << x.derived.dtw << " dtc "
+                              << x.derived.dtc << "\n";
+            };
+            auto progress = [&](std::uint64_t done, std::uint64_t total) {
+                std::fprintf(stderr, "%sverify %s %5.1f%%%s", tty ? "\r\033[K" : "", m.name().c_str(),
+                             100.0 * done / std::max<std::uint64_t>(total, 1), tty ? "" : "\n");
+            };
+            auto r = gen::verify_slice_full<R>(tables, m, report, mismatches, progress);
+            if (!r) {
+                problems.push_back({{"slice", m.name()}, {"problem", r.error()}});
+                if (!o.json) std::cout << "FAIL " << m.name() << ": " << r.error() << "\n";
+                continue;
+            }
+            positions += *r;
+        }
+        if (tty) std::cerr << "\r\033[K";
+    }
+    const bool ok = problems.empty() && mismatches.load() == 0;
+    if (o.json) {
+        std::cout << nlohmann::json{{"variant", std::string(R::kName)},
+                                    {"db", dir.string()},
+                                    {"files", files},
+                                    {"slices", slices.size()},
+                                    {"full", o.full},
+                                    {"positions_checked", positions},
+                                    {"mismatches", mismatches.load()},
+                                    {"ok", ok},
+                                    {"problems", problems}}
+                         .dump()
+                  << "\n";
+    } else {
+        std::cout << (ok ? "OK" : "FAILED") << ": " << files << " files, " << slices.size() << " slices";
+        if (o.full) std::cout << ", " << positions << " positions re-derived, " << mismatches.load() << " mismatches";
+        std::cout << "\n";
+    }
+    return ok ? kExitOk : kExitCheckFailed;
+}
+
+}  // namespace
+
+void add_verify_command(CLI::App& app, VerifyOptions& o, std::function<int()>& action) {
+    auto* cmd = app.add_subcommand("verify", "Check table checksums; with --full re-derive every value");
+    cmd->add_option("--db", o.db, "Table folder (default data/tb/<variant>)");
+    cmd->add_option("--variant", o.variant, "international or turkish")
+        ->check(CLI::IsMember({"international", "turkish"}))
+        ->default_val("international");
+    cmd->add_flag("--full", o.full, "Re-derive every stored value from its successors");
+    cmd->add_flag("--json", o.json, "Print one JSON object");
+    cmd->add_option("--threads", o.threads, "Threads (default: all cores)");
+    cmd->callback([&]() {
+        action = [&]() {
+            if (o.threads > 0) omp_set_num_threads(o.threads);
+            return with_variant(o.variant == "turkish" ? VariantId::turkish : VariantId::international,
+                                [&](auto v) { return run_verify<decltype(v)>(o); });
+        };
+    });
+}
+
+}  // namespace dtb::tools
