@@ -1,12 +1,16 @@
 // Un-move generation: the positions from which a legal non-capture move leads to a given one.
 //
 // Every position the generator handles has White to move. Its predecessors had Black to move;
-// they are returned colour-reversed (so with White to move again, in the mirrored slice). A
-// predecessor counts only if Black had no capture there: captures are compulsory, so from a
-// position with a capture no plain move was legal. With Quiet::assume the caller promises to
+// they are produced colour-reversed (so with White to move again, in the mirrored slice). The
+// work is done on the reversed position once: Black's un-moves in p are White's un-moves in
+// reversed(p), and each predecessor is then reversed(p) with one white piece moved back.
+//
+// A predecessor counts only if its side to move had no capture: captures are compulsory, so from
+// a position with a capture no plain move was legal. With Quiet::assume the caller promises to
 // ignore predecessors that have a capture (the solver does: their values are final from the
-// seed pass, since all their moves leave the slice), which saves the capture test. Un-promotions are not generated: they lead
-// into the slice with one man more, which is solved later and reads this one as finished.
+// seed pass, since all their moves leave the slice), which saves the capture test.
+// Un-promotions are not generated: they lead into the slice with one man more, which is solved
+// later and reads this one as finished.
 #pragma once
 #include "rules/movegen.hpp"
 #include "rules/position.hpp"
@@ -19,15 +23,16 @@ enum class Quiet : unsigned char { check, assume };
 template <class R, Quiet quiet = Quiet::check, class Fn>
 void for_each_predecessor(const Position& p, UnmoveKinds kinds, Fn&& fn) {
     using G = typename R::Geometry;
-    const Bitboard empty = G::kPlayable & ~p.occupied();
+    Position base = reversed<G>(p);
+    base.side_to_move = Color::white;
+    const Bitboard empty = G::kPlayable & ~base.occupied();
     auto emit = [&](int from, int to, bool king) {
-        Position q = p;
-        q.pieces[idx(Color::black)] ^= bit(from) | bit(to);
+        Position q = base;
+        q.pieces[idx(Color::white)] ^= bit(from) | bit(to);
         if (king) q.kings ^= bit(from) | bit(to);
-        q.side_to_move = Color::black;
-        if (quiet == Quiet::assume || !has_capture<R>(q)) fn(reversed<G>(q));
+        if (quiet == Quiet::assume || !has_capture<R>(q)) fn(q);
     };
-    for (int to : bits(p.kings_of(Color::black))) {
+    for (int to : bits(base.kings_of(Color::white))) {
         for (Dir d : R::kKingDirs) {
             for (int from = G::neighbor(to, d); from >= 0 && (empty & bit(from)); from = G::neighbor(from, d)) {
                 emit(from, to, true);
@@ -36,16 +41,34 @@ void for_each_predecessor(const Position& p, UnmoveKinds kinds, Fn&& fn) {
         }
     }
     if (kinds == UnmoveKinds::kings_only) return;
-    const Bitboard black_back_row = RulesOf<R>::back_row(Color::black);
-    for (int to : bits(p.men(Color::black))) {
-        for (Dir d0 : R::kManStepDirs) {
-            const Dir forward = RulesOf<R>::for_side(d0, Color::black);
+    const Bitboard back_row = RulesOf<R>::back_row(Color::white);
+    for (int to : bits(base.men(Color::white))) {
+        for (Dir forward : R::kManStepDirs) {
             const int from = G::neighbor(to, opposite(forward));
             if (from < 0 || !(empty & bit(from))) continue;
-            if (R::kManNeverOnOwnBackRow && (black_back_row & bit(from))) continue;
+            if (R::kManNeverOnOwnBackRow && (back_row & bit(from))) continue;
             emit(from, to, false);
         }
     }
+}
+
+// reversed<G>(make_move(p, m)) for p with White to move, given rp = reversed<G>(p): the position
+// after the move, colour-reversed, computed without reversing whole bitboards again.
+template <class G>
+Position reversed_after(const Position& rp, const Move& m) {
+    Position r = rp;
+    const int from = G::rotate_bit(m.from), to = G::rotate_bit(m.to);
+    const int mover = idx(Color::black), other = idx(Color::white);
+    r.pieces[mover] = (r.pieces[mover] & ~bit(from)) | bit(to);
+    if (m.by_king) r.kings = (r.kings & ~bit(from)) | bit(to);
+    if (m.promotes) r.kings |= bit(to);
+    if (m.captured) {
+        const Bitboard c = G::rotate(m.captured);
+        r.pieces[other] &= ~c;
+        r.kings &= ~c;
+    }
+    r.side_to_move = Color::white;
+    return r;
 }
 
 }  // namespace dtb::gen

@@ -16,8 +16,9 @@
 //   4. iterate_dtc         by ply along king moves only.
 // Predecessors with a capture are never touched: all their moves leave the slice, so pass 1
 // (and pass 3) already made their values final, and every update below only changes open ones.
-// Invariant of pass 2 after level d: every position whose DTW is <= d is final, and every loss
-// whose DTW is > d has been found as soon as its last successor was known.
+// Passes 2 and 4 work on frontier lists (gen/frontier.hpp) bucketed by ply, so each level costs
+// only its own positions. Invariant of pass 2 after level d: every position whose DTW is <= d is
+// final, and every loss whose DTW is > d has been found as soon as its last successor was known.
 #pragma once
 #include <algorithm>
 #include <atomic>
@@ -26,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "gen/frontier.hpp"
 #include "gen/parallel.hpp"
 #include "gen/retro.hpp"
 #include "index/slice_index.hpp"
@@ -111,8 +113,9 @@ private:
     static bool stays_inside(const Move& m) { return !m.is_capture() && !m.promotes; }
     static bool is_conversion(const Move& m) { return m.is_capture() || !m.by_king; }
 
-    ValueCode external_value_after(const Position& p, const Move& m) const {
-        const Position next = reversed<typename R::Geometry>(make_move(p, m));
+    // rp is the reversed position before the move (see reversed_after).
+    ValueCode external_value_after(const Position& rp, const Move& m) const {
+        const Position next = reversed_after<typename R::Geometry>(rp, m);
         if (next.of(Color::white) == 0) return loss_in(0);  // the opponent has no piece left
         return external_(next);
     }
@@ -134,11 +137,12 @@ private:
             }
             ValueCode best = kValueUnknown;
             int inside = 0;
+            const Position rp = reversed<typename R::Geometry>(p);
             for (const Move& m : moves) {
                 if (stays_inside(m))
                     ++inside;
                 else
-                    best = better(best, value_one_ply_before(external_value_after(p, m)));
+                    best = better(best, value_one_ply_before(external_value_after(rp, m)));
             }
             sd.exit[i] = best;
             sd.open[i] = static_cast<std::uint8_t>(inside);
@@ -146,56 +150,78 @@ private:
         });
     }
 
-    void iterate_dtw() {
-        int max_exit_win = 0;
-        for (const Side& sd : sides_)
-            for (std::uint64_t i = 0; i < sd.exit.size(); ++i)
-                if (is_win(sd.exit[i]))
-                    max_exit_win = std::max(max_exit_win, distance_of(sd.exit[i]));
-        std::atomic<int> max_loss{0};
-        for (const Side& sd : sides_)
-            for (ValueCode v : sd.value)
-                if (is_loss(v)) max_loss = std::max(max_loss.load(), distance_of(v));
-        for (int d = 1;; ++d) {
-            std::atomic<std::uint64_t> new_wins{0};
-            const ValueCode win_d = win_in(d), loss_prev = loss_in(d - 1);
-            // Wins at d: through an exit of length d, or a plain move to a loss at d - 1.
-            for_all("dtw " + std::to_string(d), [&](int s, std::uint64_t i) {
-                Side& sd = sides_[s];
-                std::atomic_ref<ValueCode> v(sd.value[i]);
-                const ValueCode cur = v.load(std::memory_order_relaxed);
-                if (cur == kValueUnknown && sd.exit[i] == win_d) {
-                    ValueCode expected = kValueUnknown;
-                    if (v.compare_exchange_strong(expected, win_d)) new_wins.fetch_add(1, std::memory_order_relaxed);
+    // Buckets every position whose value is known after the seed pass, and every open one whose
+    // best exit is a win, by the level at which pass 2 must look at it.
+    void bucket_seeds() {
+        for (int s = 0; s < num_sides(); ++s) {
+            const Side& sd = sides_[s];
+            for (std::uint64_t i = 0; i < sd.value.size(); ++i) {
+                const ValueCode v = sd.value[i];
+                if (v == kValueUnknown) {
+                    if (is_win(sd.exit[i])) exit_wins_.at(distance_of(sd.exit[i])).push_back(make_item(s, i));
+                } else if (is_win(v)) {
+                    wins_.at(distance_of(v)).push_back(make_item(s, i));
+                } else if (is_loss(v)) {
+                    losses_.at(distance_of(v)).push_back(make_item(s, i));
                 }
-                if (cur != loss_prev) return;
-                Side& pred_side = sides_[other(s)];
-                for_each_predecessor<R, Quiet::assume>(sd.index.unrank(i), UnmoveKinds::all, [&](const Position& q) {
-                    std::atomic_ref<ValueCode> pv(pred_side.value[pred_side.index.rank(q)]);
+            }
+        }
+    }
+
+    template <class Body>
+    void for_items(const std::string& pass, const std::vector<Item>& items, Body&& body) {
+        ChunkProgress report;
+        if (progress_) report = [&](std::uint64_t done, std::uint64_t all) { progress_(pass, done, all); };
+        parallel_for(items.size(), [&](std::uint64_t k) { body(items[k]); }, report);
+    }
+
+    void iterate_dtw() {
+        bucket_seeds();
+        PendingAppends appends;
+        for (std::size_t d = 1; d <= std::max({wins_.levels(), losses_.levels(), exit_wins_.levels()}); ++d) {
+            const ValueCode win_d = win_in(static_cast<int>(d));
+            const std::string pass = "dtw " + std::to_string(d);
+            // Wins at d through an exit of length d, unless a plain move won sooner.
+            for (Item it : exit_wins_.at(d)) {
+                ValueCode& v = sides_[item_side(it)].value[item_index(it)];
+                if (v == kValueUnknown) {
+                    v = win_d;
+                    wins_.at(d).push_back(it);
+                }
+            }
+            exit_wins_.release(d);
+            // Wins at d by a plain move into a loss at d - 1.
+            for_items(pass, losses_.at(d - 1), [&](Item it) {
+                Side& pred_side = sides_[other(item_side(it))];
+                const Position p = sides_[item_side(it)].index.unrank(item_index(it));
+                for_each_predecessor<R, Quiet::assume>(p, UnmoveKinds::all, [&](const Position& q) {
+                    const std::uint64_t j = pred_side.index.rank(q);
+                    std::atomic_ref<ValueCode> pv(pred_side.value[j]);
                     ValueCode expected = kValueUnknown;
-                    if (pv.compare_exchange_strong(expected, win_d)) new_wins.fetch_add(1, std::memory_order_relaxed);
+                    if (pv.compare_exchange_strong(expected, win_d)) appends.add(d, make_item(other(item_side(it)), j));
                 });
             });
-            // Losses: a position whose last open successor is now won for the opponent.
-            for_all("dtw " + std::to_string(d), [&](int s, std::uint64_t i) {
-                Side& sd = sides_[s];
-                if (std::atomic_ref<ValueCode>(sd.value[i]).load(std::memory_order_relaxed) != win_d) return;
-                Side& pred_side = sides_[other(s)];
-                for_each_predecessor<R, Quiet::assume>(sd.index.unrank(i), UnmoveKinds::all, [&](const Position& q) {
+            appends.flush_into(wins_);
+            losses_.release(d - 1);
+            // Losses: a position whose last open successor is now known to be won by the opponent.
+            for_items(pass, wins_.at(d), [&](Item it) {
+                Side& pred_side = sides_[other(item_side(it))];
+                const int pred = other(item_side(it));
+                const Position p = sides_[item_side(it)].index.unrank(item_index(it));
+                for_each_predecessor<R, Quiet::assume>(p, UnmoveKinds::all, [&](const Position& q) {
                     const std::uint64_t j = pred_side.index.rank(q);
                     std::atomic_ref<ValueCode> pv(pred_side.value[j]);
                     if (pv.load(std::memory_order_relaxed) != kValueUnknown) return;
                     if (std::atomic_ref<std::uint8_t>(pred_side.open[j]).fetch_sub(1) != 1) return;
                     const ValueCode ex = pred_side.exit[j];
                     if (is_win(ex) || is_draw(ex)) return;  // an exit is better than every plain move
-                    const int dtw = std::max(d + 1, ex == kValueUnknown ? 0 : distance_of(ex));
+                    const int dtw = std::max(static_cast<int>(d) + 1, ex == kValueUnknown ? 0 : distance_of(ex));
                     pv.store(loss_in(dtw), std::memory_order_relaxed);
-                    int m = max_loss.load();
-                    while (dtw > m && !max_loss.compare_exchange_weak(m, dtw)) {
-                    }
+                    appends.add(static_cast<std::size_t>(dtw), make_item(pred, j));
                 });
             });
-            if (new_wins.load() == 0 && d > max_exit_win && d > max_loss.load()) break;
+            appends.flush_into(losses_);
+            wins_.release(d);
         }
         for (Side& sd : sides_)
             for (ValueCode& v : sd.value)
@@ -208,7 +234,6 @@ private:
         for (Side& sd : sides_) {
             sd.dtc.assign(sd.index.size(), kDtcUnknown);
             std::fill(sd.open.begin(), sd.open.end(), 0);
-            std::fill(sd.exit.begin(), sd.exit.end(), 0);  // reused: 1 when a lost position can convert
         }
         for_all("dtc seed", [&](int s, std::uint64_t i) {
             thread_local MoveList moves;
@@ -226,10 +251,11 @@ private:
             }
             const Side& next_side = sides_[other(s)];
             if (is_win(v)) {
+                const Position rp = reversed<typename R::Geometry>(p);
                 for (const Move& m : moves) {
                     const ValueCode after = stays_inside(m)
-                        ? next_side.value[next_side.index.rank(reversed<typename R::Geometry>(make_move(p, m)))]
-                        : external_value_after(p, m);
+                        ? next_side.value[next_side.index.rank(reversed_after<typename R::Geometry>(rp, m))]
+                        : external_value_after(rp, m);
                     if (is_loss(after) && (is_conversion(m) || after == loss_in(0))) {
                         sd.dtc[i] = 1;
                         return;
@@ -250,42 +276,42 @@ private:
                 return;
             }
             sd.open[i] = static_cast<std::uint8_t>(king_moves);
-            sd.exit[i] = converts ? 1 : 0;
         });
     }
 
     void iterate_dtc() {
-        for (std::uint16_t c = 1;; ++c) {
-            std::atomic<std::uint64_t> at_level{0};
+        LevelBuckets level;
+        for (int s = 0; s < num_sides(); ++s)
+            for (std::uint64_t i = 0; i < sides_[s].dtc.size(); ++i)
+                if (sides_[s].dtc[i] == 1) level.at(1).push_back(make_item(s, i));
+        PendingAppends appends;
+        for (std::size_t c = 1; c < level.levels(); ++c) {
             const auto next = static_cast<std::uint16_t>(c + 1);
-            // Won positions: a king move into a loss whose DTC is c gives c + 1.
-            for_all("dtc " + std::to_string(c), [&](int s, std::uint64_t i) {
-                Side& sd = sides_[s];
-                if (sd.dtc[i] != c) return;
-                at_level.fetch_add(1, std::memory_order_relaxed);
-                if (!is_loss(sd.value[i])) return;
-                Side& pred_side = sides_[other(s)];
-                for_each_predecessor<R, Quiet::assume>(sd.index.unrank(i), UnmoveKinds::kings_only, [&](const Position& q) {
+            // A king move into a loss of DTC c gives a win c + 1; when the last king move of a lost
+            // position is known (its reply won at DTC c), the longest is c + 1.
+            for_items("dtc " + std::to_string(c), level.at(c), [&](Item it) {
+                const int s = item_side(it), pred = other(s);
+                Side& pred_side = sides_[pred];
+                const bool lost = is_loss(sides_[s].value[item_index(it)]);
+                const Position p = sides_[s].index.unrank(item_index(it));
+                for_each_predecessor<R, Quiet::assume>(p, UnmoveKinds::kings_only, [&](const Position& q) {
                     const std::uint64_t j = pred_side.index.rank(q);
-                    if (!is_win(pred_side.value[j])) return;
                     std::atomic_ref<std::uint16_t> pd(pred_side.dtc[j]);
-                    std::uint16_t expected = kDtcUnknown;
-                    pd.compare_exchange_strong(expected, next);
+                    if (pd.load(std::memory_order_relaxed) != kDtcUnknown) return;
+                    if (lost) {
+                        if (!is_win(pred_side.value[j])) return;
+                        std::uint16_t expected = kDtcUnknown;
+                        if (pd.compare_exchange_strong(expected, next)) appends.add(next, make_item(pred, j));
+                    } else {
+                        if (!is_loss(pred_side.value[j])) return;
+                        if (std::atomic_ref<std::uint8_t>(pred_side.open[j]).fetch_sub(1) != 1) return;
+                        pd.store(next, std::memory_order_relaxed);
+                        appends.add(next, make_item(pred, j));
+                    }
                 });
             });
-            if (at_level.load() == 0) break;
-            // Lost positions: when the last king move's reply is known, the longest is c + 1.
-            for_all("dtc " + std::to_string(c), [&](int s, std::uint64_t i) {
-                Side& sd = sides_[s];
-                if (sd.dtc[i] != c || !is_win(sd.value[i])) return;
-                Side& pred_side = sides_[other(s)];
-                for_each_predecessor<R, Quiet::assume>(sd.index.unrank(i), UnmoveKinds::kings_only, [&](const Position& q) {
-                    const std::uint64_t j = pred_side.index.rank(q);
-                    if (!is_loss(pred_side.value[j]) || pred_side.dtc[j] != kDtcUnknown) return;
-                    if (std::atomic_ref<std::uint8_t>(pred_side.open[j]).fetch_sub(1) != 1) return;
-                    std::atomic_ref<std::uint16_t>(pred_side.dtc[j]).store(next, std::memory_order_relaxed);
-                });
-            });
+            appends.flush_into(level);
+            level.release(c);
         }
     }
 
@@ -301,6 +327,7 @@ public:
 
 private:
     std::vector<Side> sides_;
+    LevelBuckets wins_, losses_, exit_wins_;  // pass 2
     ExternalLookup external_;
     PassProgress progress_;
 };

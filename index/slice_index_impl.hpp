@@ -100,12 +100,20 @@ void SliceIndex<R>::unrank_men(std::uint64_t men_config, Bitboard& wmen, Bitboar
     wmen = 0;
     for (int j = 0; j < m_.wm; ++j) wmen |= bit(white_men_bit_[pos[j]]);
     // Black men are ranked among the black-man squares minus the white men on them (the holes).
-    int holes[64], num_holes = 0;
-    for (Bitboard h = wmen & black_men_squares_; h != 0; h &= h - 1)
-        holes[num_holes++] = std::popcount(black_men_squares_ & ((h & (0 - h)) - 1));
-    binomial::unrank_subset(r_b, m_.bm, num_black_men_squares_ - num_holes, pos);
+    // Every white man gets an entry, so that the loops run a fixed wm times (no mispredicted
+    // exits); one off the black-man squares gets a position no candidate reaches, which keeps the
+    // entries that count ascending and makes skip_holes ignore it.
+    int holes[64];
+    int j = 0;
+    for (Bitboard h = wmen; h != 0; h &= h - 1, ++j) {
+        const Bitboard low = h & (0 - h);
+        const int p = std::popcount(black_men_squares_ & (low - 1));
+        holes[j] = (black_men_squares_ & low) != 0 ? p : 64;
+    }
+    binomial::unrank_subset(r_b, m_.bm,
+                            num_black_men_squares_ - std::popcount(wmen & black_men_squares_), pos);
     bmen = 0;
-    skip_holes(pos, m_.bm, holes, num_holes, [&](int p) { bmen |= bit(black_men_bit_[p]); });
+    skip_holes(pos, m_.bm, holes, m_.wm, [&](int p) { bmen |= bit(black_men_bit_[p]); });
 }
 
 template <class R>

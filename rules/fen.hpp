@@ -104,6 +104,12 @@ Expected<Position> parse_fen(std::string_view text) {
         if (popcount(p.of(c)) > R::kMaxPiecesPerSide)
             return Error{"FEN " + quoted + ": " + std::string(c == Color::white ? "White" : "Black") + " has " +
                          std::to_string(popcount(p.of(c))) + " pieces, more than " + std::to_string(R::kMaxPiecesPerSide)};
+        if constexpr (R::kManNeverOnOwnBackRow) {
+            const Bitboard back = p.men(c) & RulesOf<R>::back_row(c);
+            if (back)
+                return Error{"FEN " + quoted + ": " + std::string(c == Color::white ? "white" : "black") + " man on " +
+                             G::square_name(lowest_bit(back)) + ", its own back row (men never move backward)"};
+        }
         const Bitboard bad = p.men(c) & RulesOf<R>::promotion_row(c);
         if (bad)
             return Error{"FEN " + quoted + ": " + std::string(c == Color::white ? "white" : "black") + " man on " +

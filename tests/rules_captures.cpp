@@ -44,7 +44,7 @@ std::string captured_list(Bitboard b) {
 template <class R>
 std::string full(const Move& m) {
     std::string s = move_full_path<R>(m);
-    if (m.is_capture()) s += " " + captured_list<R>(m.captured);
+    if (m.is_capture()) s.append(" ").append(captured_list<R>(m.captured));
     if (m.promotes) s += " +K";
     return s;
 }
@@ -54,7 +54,7 @@ template <class R>
 std::string effect(const Move& m) {
     using G = typename R::Geometry;
     std::string s = G::square_name(m.from) + (m.is_capture() ? "x" : "-") + G::square_name(m.to);
-    if (m.is_capture()) s += " " + captured_list<R>(m.captured);
+    if (m.is_capture()) s.append(" ").append(captured_list<R>(m.captured));
     if (m.promotes) s += " +K";
     return s;
 }

@@ -17,6 +17,7 @@ inline constexpr int kExitTables = 3;
 struct PerftOptions {
     std::string variant = "international";
     std::string fen;
+    bool fen_given = false;  // an empty --fen "" is malformed, not the start position
     int depth = 0;
     std::string captures = "unique";
     bool divide = false;
@@ -43,5 +44,14 @@ struct VerifyOptions {
 void add_verify_command(CLI::App& app, VerifyOptions& o, std::function<int()>& action);
 
 void add_perft_command(CLI::App& app, PerftOptions& o, std::function<int()>& action);
+
+struct ProbeOptions {
+    std::vector<std::string> db;
+    std::string variant = "international";
+    bool json = false;
+    std::size_t cache_mb = 64;
+    std::vector<std::string> fens;
+};
+void add_probe_command(CLI::App& app, ProbeOptions& o, std::function<int()>& action);
 
 }  // namespace dtb::tools

@@ -15,6 +15,8 @@ int main(int argc, char** argv) {
     add_gen_command(app, gen, action);
     VerifyOptions verify;
     add_verify_command(app, verify, action);
+    ProbeOptions probe;
+    add_probe_command(app, probe, action);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

@@ -14,7 +14,7 @@ namespace {
 template <class R>
 int run_perft(const PerftOptions& o) {
     Position p;
-    const std::string fen_text = o.fen.empty() ? std::string(R::kStartFen) : o.fen;
+    const std::string fen_text = o.fen_given ? o.fen : std::string(R::kStartFen);
     auto parsed = parse_fen<R>(fen_text);
     if (!parsed) {
         std::cerr << "dtb perft: " << parsed.error() << "\n";
@@ -70,7 +70,8 @@ void add_perft_command(CLI::App& app, PerftOptions& o, std::function<int()>& act
         ->default_val("unique");
     cmd->add_flag("--divide", o.divide, "Print each root move with its count");
     cmd->add_flag("--json", o.json, "Print one JSON object");
-    cmd->callback([&]() {
+    cmd->callback([&o, cmd, &action]() {
+        o.fen_given = cmd->count("--fen") > 0;
         action = [&]() {
             return with_variant(o.variant == "turkish" ? VariantId::turkish : VariantId::international,
                                 [&](auto v) { return run_perft<decltype(v)>(o); });

@@ -1,0 +1,82 @@
+// BlockCache: decompressed table blocks kept in memory under a byte budget, least recently used
+// first out. Shared by every thread of one Tablebase.
+//
+// Thread safety: every member may be called from any number of threads at once. The cache is
+// split into shards (a power of two, chosen from the budget), each with its own mutex, LRU list
+// and share of the budget; a key always maps to the same shard, so threads probing different
+// blocks rarely wait for each other. A value is read while the shard's lock is held, so a block
+// is never freed under a reader; nothing the cache hands out outlives the call.
+//
+// Blocks are stored packed at their table's bits_per_entry (2 bits per WDL entry), so a budget
+// holds up to 8 times more WDL entries than the uint16 values TableReader decodes to.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace dtb::probe {
+
+// A block's identity: which table (an id the owner assigns) and which block of it.
+struct BlockKey {
+    std::uint32_t table = 0;
+    std::uint64_t block = 0;
+    bool operator==(const BlockKey&) const = default;
+};
+
+// One block's values packed at `bits` (2, 4, 8 or 16) per entry, least significant bits first.
+struct PackedBlock {
+    std::vector<std::uint8_t> bytes;
+    int bits = 16;
+
+    static PackedBlock pack(const std::uint16_t* values, std::size_t n, int bits);
+    std::uint16_t get(std::size_t j) const {
+        if (bits == 16) return static_cast<std::uint16_t>(bytes[2 * j] | (bytes[2 * j + 1] << 8));
+        const std::size_t bit = j * static_cast<std::size_t>(bits);
+        return static_cast<std::uint16_t>((bytes[bit >> 3] >> (bit & 7)) & ((1u << bits) - 1));
+    }
+};
+
+struct CacheStats {
+    std::uint64_t hits = 0, misses = 0, insertions = 0, evictions = 0;
+    std::size_t bytes = 0;         // charged bytes held now (payload + bookkeeping)
+    std::size_t budget = 0;        // the configured budget
+    std::size_t blocks = 0;        // blocks held now
+    int shards = 0;
+};
+
+class BlockCache {
+  public:
+    // `budget_bytes` caps what the cache holds (payload plus a fixed bookkeeping charge per
+    // block); a block larger than its shard's share is still held alone until the next insert.
+    // shards = 0 picks a power of two from the budget (at least 256 KB per shard, at most 64).
+    explicit BlockCache(std::size_t budget_bytes, int shards = 0);
+    ~BlockCache();
+    BlockCache(const BlockCache&) = delete;
+    BlockCache& operator=(const BlockCache&) = delete;
+
+    // The entry `j` of the cached block `key`, or nullopt when the block is not cached (counted as
+    // a miss). Marks the block most recently used.
+    std::optional<std::uint16_t> lookup(const BlockKey& key, std::size_t j);
+
+    // Stores a block (unless another thread stored the same key first, in which case the
+    // existing copy is kept) and returns its entry j, evicting least recently used blocks of the
+    // shard until the shard is within its share of the budget.
+    std::uint16_t insert(const BlockKey& key, PackedBlock block, std::size_t j);
+
+    CacheStats stats() const;
+    // What one cached block of `payload_bytes` is charged against the budget.
+    static std::size_t charge(std::size_t payload_bytes);
+
+  private:
+    struct Shard;
+    Shard& shard_of(const BlockKey& key) const;
+
+    std::unique_ptr<Shard[]> shards_;
+    int num_shards_ = 1;
+    int shard_shift_ = 64;
+    std::size_t budget_ = 0;
+};
+
+}  // namespace dtb::probe

@@ -1,0 +1,151 @@
+// dtb probe: the value of positions, every legal move with its value, and the principal
+// variation, read from the tables through the probe library (probe/probe.hpp).
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "probe/probe.hpp"
+#include "tools/commands.hpp"
+
+namespace dtb::tools {
+
+namespace {
+
+using probe::MoveValue;
+using probe::Result;
+using probe::Status;
+
+int exit_code_of(Status s) { return s == Status::illegal ? kExitBadInput : kExitTables; }
+
+// Distances of a decided value; draws have none (null in JSON, blank in text).
+nlohmann::json distance(Wdl w, int d) { return w == Wdl::draw || d < 0 ? nlohmann::json() : nlohmann::json(d); }
+
+std::string value_text(Wdl w, int dtw) {
+    if (w == Wdl::draw) return "draw";
+    if (dtw == 0) return "loss (no move)";
+    return std::string(w == Wdl::win ? "win" : "loss") + (dtw > 0 ? " in " + std::to_string(dtw) : "");
+}
+
+std::string column(const std::string& s, std::size_t width) {
+    return s.size() >= width ? s + " " : s + std::string(width - s.size(), ' ');
+}
+std::string right(const std::string& s, std::size_t width) {
+    return s.size() >= width ? s : std::string(width - s.size(), ' ') + s;
+}
+
+// "1. 6-1 50-45 2. 1-12 ..." numbered as in a game record; Black to move starts with "1. ...".
+std::string pv_text(const std::vector<MoveValue>& pv, Color first) {
+    std::string s;
+    int number = 1;
+    bool white = first == Color::white;
+    for (std::size_t i = 0; i < pv.size(); ++i) {
+        if (white) s += std::to_string(number) + ". ";
+        else if (i == 0) s += "1. ... ";
+        s += pv[i].text + " ";
+        if (!white) ++number;
+        white = !white;
+    }
+    if (!s.empty()) s.pop_back();
+    return s;
+}
+
+void print_text(const probe::Tablebase& tb, const Position& p, const probe::Analysis& a,
+                const std::string& variant) {
+    const Result& r = a.result;
+    const char* side = p.side_to_move == Color::white ? "White" : "Black";
+    std::ostringstream out;
+    out << tb.to_fen(p) << "  (" << variant << ")\n";
+    out << "  " << side << " to move: " << value_text(r.wdl, r.dtw);
+    if (r.wdl != Wdl::draw && r.dtw > 0) {
+        out << "  (DTW " << r.dtw;
+        if (r.dtc >= 0) out << ", DTC " << r.dtc;
+        out << ")";
+    }
+    out << "\n";
+    if (!a.moves.empty()) {
+        std::size_t width = 6;
+        for (const MoveValue& m : a.moves) width = std::max(width, m.text.size() + 2);
+        out << "  " << column("move", width) << column("result", 10) << right("DTW", 4) << right("DTC", 5) << "\n";
+        for (const MoveValue& m : a.moves) {
+            out << "  " << column(m.text, width) << column(std::string(to_string(m.wdl)), 10);
+            if (m.wdl != Wdl::draw) out << right(m.dtw >= 0 ? std::to_string(m.dtw) : "-", 4)
+                                        << right(m.dtc >= 0 ? std::to_string(m.dtc) : "-", 5);
+            out << "\n";
+        }
+    }
+    if (!a.pv.empty()) out << "  PV: " << pv_text(a.pv, p.side_to_move) << "\n";
+    std::cout << out.str() << std::flush;
+}
+
+void print_json(const probe::Tablebase& tb, const Position& p, const probe::Analysis& a,
+                const std::string& variant) {
+    const Result& r = a.result;
+    nlohmann::json moves = nlohmann::json::array();
+    for (const MoveValue& m : a.moves)
+        moves.push_back({{"move", m.text},
+                         {"wdl", std::string(to_string(m.wdl))},
+                         {"dtw", distance(m.wdl, m.dtw)},
+                         {"dtc", distance(m.wdl, m.dtc)}});
+    nlohmann::json pv = nlohmann::json::array();
+    for (const MoveValue& m : a.pv) pv.push_back(m.text);
+    const nlohmann::json j = {{"fen", tb.to_fen(p)},
+                              {"variant", variant},
+                              {"wdl", std::string(to_string(r.wdl))},
+                              {"dtw", distance(r.wdl, r.dtw)},
+                              {"dtc", distance(r.wdl, r.dtc)},
+                              {"moves", moves},
+                              {"pv", pv}};
+    std::cout << j.dump() << "\n" << std::flush;
+}
+
+int run_probe(const ProbeOptions& o) {
+    probe::Options options;
+    options.variant = o.variant == "turkish" ? VariantId::turkish : VariantId::international;
+    options.cache_mb = o.cache_mb;
+    if (o.db.empty())
+        options.directories.push_back(std::filesystem::path("data/tb") / o.variant);
+    else
+        for (const std::string& d : o.db) options.directories.emplace_back(d);
+    auto tb = probe::Tablebase::open(options);
+    if (!tb) {
+        std::cerr << "dtb probe: " << tb.error() << "\n";
+        return kExitTables;
+    }
+    int code = kExitOk;
+    for (const std::string& fen : o.fens) {
+        auto p = tb->parse_fen(fen);
+        if (!p) {
+            std::cerr << "dtb probe: " << p.error() << "\n";
+            if (code == kExitOk) code = kExitBadInput;
+            continue;
+        }
+        const probe::Analysis a = tb->analyse(*p);
+        if (!a.result.ok()) {
+            std::cerr << "dtb probe: " << tb->to_fen(*p) << ": " << tb->explain(a.result) << "\n";
+            if (code == kExitOk) code = exit_code_of(a.result.status);
+            continue;
+        }
+        if (o.json)
+            print_json(*tb, *p, a, o.variant);
+        else
+            print_text(*tb, *p, a, o.variant);
+    }
+    return code;
+}
+
+}  // namespace
+
+void add_probe_command(CLI::App& app, ProbeOptions& o, std::function<int()>& action) {
+    auto* cmd = app.add_subcommand("probe", "Value, moves and principal variation of positions");
+    cmd->add_option("--db", o.db, "Table folder(s), searched in order (default data/tb/<variant>)");
+    cmd->add_option("--variant", o.variant, "international or turkish")
+        ->check(CLI::IsMember({"international", "turkish"}))
+        ->default_val("international");
+    cmd->add_flag("--json", o.json, "One JSON object per position per line");
+    cmd->add_option("--cache-mb", o.cache_mb, "Block cache budget in MB")->default_val(64);
+    cmd->add_option("fen", o.fens, "Positions in PDN FEN (W:W31,K46:B1,K5)")->required();
+    cmd->callback([&]() { action = [&]() { return run_probe(o); }; });
+}
+
+}  // namespace dtb::tools
