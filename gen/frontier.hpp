@@ -23,6 +23,11 @@ public:
         if (level >= buckets_.size()) buckets_.resize(level + 1);
         return buckets_[level];
     }
+    // Read access that never grows the list (an empty bucket for levels not yet created).
+    const std::vector<Item>& peek(std::size_t level) const {
+        static const std::vector<Item> kEmpty;
+        return level < buckets_.size() ? buckets_[level] : kEmpty;
+    }
     std::size_t levels() const { return buckets_.size(); }
     void release(std::size_t level) {
         if (level < buckets_.size()) std::vector<Item>().swap(buckets_[level]);

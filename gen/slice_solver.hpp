@@ -182,7 +182,7 @@ private:
             const ValueCode win_d = win_in(static_cast<int>(d));
             const std::string pass = "dtw " + std::to_string(d);
             // Wins at d through an exit of length d, unless a plain move won sooner.
-            for (Item it : exit_wins_.at(d)) {
+            for (Item it : exit_wins_.peek(d)) {
                 ValueCode& v = sides_[item_side(it)].value[item_index(it)];
                 if (v == kValueUnknown) {
                     v = win_d;
@@ -191,7 +191,7 @@ private:
             }
             exit_wins_.release(d);
             // Wins at d by a plain move into a loss at d - 1.
-            for_items(pass, losses_.at(d - 1), [&](Item it) {
+            for_items(pass, losses_.peek(d - 1), [&](Item it) {
                 Side& pred_side = sides_[other(item_side(it))];
                 const Position p = sides_[item_side(it)].index.unrank(item_index(it));
                 for_each_predecessor<R, Quiet::assume>(p, UnmoveKinds::all, [&](const Position& q) {
@@ -204,7 +204,7 @@ private:
             appends.flush_into(wins_);
             losses_.release(d - 1);
             // Losses: a position whose last open successor is now known to be won by the opponent.
-            for_items(pass, wins_.at(d), [&](Item it) {
+            for_items(pass, wins_.peek(d), [&](Item it) {
                 Side& pred_side = sides_[other(item_side(it))];
                 const int pred = other(item_side(it));
                 const Position p = sides_[item_side(it)].index.unrank(item_index(it));
@@ -289,7 +289,7 @@ private:
             const auto next = static_cast<std::uint16_t>(c + 1);
             // A king move into a loss of DTC c gives a win c + 1; when the last king move of a lost
             // position is known (its reply won at DTC c), the longest is c + 1.
-            for_items("dtc " + std::to_string(c), level.at(c), [&](Item it) {
+            for_items("dtc " + std::to_string(c), level.peek(c), [&](Item it) {
                 const int s = item_side(it), pred = other(s);
                 Side& pred_side = sides_[pred];
                 const bool lost = is_loss(sides_[s].value[item_index(it)]);

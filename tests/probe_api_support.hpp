@@ -1,0 +1,109 @@
+// Shared by the probe API tests that need no generator: synthetic tables with the right sizes and
+// headers but made-up values (a hash of the index), written through the format module into a
+// temporary folder that is removed again. Values are consistent per position, not with the game:
+// good for testing the machinery (lookup, reversal, cache, errors, threads), not game values.
+#pragma once
+#include <unistd.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "index/scheme_version.hpp"
+#include "index/slice_index.hpp"
+#include "probe/format.hpp"
+#include "probe/probe.hpp"
+
+namespace dtb::test {
+
+namespace fs = std::filesystem;
+
+struct ScratchDir {
+    fs::path path;
+    explicit ScratchDir(const std::string& name)
+        : path(fs::temp_directory_path() / ("dtb_probe_api_" + name + "_" + std::to_string(::getpid()))) {
+        fs::remove_all(path);
+        fs::create_directories(path);
+    }
+    ~ScratchDir() {
+        std::error_code ec;
+        fs::remove_all(path, ec);
+    }
+    ScratchDir(const ScratchDir&) = delete;
+    ScratchDir& operator=(const ScratchDir&) = delete;
+};
+
+inline std::uint64_t synthetic_hash(std::uint64_t x) {
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    return x ^ (x >> 33);
+}
+
+// The synthetic values of entry i of slice m: WDL 0..2, DTW/DTC 1..60 (0 for draws).
+struct SyntheticValue {
+    int wdl, dtw, dtc;
+};
+inline SyntheticValue synthetic_value(const Material& m, std::uint64_t i) {
+    const std::uint64_t h = synthetic_hash(i * 131 + static_cast<std::uint64_t>(m.wk * 1000 + m.wm * 100 + m.bk * 10 + m.bm));
+    const int wdl = static_cast<int>(h % 3);
+    if (wdl == 1) return {1, 0, 0};
+    return {wdl, 1 + static_cast<int>((h >> 8) % 60), 1 + static_cast<int>((h >> 16) % 30)};
+}
+
+// Writes the three tables of every slice of R up to `pieces` into dir, in small blocks.
+template <class R>
+void write_synthetic_tables(const fs::path& dir, int pieces, std::uint32_t block_entries = 1024) {
+    for (const Material& m : all_materials<R>(pieces)) {
+        const SliceIndex<R> index(m);
+        std::vector<std::uint16_t> v[3];
+        for (auto& x : v) x.resize(index.size());
+        for (std::uint64_t i = 0; i < index.size(); ++i) {
+            const SyntheticValue s = synthetic_value(m, i);
+            v[0][i] = static_cast<std::uint16_t>(s.wdl);
+            v[1][i] = static_cast<std::uint16_t>(s.dtw);
+            v[2][i] = static_cast<std::uint16_t>(s.dtc);
+        }
+        for (int metric = 0; metric < 3; ++metric) {
+            format::TableInfo info;
+            info.variant = R::kId;
+            info.rules_fingerprint = rules_fingerprint<R>();
+            info.wk = m.wk;
+            info.wm = m.wm;
+            info.bk = m.bk;
+            info.bm = m.bm;
+            info.metric = static_cast<format::Metric>(metric);
+            info.index_scheme = kIndexSchemeVersion;
+            format::WriteOptions o;
+            o.block_entries = block_entries;
+            o.zstd_level = 1;
+            o.threads = 1;
+            auto r = format::write_table(dir / format::file_name(m.name(), info.metric), info, v[metric], o);
+            if (!r) throw std::runtime_error(r.error());
+        }
+    }
+}
+
+inline std::string slurp(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
+inline void spit(const fs::path& p, const std::string& bytes) {
+    std::ofstream out(p, std::ios::binary | std::ios::trunc);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+inline probe::Options options_for(const fs::path& dir, VariantId v, std::size_t cache_bytes = 8u << 20,
+                                  unsigned metrics = probe::kAllMetrics) {
+    probe::Options o;
+    o.directories = {dir};
+    o.variant = v;
+    o.cache_bytes = cache_bytes;
+    o.metrics = metrics;
+    return o;
+}
+
+}  // namespace dtb::test
