@@ -10,10 +10,16 @@
 
 namespace dtb::test {
 
-// Generates (once per process) every slice up to `pieces` of variant R into a fresh folder.
+// The default set (4 pieces) made by the ctest fixture "generate-test-tables", when present;
+// otherwise every slice up to `pieces` of variant R, generated once per process into a fresh
+// folder (so the test binary also works on its own).
 template <class R>
 const std::filesystem::path& generated_tables(int pieces) {
     static const std::filesystem::path dir = [pieces] {
+#ifdef DTB_TEST_TABLES
+        const auto fixture = std::filesystem::path(DTB_TEST_TABLES) / std::string(R::kName);
+        if (pieces == 4 && std::filesystem::exists(fixture / "MMvMM.wdl")) return fixture;
+#endif
         const auto d = std::filesystem::temp_directory_path() /
                        ("dtb_gen_test_" + std::string(R::kName) + "_" + std::to_string(pieces) + "_" +
                         std::to_string(::getpid()));

@@ -57,6 +57,7 @@ inline SyntheticValue synthetic_value(const Material& m, std::uint64_t i) {
 // Writes the three tables of every slice of R up to `pieces` into dir, in small blocks.
 template <class R>
 void write_synthetic_tables(const fs::path& dir, int pieces, std::uint32_t block_entries = 1024) {
+    fs::create_directories(dir);
     for (const Material& m : all_materials<R>(pieces)) {
         const SliceIndex<R> index(m);
         std::vector<std::uint16_t> v[3];

@@ -24,6 +24,7 @@ int run_gen(const GenOptions& o) {
     using Clock = std::chrono::steady_clock;
     std::string current_pass;
     Clock::time_point pass_start = Clock::now();
+    std::uint64_t pass_start_done = 0;
     gen::GenerateEvents events;
     // On a terminal the progress line rewrites itself; in a log it is printed every 10 seconds.
     const bool tty = isatty(2);
@@ -32,16 +33,18 @@ int run_gen(const GenOptions& o) {
     events.log = [&](const std::string& line) { std::cerr << clear << line << std::endl; };
     events.progress = [&](const std::string& slice, const std::string& pass, std::uint64_t done,
                           std::uint64_t total) {
-        if (pass != current_pass) {
-            current_pass = pass;
+        if (slice + pass != current_pass) {  // the rate is measured from the first report of a pass
+            current_pass = slice + pass;
             pass_start = Clock::now();
+            pass_start_done = done;
+            return;
         }
         if (!tty) {
             if (Clock::now() - last_line < std::chrono::seconds(10)) return;
             last_line = Clock::now();
         }
         const double secs = std::chrono::duration<double>(Clock::now() - pass_start).count();
-        const double rate = secs > 0 ? done / secs : 0;
+        const double rate = secs > 0 ? (done - pass_start_done) / secs : 0;
         const double eta = rate > 0 ? (total - done) / rate : 0;
         std::fprintf(stderr, "%s%s %s %5.1f%% %.2f M pos/s ETA %.0f s%s", clear, slice.c_str(), pass.c_str(),
                      100.0 * done / std::max<std::uint64_t>(total, 1), rate / 1e6, eta, tty ? "" : "\n");
@@ -53,7 +56,7 @@ int run_gen(const GenOptions& o) {
         return r.error().find("needs") != std::string::npos ? kExitTables : kExitBadInput;
     }
     std::fprintf(stderr, "%sdone: %d slices generated, %d already present, %llu positions, %.1f s, %llu bytes written to %s\n",
-                 r->slices_generated, r->slices_skipped, static_cast<unsigned long long>(r->positions), r->seconds,
+                 clear, r->slices_generated, r->slices_skipped, static_cast<unsigned long long>(r->positions), r->seconds,
                  static_cast<unsigned long long>(r->bytes_written), g.out_dir.string().c_str());
     return kExitOk;
 }

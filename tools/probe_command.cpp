@@ -23,8 +23,9 @@ nlohmann::json distance(Wdl w, int d) { return w == Wdl::draw || d < 0 ? nlohman
 
 std::string value_text(Wdl w, int dtw) {
     if (w == Wdl::draw) return "draw";
-    if (dtw == 0) return "loss (no move)";
-    return std::string(w == Wdl::win ? "win" : "loss") + (dtw > 0 ? " in " + std::to_string(dtw) : "");
+    if (w == Wdl::loss && dtw == 0) return "loss (no legal move)";
+    const std::string v = w == Wdl::win ? "win" : "loss";
+    return dtw > 0 ? v + " in " + std::to_string(dtw) + (dtw == 1 ? " ply" : " plies") : v;
 }
 
 std::string column(const std::string& s, std::size_t width) {
@@ -63,17 +64,25 @@ void print_text(const probe::Tablebase& tb, const Position& p, const probe::Anal
         out << ")";
     }
     out << "\n";
-    if (!a.moves.empty()) {
-        std::size_t width = 6;
-        for (const MoveValue& m : a.moves) width = std::max(width, m.text.size() + 2);
-        out << "  " << column("move", width) << column("result", 10) << right("DTW", 4) << right("DTC", 5) << "\n";
-        for (const MoveValue& m : a.moves) {
-            out << "  " << column(m.text, width) << column(std::string(to_string(m.wdl)), 10);
-            if (m.wdl != Wdl::draw) out << right(m.dtw >= 0 ? std::to_string(m.dtw) : "-", 4)
-                                        << right(m.dtc >= 0 ? std::to_string(m.dtc) : "-", 5);
-            out << "\n";
+    // Decided moves one per line with their distances, best first; draws on one line.
+    std::size_t width = 6;
+    std::string draws;
+    bool header = false;
+    for (const MoveValue& m : a.moves) width = std::max(width, m.text.size() + 2);
+    for (const MoveValue& m : a.moves) {
+        if (m.wdl == Wdl::draw) {
+            draws += " " + m.text;
+            continue;
         }
+        if (!header) {
+            out << "  " << column("move", width) << column("result", 7) << right("DTW", 4) << right("DTC", 5) << "\n";
+            header = true;
+        }
+        out << "  " << column(m.text, width) << column(std::string(to_string(m.wdl)), 7)
+            << right(m.dtw >= 0 ? std::to_string(m.dtw) : "-", 4) << right(m.dtc >= 0 ? std::to_string(m.dtc) : "-", 5)
+            << "\n";
     }
+    if (!draws.empty()) out << "  draw:" << draws << "\n";
     if (!a.pv.empty()) out << "  PV: " << pv_text(a.pv, p.side_to_move) << "\n";
     std::cout << out.str() << std::flush;
 }

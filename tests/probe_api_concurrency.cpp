@@ -1,0 +1,105 @@
+// Many threads probing one handle with a cache far smaller than the tables (so blocks are
+// evicted and re-read all the time) get exactly what a single thread gets. Built with
+// -DDTB_TSAN=ON this test is the ThreadSanitizer check of the probe library:
+//   build-tsan/tests/probe_tests "[concurrency]"
+#include <atomic>
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <random>
+#include <thread>
+
+#include "tests/probe_api_support.hpp"
+
+using namespace dtb;
+using namespace dtb::probe;
+
+namespace {
+
+struct Sample {
+    Position position;
+    Result expected;
+};
+
+template <class R>
+std::vector<Sample> random_samples(const Tablebase& reference, int pieces, std::size_t n, std::uint64_t seed) {
+    const auto materials = all_materials<R>(pieces);
+    std::vector<SliceIndex<R>> indices;
+    for (const Material& m : materials) indices.emplace_back(m);
+    std::mt19937_64 rng(seed);
+    std::vector<Sample> out;
+    while (out.size() < n) {
+        const auto& index = indices[rng() % indices.size()];
+        Position p = index.unrank(rng() % index.size());
+        if (rng() & 1) p = reversed<typename R::Geometry>(p);  // Black to move
+        const Result r = reference.probe(p, kAllMetrics);
+        REQUIRE(r.ok());
+        out.push_back({p, r});
+    }
+    return out;
+}
+
+bool same(const Result& a, const Result& b) {
+    return a.status == b.status && a.wdl == b.wdl && a.dtw == b.dtw && a.dtc == b.dtc;
+}
+
+// Runs `threads` threads for `seconds`, each probing random samples with random metrics; returns
+// the number of probes, and counts disagreements with the single-threaded reference.
+std::uint64_t hammer(const Tablebase& tb, const std::vector<Sample>& samples, int threads, double seconds,
+                     std::atomic<std::uint64_t>& wrong) {
+    std::atomic<std::uint64_t> probes{0};
+    std::atomic<bool> stop{false};
+    std::vector<std::thread> pool;
+    for (int t = 0; t < threads; ++t) {
+        pool.emplace_back([&, t] {
+            std::mt19937_64 rng(1000 + static_cast<std::uint64_t>(t));
+            std::uint64_t n = 0;
+            while (!stop.load(std::memory_order_relaxed)) {
+                for (int k = 0; k < 64; ++k, ++n) {
+                    const Sample& s = samples[rng() % samples.size()];
+                    const unsigned metrics = static_cast<unsigned>(rng() % 8);
+                    const Access access = rng() % 4 == 0 ? Access::cache_only : Access::load;
+                    const Result r = tb.probe(s.position, metrics, access);
+                    if (r.status == Status::not_cached && access == Access::cache_only) continue;
+                    Result want = s.expected;
+                    if (!(metrics & kDtw)) want.dtw = -1;
+                    if (!(metrics & kDtc)) want.dtc = -1;
+                    if (!same(r, want)) wrong.fetch_add(1);
+                }
+            }
+            probes.fetch_add(n);
+        });
+    }
+    std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+    stop = true;
+    for (auto& th : pool) th.join();
+    return probes.load();
+}
+
+}  // namespace
+
+TEST_CASE("8 threads with a small cache agree with a single thread", "[probe][concurrency]") {
+    test::ScratchDir dir("threads");
+    test::write_synthetic_tables<International>(dir.path / "i", 3, 512);
+    test::write_synthetic_tables<Turkish>(dir.path / "t", 3, 512);
+    for (const auto& [sub, variant] : {std::pair{"i", VariantId::international}, std::pair{"t", VariantId::turkish}}) {
+        INFO(sub);
+        auto reference = Tablebase::open(test::options_for(dir.path / sub, variant, 64 << 20));
+        REQUIRE(reference.ok());
+        const auto samples = variant == VariantId::international
+                                 ? random_samples<International>(*reference, 3, 20000, 7)
+                                 : random_samples<Turkish>(*reference, 3, 20000, 7);
+        // 128 KB in 4 shards: a few dozen blocks, against thousands in the tables.
+        Options o = test::options_for(dir.path / sub, variant, 128 << 10);
+        o.cache_shards = 4;
+        auto shared = Tablebase::open(o);
+        REQUIRE(shared.ok());
+        std::atomic<std::uint64_t> wrong{0};
+        const std::uint64_t probes = hammer(*shared, samples, 8, 1.5, wrong);
+        CHECK(wrong.load() == 0);
+        CHECK(probes > 1000);
+        const CacheStats stats = shared->cache_stats();
+        CHECK(stats.evictions > 100);
+        CHECK(stats.bytes <= stats.budget + 4 * BlockCache::charge(1024));
+        WARN(sub << ": " << probes << " probes, " << stats.misses << " misses, " << stats.evictions << " evictions");
+    }
+}
