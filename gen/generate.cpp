@@ -6,6 +6,7 @@
 #include <chrono>
 #include <set>
 
+#include "gen/dont_care.hpp"
 #include "gen/finished_tables.hpp"
 #include "gen/slice_solver.hpp"
 #include "index/scheme_version.hpp"
@@ -132,14 +133,19 @@ private:
 
     Expected<std::uint64_t> write_side(const Material& m, const std::vector<ValueCode>& value,
                                        const std::vector<std::uint16_t>& dtc) {
-        std::vector<std::uint16_t> wdl(value.size()), dtw(value.size());
+        std::vector<std::uint16_t> wdl(value.size()), dtw(value.size()), dtc_out(dtc);
         for (std::size_t i = 0; i < value.size(); ++i) {
             wdl[i] = static_cast<std::uint16_t>(wdl_of(value[i]));
             dtw[i] = static_cast<std::uint16_t>(distance_of(value[i]));
         }
+        // Capture positions are stored as "don't care" (gen/dont_care.hpp); readers resolve them.
+        const auto captures = capture_flags(SliceIndex<R>(m));
+        fill_dont_care(wdl, captures);
+        fill_dont_care(dtw, captures);
+        fill_dont_care(dtc_out, captures);
         std::uint64_t bytes = 0;
         const std::pair<format::Metric, const std::vector<std::uint16_t>*> files[] = {
-            {format::Metric::dtc, &dtc}, {format::Metric::dtw, &dtw}, {format::Metric::wdl, &wdl}};
+            {format::Metric::dtc, &dtc_out}, {format::Metric::dtw, &dtw}, {format::Metric::wdl, &wdl}};
         // WDL last: a slice counts as present only when all three files are.
         for (const auto& [metric, data] : files) {
             format::TableInfo info{};

@@ -36,45 +36,6 @@ struct Mismatch {
     StoredValues stored, derived;
 };
 
-template <class R>
-class FullTables {
-public:
-    explicit FullTables(std::filesystem::path dir) : dir_(std::move(dir)) {}
-    struct Slice {
-        SliceIndex<R> index;
-        std::vector<std::uint16_t> wdl, dtw, dtc;
-    };
-    // Not thread-safe; load before parallel use.
-    Expected<const Slice*> load(const Material& m) {
-        auto& slot = slots_[code(m)];
-        if (slot) return static_cast<const Slice*>(slot.get());
-        auto s = std::make_unique<Slice>(Slice{SliceIndex<R>(m), {}, {}, {}});
-        for (auto [metric, out] : {std::pair{format::Metric::wdl, &s->wdl}, std::pair{format::Metric::dtw, &s->dtw},
-                                   std::pair{format::Metric::dtc, &s->dtc}}) {
-            const auto path = dir_ / format::file_name(m.name(), metric);
-            auto reader = format::TableReader::open(path, R::kId, rules_fingerprint<R>());
-            if (!reader) return Error{reader.error()};
-            if (reader->info().num_entries != s->index.size()) return Error{path.string() + ": wrong number of entries"};
-            auto all = reader->read_all();
-            if (!all) return Error{path.string() + ": " + all.error()};
-            *out = std::move(*all);
-        }
-        slot = std::move(s);
-        return static_cast<const Slice*>(slot.get());
-    }
-    // Values of a White-to-move position whose slice is loaded.
-    StoredValues at(const Position& p) const {
-        const Slice& s = *slots_[code(Material::of(p))];
-        const std::uint64_t i = s.index.rank(p);
-        return {static_cast<Wdl>(s.wdl[i]), s.dtw[i], s.dtc[i]};
-    }
-
-private:
-    static int code(const Material& m) { return ((m.wk * 10 + m.wm) * 10 + m.bk) * 10 + m.bm; }
-    std::filesystem::path dir_;
-    std::array<std::unique_ptr<Slice>, 10000> slots_{};
-};
-
 // The values a position must have, given its successors' stored values.
 template <class R, class Lookup>
 StoredValues derive_from_successors(const Position& p, MoveList& moves, Lookup&& lookup) {
@@ -113,6 +74,60 @@ inline std::vector<Material> successor_materials(const Material& m) {
                     out.push_back(Material{m.bk - kt, m.bm - mt, m.wk + promoted, m.wm - promoted});
     return out;
 }
+
+template <class R>
+class FullTables {
+public:
+    explicit FullTables(std::filesystem::path dir) : dir_(std::move(dir)) {}
+    struct Slice {
+        SliceIndex<R> index;
+        std::vector<std::uint16_t> wdl, dtw, dtc;
+    };
+    // Loads a slice and the smaller slices its captures lead to; capture positions (stored as
+    // "don't care") are resolved from their captures. Not thread-safe; load before parallel use.
+    Expected<const Slice*> load(const Material& m) {
+        auto& slot = slots_[code(m)];
+        if (slot) return static_cast<const Slice*>(slot.get());
+        for (const Material& x : successor_materials(m)) {
+            if (x.pieces() >= m.pieces()) continue;
+            auto r = load(x);
+            if (!r) return Error{r.error()};
+        }
+        auto s = std::make_unique<Slice>(Slice{SliceIndex<R>(m), {}, {}, {}});
+        for (auto [metric, out] : {std::pair{format::Metric::wdl, &s->wdl}, std::pair{format::Metric::dtw, &s->dtw},
+                                   std::pair{format::Metric::dtc, &s->dtc}}) {
+            const auto path = dir_ / format::file_name(m.name(), metric);
+            auto reader = format::TableReader::open(path, R::kId, rules_fingerprint<R>());
+            if (!reader) return Error{reader.error()};
+            if (reader->info().num_entries != s->index.size()) return Error{path.string() + ": wrong number of entries"};
+            auto all = reader->read_all();
+            if (!all) return Error{path.string() + ": " + all.error()};
+            *out = std::move(*all);
+        }
+        parallel_for(s->index.size(), [&](std::uint64_t i) {
+            const Position p = s->index.unrank(i);
+            if (!has_capture<R>(p)) return;
+            thread_local MoveList moves;
+            const StoredValues v = derive_from_successors<R>(p, moves, [&](const Position& q) { return at(q); });
+            s->wdl[i] = static_cast<std::uint16_t>(v.wdl);
+            s->dtw[i] = static_cast<std::uint16_t>(v.dtw);
+            s->dtc[i] = static_cast<std::uint16_t>(v.dtc);
+        });
+        slot = std::move(s);
+        return static_cast<const Slice*>(slot.get());
+    }
+    // Values of a White-to-move position whose slice is loaded.
+    StoredValues at(const Position& p) const {
+        const Slice& s = *slots_[code(Material::of(p))];
+        const std::uint64_t i = s.index.rank(p);
+        return {static_cast<Wdl>(s.wdl[i]), s.dtw[i], s.dtc[i]};
+    }
+
+private:
+    static int code(const Material& m) { return ((m.wk * 10 + m.wm) * 10 + m.bk) * 10 + m.bm; }
+    std::filesystem::path dir_;
+    std::array<std::unique_ptr<Slice>, 10000> slots_{};
+};
 
 // Re-derives every stored value of slice m. Returns the number of positions checked, or an
 // error when a needed table cannot be read. Mismatches go to on_mismatch (from many threads,
