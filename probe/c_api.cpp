@@ -16,8 +16,17 @@ namespace {
 using dtb::probe::Result;
 using dtb::probe::Status;
 
-static_assert(DTB_LOSS == static_cast<int>(dtb::Wdl::loss) && DTB_WIN == static_cast<int>(dtb::Wdl::win));
-static_assert(DTB_WDL == dtb::probe::kWdl && DTB_DTW == dtb::probe::kDtw && DTB_DTC == dtb::probe::kDtc);
+#ifdef DTB_PROJECT_VERSION_MAJOR
+static_assert(
+    DTB_VERSION_MAJOR == DTB_PROJECT_VERSION_MAJOR &&
+        DTB_VERSION_MINOR == DTB_PROJECT_VERSION_MINOR &&
+        DTB_VERSION_PATCH == DTB_PROJECT_VERSION_PATCH,
+    "include/dtb/dtb.h: DTB_VERSION_* must match project(dtb VERSION ...) in CMakeLists.txt");
+#endif
+static_assert(DTB_LOSS == static_cast<int>(dtb::Wdl::loss) &&
+              DTB_WIN == static_cast<int>(dtb::Wdl::win));
+static_assert(DTB_WDL == dtb::probe::kWdl && DTB_DTW == dtb::probe::kDtw &&
+              DTB_DTC == dtb::probe::kDtc);
 
 std::string& last_error() {
     thread_local std::string message;
@@ -31,11 +40,16 @@ int fail(int code, std::string message) {
 
 int code_of(const dtb_tablebase* h, const Result& r) {
     switch (r.status) {
-        case Status::ok: return DTB_OK;
-        case Status::missing: return fail(DTB_MISSING, h->tb.explain(r));
-        case Status::corrupt: return fail(DTB_CORRUPT, h->tb.explain(r));
-        case Status::illegal: return fail(DTB_ILLEGAL, h->tb.explain(r));
-        case Status::not_cached: return fail(DTB_NOT_CACHED, h->tb.explain(r));
+        case Status::ok:
+            return DTB_OK;
+        case Status::missing:
+            return fail(DTB_MISSING, h->tb.explain(r));
+        case Status::corrupt:
+            return fail(DTB_CORRUPT, h->tb.explain(r));
+        case Status::illegal:
+            return fail(DTB_ILLEGAL, h->tb.explain(r));
+        case Status::not_cached:
+            return fail(DTB_NOT_CACHED, h->tb.explain(r));
     }
     return fail(DTB_INTERNAL, "unknown status");
 }
@@ -77,24 +91,39 @@ dtb::Bitboard from_dense(std::uint64_t dense) {
 
 extern "C" {
 
-int dtb_version(void) { return DTB_VERSION; }
-const char* dtb_version_string(void) { return DTB_VERSION_STRING; }
+int dtb_version(void) {
+    return DTB_VERSION;
+}
+const char* dtb_version_string(void) {
+    return DTB_VERSION_STRING;
+}
 
 const char* dtb_result_string(int code) {
     switch (code) {
-        case DTB_OK: return "ok";
-        case DTB_MISSING: return "missing";
-        case DTB_CORRUPT: return "corrupt";
-        case DTB_ILLEGAL: return "illegal";
-        case DTB_NOT_CACHED: return "not cached";
-        case DTB_BAD_ARGUMENT: return "bad argument";
-        case DTB_NO_MEMORY: return "out of memory";
-        case DTB_INTERNAL: return "internal error";
-        default: return "unknown result code";
+        case DTB_OK:
+            return "ok";
+        case DTB_MISSING:
+            return "missing";
+        case DTB_CORRUPT:
+            return "corrupt";
+        case DTB_ILLEGAL:
+            return "illegal";
+        case DTB_NOT_CACHED:
+            return "not cached";
+        case DTB_BAD_ARGUMENT:
+            return "bad argument";
+        case DTB_NO_MEMORY:
+            return "out of memory";
+        case DTB_INTERNAL:
+            return "internal error";
+        default:
+            return "unknown result code";
     }
 }
 
-const char* dtb_last_error(void) { return last_error().c_str(); }
+const char* dtb_last_error(void) {
+    return last_error().c_str();
+}
 
 int dtb_open(const char* directories, int variant, unsigned cache_mb, unsigned flags,
              dtb_tablebase** out) {
@@ -119,7 +148,9 @@ int dtb_open(const char* directories, int variant, unsigned cache_mb, unsigned f
     });
 }
 
-void dtb_close(dtb_tablebase* tb) { delete tb; }
+void dtb_close(dtb_tablebase* tb) {
+    delete tb;
+}
 
 int dtb_probe_wdl(const dtb_tablebase* tb, const char* fen, int* wdl) {
     if (!wdl) return fail(DTB_BAD_ARGUMENT, "NULL output pointer");
@@ -166,8 +197,10 @@ int dtb_probe_position(const dtb_tablebase* tb, const dtb_position* pos, unsigne
             return std::pair{p, in_range};
         };
         const auto [p, in_range] = dtb::with_variant(tb->tb.variant(), convert);
-        if (!in_range) return fail(DTB_ILLEGAL, "illegal position: a bit outside the board's squares");
-        const auto access = (what & DTB_CACHE_ONLY) ? dtb::probe::Access::cache_only : dtb::probe::Access::load;
+        if (!in_range)
+            return fail(DTB_ILLEGAL, "illegal position: a bit outside the board's squares");
+        const auto access =
+            (what & DTB_CACHE_ONLY) ? dtb::probe::Access::cache_only : dtb::probe::Access::load;
         const Result r = tb->tb.probe(p, what & DTB_ALL, access);
         if (r.ok()) *out = dtb_value{static_cast<int>(r.wdl), r.dtw, r.dtc};
         return code_of(tb, r);
@@ -182,7 +215,8 @@ int dtb_best_move(const dtb_tablebase* tb, const char* fen, char* move, size_t s
         const Result r = tb->tb.best_move(p, best);
         if (!r.ok()) return code_of(tb, r);
         const std::string text = best ? best->text : "";
-        if (text.size() + 1 > size) return fail(DTB_BAD_ARGUMENT, "move text longer than the buffer");
+        if (text.size() + 1 > size)
+            return fail(DTB_BAD_ARGUMENT, "move text longer than the buffer");
         std::memcpy(move, text.c_str(), text.size() + 1);
         if (wdl) *wdl = static_cast<int>(r.wdl);
         if (dtw) *dtw = r.dtw;

@@ -1,11 +1,17 @@
-// BlockCache: decompressed table blocks kept in memory under a byte budget, least recently used
-// first out. Shared by every thread of one Tablebase.
+// BlockCache: decompressed table blocks kept in memory under a byte budget. Shared by every thread
+// of one Tablebase.
+//
+// Eviction is CLOCK (second chance), an approximation of least recently used that costs a hit
+// only one flag write: a hit marks its block referenced; to make room, a hand sweeps the blocks,
+// clearing marks and evicting the first block found unmarked. Each shard is an open-addressing
+// hash table (linear probing, backward-shift deletion) whose slots the hand sweeps, so a hit
+// touches one slot and the block's bytes, nothing else.
 //
 // Thread safety: every member may be called from any number of threads at once. The cache is
-// split into shards (a power of two, chosen from the budget), each with its own mutex, LRU list
-// and share of the budget; a key always maps to the same shard, so threads probing different
-// blocks rarely wait for each other. A value is read while the shard's lock is held, so a block
-// is never freed under a reader; nothing the cache hands out outlives the call.
+// split into shards (a power of two, chosen from the budget), each with its own mutex, table and
+// share of the budget; a key always maps to the same shard, so threads probing different blocks
+// rarely wait for each other. A value is read while the shard's lock is held, so a block is
+// never freed under a reader; nothing the cache hands out outlives the call.
 //
 // Blocks are stored packed at their table's bits_per_entry (2 bits per WDL entry), so a budget
 // holds up to 8 times more WDL entries than the uint16 values TableReader decodes to.
@@ -25,24 +31,28 @@ struct BlockKey {
     bool operator==(const BlockKey&) const = default;
 };
 
-// One block's values packed at `bits` (2, 4, 8 or 16) per entry, least significant bits first.
+// Entry j of values packed at `bits` (2, 4, 8 or 16) per entry, least significant bits first.
+inline std::uint16_t packed_entry(const std::uint8_t* bytes, int bits, std::size_t j) {
+    if (bits == 16) return static_cast<std::uint16_t>(bytes[2 * j] | (bytes[2 * j + 1] << 8));
+    const std::size_t bit = j * static_cast<std::size_t>(bits);
+    return static_cast<std::uint16_t>((bytes[bit >> 3] >> (bit & 7)) & ((1u << bits) - 1));
+}
+
+// One block's values, packed (see packed_entry).
 struct PackedBlock {
-    std::vector<std::uint8_t> bytes;
+    std::unique_ptr<std::uint8_t[]> bytes;
+    std::size_t size = 0;  // bytes
     int bits = 16;
 
     static PackedBlock pack(const std::uint16_t* values, std::size_t n, int bits);
-    std::uint16_t get(std::size_t j) const {
-        if (bits == 16) return static_cast<std::uint16_t>(bytes[2 * j] | (bytes[2 * j + 1] << 8));
-        const std::size_t bit = j * static_cast<std::size_t>(bits);
-        return static_cast<std::uint16_t>((bytes[bit >> 3] >> (bit & 7)) & ((1u << bits) - 1));
-    }
+    std::uint16_t get(std::size_t j) const { return packed_entry(bytes.get(), bits, j); }
 };
 
 struct CacheStats {
     std::uint64_t hits = 0, misses = 0, insertions = 0, evictions = 0;
-    std::size_t bytes = 0;         // charged bytes held now (payload + bookkeeping)
-    std::size_t budget = 0;        // the configured budget
-    std::size_t blocks = 0;        // blocks held now
+    std::size_t bytes = 0;   // charged bytes held now (payload + bookkeeping)
+    std::size_t budget = 0;  // the configured budget
+    std::size_t blocks = 0;  // blocks held now
     int shards = 0;
 };
 
@@ -57,13 +67,16 @@ class BlockCache {
     BlockCache& operator=(const BlockCache&) = delete;
 
     // The entry `j` of the cached block `key`, or nullopt when the block is not cached (counted as
-    // a miss). Marks the block most recently used.
+    // a miss). Marks the block referenced.
     std::optional<std::uint16_t> lookup(const BlockKey& key, std::size_t j);
 
     // Stores a block (unless another thread stored the same key first, in which case the
-    // existing copy is kept) and returns its entry j, evicting least recently used blocks of the
-    // shard until the shard is within its share of the budget.
+    // existing copy is kept) and returns its entry j, evicting blocks of the shard (CLOCK order)
+    // until the shard is within its share of the budget.
     std::uint16_t insert(const BlockKey& key, PackedBlock block, std::size_t j);
+
+    // Whether the block is cached, without marking it (for tests and diagnostics).
+    bool contains(const BlockKey& key) const;
 
     CacheStats stats() const;
     // What one cached block of `payload_bytes` is charged against the budget.

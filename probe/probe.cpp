@@ -10,11 +10,16 @@ namespace dtb::probe {
 
 std::string_view to_string(Status s) {
     switch (s) {
-        case Status::ok: return "ok";
-        case Status::missing: return "missing";
-        case Status::corrupt: return "corrupt";
-        case Status::illegal: return "illegal";
-        case Status::not_cached: return "not cached";
+        case Status::ok:
+            return "ok";
+        case Status::missing:
+            return "missing";
+        case Status::corrupt:
+            return "corrupt";
+        case Status::illegal:
+            return "illegal";
+        case Status::not_cached:
+            return "not cached";
     }
     return "unknown";
 }
@@ -46,9 +51,15 @@ Expected<Tablebase> Tablebase::open(const Options& options) try {
     return Error{std::string("cannot open the tablebase: ") + e.what()};
 }
 
-VariantId Tablebase::variant() const { return engine_->variant(); }
-unsigned Tablebase::metrics() const { return engine_->metrics(); }
-int Tablebase::max_pieces() const { return engine_->max_pieces(); }
+VariantId Tablebase::variant() const {
+    return engine_->variant();
+}
+unsigned Tablebase::metrics() const {
+    return engine_->metrics();
+}
+int Tablebase::max_pieces() const {
+    return engine_->max_pieces();
+}
 
 Result Tablebase::probe(const Position& p, unsigned metrics, Access access) const {
     return engine_->probe(p, metrics, access);
@@ -104,10 +115,18 @@ Analysis Tablebase::analyse(const Position& p) const {
     return a;
 }
 
-std::string Tablebase::explain(const Result& r) const { return engine_->explain(r); }
-Expected<Position> Tablebase::parse_fen(std::string_view fen) const { return engine_->parse_fen(fen); }
-std::string Tablebase::to_fen(const Position& p) const { return engine_->to_fen(p); }
-CacheStats Tablebase::cache_stats() const { return engine_->cache_stats(); }
+std::string Tablebase::explain(const Result& r) const {
+    return engine_->explain(r);
+}
+Expected<Position> Tablebase::parse_fen(std::string_view fen) const {
+    return engine_->parse_fen(fen);
+}
+std::string Tablebase::to_fen(const Position& p) const {
+    return engine_->to_fen(p);
+}
+CacheStats Tablebase::cache_stats() const {
+    return engine_->cache_stats();
+}
 std::array<int, format::kNumMetrics> Tablebase::tables_opened() const {
     return engine_->tables_opened();
 }

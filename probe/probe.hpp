@@ -18,9 +18,12 @@
 //    the first directory that holds a file wins; a file is opened on first use only, and only
 //    for the metrics asked for at open (a WDL-only handle never opens a .dtw or .dtc file).
 //    The directories are listed once, at open: files added later are not seen by that handle.
-//  - Blocks are decompressed into a least-recently-used cache under the configured budget.
+//  - Blocks are decompressed into a cache under the configured budget (CLOCK eviction, an
+//    approximation of least recently used; probe/cache.hpp).
 //  - Nothing is printed, nothing exits; every failure is a Result status (with explain() for a
 //    message), and a corrupt table yields Status::corrupt, never a wrong value.
+//    Members do not throw, except std::bad_alloc when memory runs out (the C interface turns
+//    that into a result code too).
 //
 // Thread safety: a Tablebase is safe to use from any number of threads at once through its const
 // members (every probe member is const). Tables are opened under std::call_once per table; the
@@ -58,8 +61,8 @@ inline constexpr unsigned kAllMetrics = kWdl | kDtw | kDtc;
 struct Options {
     std::vector<std::filesystem::path> directories;  // searched in order; at least one
     VariantId variant = VariantId::international;
-    std::size_t cache_mb = 64;    // decompressed-block cache budget
-    std::size_t cache_bytes = 0;  // when non-zero, the budget in bytes (overrides cache_mb)
+    std::size_t cache_mb = 64;       // decompressed-block cache budget
+    std::size_t cache_bytes = 0;     // when non-zero, the budget in bytes (overrides cache_mb)
     unsigned metrics = kAllMetrics;  // which tables may be opened; kWdl is always included
     int cache_shards = 0;            // 0: chosen from the budget (a power of two, at most 64)
 };

@@ -27,7 +27,9 @@ namespace {
 using format::Metric;
 
 constexpr int kMetricCount = format::kNumMetrics;
-constexpr unsigned flag_of(int metric) { return 1u << metric; }
+constexpr unsigned flag_of(int metric) {
+    return 1u << metric;
+}
 // Deep enough for any chain of captures: each one removes at least one piece.
 constexpr int kMaxCaptureDepth = 64;
 
@@ -63,7 +65,7 @@ class EngineImpl final : public Engine {
     struct TableSlot {
         std::filesystem::path path;  // empty: no file in any directory (or metric not enabled)
         bool enabled = false;
-        std::uint32_t id = 0;        // cache key
+        std::uint32_t id = 0;  // cache key
         std::once_flag once;
         std::atomic<bool> ready{false};
         // Written once inside call_once, read after `ready`:
@@ -98,7 +100,8 @@ class EngineImpl final : public Engine {
         std::vector<std::pair<Material, std::array<std::filesystem::path, kMetricCount>>> found;
         for (const auto& dir : o.directories) {
             std::error_code ec;
-            for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+            for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end;
+                 it.increment(ec)) {
                 const std::filesystem::path name = it->path().filename();
                 int metric = -1;
                 for (int mi = 0; mi < kMetricCount; ++mi)
@@ -125,7 +128,8 @@ class EngineImpl final : public Engine {
         }
         for (const auto& f : found) e->max_pieces_ = std::max(e->max_pieces_, f.first.pieces());
         e->base_ = e->max_pieces_ + 1;
-        e->slot_of_code_.assign(static_cast<std::size_t>(e->base_ * e->base_ * e->base_ * e->base_), -1);
+        e->slot_of_code_.assign(static_cast<std::size_t>(e->base_ * e->base_ * e->base_ * e->base_),
+                                -1);
         for (const auto& [m, paths] : found) {
             auto s = std::make_unique<SliceSlot>();
             s->material = m;
@@ -183,8 +187,7 @@ class EngineImpl final : public Engine {
     }
 
     std::string explain(const Result& r) const override {
-        const std::string table =
-            r.slice.name() + "." + std::string(format::metric_name(r.metric));
+        const std::string table = r.slice.name() + "." + std::string(format::metric_name(r.metric));
         switch (r.status) {
             case Status::ok:
                 return "ok";
@@ -194,7 +197,8 @@ class EngineImpl final : public Engine {
                 return "not in the cache (cache-only probe): " + table;
             case Status::missing: {
                 std::string dirs;
-                for (const auto& d : options_.directories) dirs += (dirs.empty() ? "" : ", ") + d.string();
+                for (const auto& d : options_.directories)
+                    dirs += (dirs.empty() ? "" : ", ") + d.string();
                 return "table " + table + " not available (" + (r.reason ? r.reason : "missing") +
                        ") in " + dirs;
             }
@@ -211,7 +215,9 @@ class EngineImpl final : public Engine {
         return "unknown status";
     }
 
-    Expected<Position> parse_fen(std::string_view fen) const override { return dtb::parse_fen<R>(fen); }
+    Expected<Position> parse_fen(std::string_view fen) const override {
+        return dtb::parse_fen<R>(fen);
+    }
     std::string to_fen(const Position& p) const override { return dtb::to_fen<R>(p); }
     CacheStats cache_stats() const override { return cache_.stats(); }
     std::array<int, kMetricCount> tables_opened() const override {
@@ -250,8 +256,9 @@ class EngineImpl final : public Engine {
             if (popcount(p.of(c)) > R::kMaxPiecesPerSide) return "more pieces than a side may have";
         }
         if (p.of(~p.side_to_move) == 0)
-            return p.of(p.side_to_move) == 0 ? "no pieces on the board"
-                                             : "the game is over: the side not to move has no pieces";
+            return p.of(p.side_to_move) == 0
+                       ? "no pieces on the board"
+                       : "the game is over: the side not to move has no pieces";
         return nullptr;
     }
 
@@ -308,13 +315,24 @@ class EngineImpl final : public Engine {
         for (int mi = 0; mi < kMetricCount; ++mi) {
             if (!(metrics & flag_of(mi))) continue;
             TableSlot& t = s->tables[mi];
-            if (!t.enabled) return failure(Status::missing, m, Metric(mi), "metric not enabled at open");
+            if (!t.enabled)
+                return failure(Status::missing, m, Metric(mi), "metric not enabled at open");
             if (!t.ready.load(std::memory_order_acquire)) {
                 if (access == Access::cache_only)
                     return failure(Status::not_cached, m, Metric(mi), "table not opened yet");
-                std::call_once(t.once, [&] { open_table(*s, t, mi); });
+                std::call_once(t.once, [&] {
+                    try {
+                        open_table(*s, t, mi);
+                    } catch (const std::exception& e) {  // bad_alloc, filesystem errors
+                        t.status = Status::corrupt;
+                        t.error = t.path.string() + ": cannot open: " + e.what();
+                        t.ready.store(true, std::memory_order_release);
+                    }
+                });
             }
-            if (t.status != Status::ok) return failure(t.status, m, Metric(mi), t.path.empty() ? "table file not found" : nullptr);
+            if (t.status != Status::ok)
+                return failure(t.status, m, Metric(mi),
+                               t.path.empty() ? "table file not found" : nullptr);
             if (!ranked) {
                 index = s->index->rank(q);
                 ranked = true;
@@ -334,8 +352,10 @@ class EngineImpl final : public Engine {
         return r;
     }
 
-    Status read_entry(const TableSlot& t, std::uint64_t index, Access access, std::uint16_t& out) const {
-        const std::uint64_t block = t.block_shift >= 0 ? index >> t.block_shift : index / t.block_entries;
+    Status read_entry(const TableSlot& t, std::uint64_t index, Access access,
+                      std::uint16_t& out) const {
+        const std::uint64_t block =
+            t.block_shift >= 0 ? index >> t.block_shift : index / t.block_entries;
         const std::size_t j = static_cast<std::size_t>(index - block * t.block_entries);
         const BlockKey key{t.id, block};
         if (auto v = cache_.lookup(key, j)) {
@@ -390,10 +410,12 @@ class EngineImpl final : public Engine {
                       std::to_string(s.index->size());
         else if (Metric(mi) == Metric::wdl && info.max_value > 2)
             problem = "WDL values above 2";
-        if (!problem.empty()) return finish(Status::corrupt, t.path.string() + ": corrupt: " + problem);
+        if (!problem.empty())
+            return finish(Status::corrupt, t.path.string() + ": corrupt: " + problem);
         t.bits = info.bits_per_entry;
         t.block_entries = info.block_entries;
-        t.block_shift = std::has_single_bit(info.block_entries) ? std::countr_zero(info.block_entries) : -1;
+        t.block_shift =
+            std::has_single_bit(info.block_entries) ? std::countr_zero(info.block_entries) : -1;
         t.reader.emplace(std::move(reader.value()));
         finish(Status::ok, "");
     }
@@ -411,7 +433,8 @@ class EngineImpl final : public Engine {
 }  // namespace
 
 Expected<std::unique_ptr<Engine>> make_engine(const Options& options) {
-    return with_variant(options.variant, [&](auto v) { return EngineImpl<decltype(v)>::create(options); });
+    return with_variant(options.variant,
+                        [&](auto v) { return EngineImpl<decltype(v)>::create(options); });
 }
 
 }  // namespace dtb::probe::detail

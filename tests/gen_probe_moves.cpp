@@ -78,8 +78,8 @@ Result check_moves(const probe::Tablebase& tb, const Position& p) {
 }  // namespace
 
 TEST_CASE("known values, move lists and principal variations (international)", "[probe]") {
-    const auto& t = test::international_tables();
-    const probe::Tablebase tb = test::open_tables(t, VariantId::international);
+    const probe::Tablebase tb =
+        test::open_tables(test::international_tables(), VariantId::international);
     for (const Known& k : kKnown) {
         INFO(k.fen);
         const Position p = *parse_fen<International>(k.fen);
@@ -106,18 +106,26 @@ TEST_CASE("known values, move lists and principal variations (international)", "
         generate_moves<International>(cur, after);
         CHECK(after.empty());
     }
+    // With the 4-piece set (the ctest fixture): RULES.md's example, Black lost in exactly 32.
+    if (std::filesystem::exists(test::international_tables() / "KKMvK.wdl")) {
+        const Result r = tb.probe_dtw(*parse_fen<International>("B:WK40,K45,50:BK7"));
+        REQUIRE(r.ok());
+        CHECK(r.wdl == Wdl::loss);
+        CHECK(r.dtw == 32);
+    }
 }
 
-TEST_CASE("a draw has an empty PV; a position without moves is lost in 0", "[probe]") {
-    const auto& t = test::international_tables();
-    const probe::Tablebase tb = test::open_tables(t, VariantId::international);
+TEST_CASE("a draw has an empty PV, a position without moves is lost in 0", "[probe]") {
+    const probe::Tablebase tb =
+        test::open_tables(test::international_tables(), VariantId::international);
     const probe::Analysis draw = tb.analyse(*parse_fen<International>("W:WK1:BK50"));
     REQUIRE(draw.result.ok());
     CHECK(draw.result.wdl == Wdl::draw);
     CHECK(draw.result.dtw == 0);
     CHECK(draw.pv.empty());
     CHECK_FALSE(draw.moves.empty());
-    // White's man on 46 is blocked: 41 is taken, and the capture over it would land on 37, taken too.
+    // White's man on 46 is blocked: 41 is taken, and the capture over it would land on 37, taken
+    // too.
     const Position blocked = *parse_fen<International>("W:W46:B41,37");
     MoveList legal;
     generate_moves<International>(blocked, legal);
@@ -132,8 +140,8 @@ TEST_CASE("a draw has an empty PV; a position without moves is lost in 0", "[pro
 }
 
 TEST_CASE("move lists agree with the positions they lead to, on random positions", "[probe]") {
-    const auto& t = test::international_tables();
-    const probe::Tablebase tb = test::open_tables(t, VariantId::international);
+    const probe::Tablebase tb =
+        test::open_tables(test::international_tables(), VariantId::international);
     std::mt19937_64 rng(42);
     const auto materials = all_materials<International>(3);
     int decided = 0;

@@ -1,5 +1,6 @@
-// Shared by the probe tests that need real tables: generated once per test process (each
-// TEST_CASE is its own process under ctest) into a temporary folder removed at exit.
+// Shared by the probe tests that need real tables: the default set made by the ctest fixture
+// "generate-test-tables" (tests/CMakeLists.txt) when present, otherwise tables generated once per
+// test process into a temporary folder removed at exit (so the binary also works on its own).
 #pragma once
 #include <unistd.h>
 
@@ -19,8 +20,8 @@ class GeneratedTables {
     // piece at most, whose inputs are then all on disk).
     GeneratedTables(VariantId variant, int pieces, std::vector<std::string> extra = {})
         : dir_(std::filesystem::temp_directory_path() /
-               ("dtb_gen_probe_" + std::to_string(static_cast<int>(variant)) + "_" + std::to_string(pieces) +
-                "_" + std::to_string(::getpid()))) {
+               ("dtb_gen_probe_" + std::to_string(static_cast<int>(variant)) + "_" +
+                std::to_string(pieces) + "_" + std::to_string(::getpid()))) {
         std::filesystem::remove_all(dir_);
         gen::GenerateOptions o;
         o.variant = variant;
@@ -29,11 +30,13 @@ class GeneratedTables {
 #if defined(__SANITIZE_THREAD__)
         o.threads = 1;  // libgomp is not instrumented: keep ThreadSanitizer to the probe library
 #endif
-        if (auto r = gen::generate(o, {}); !r) throw std::runtime_error("generation failed: " + r.error());
+        if (auto r = gen::generate(o, {}); !r)
+            throw std::runtime_error("generation failed: " + r.error());
         if (!extra.empty()) {
             o.max_pieces = pieces + 1;
             o.only = std::move(extra);
-            if (auto r = gen::generate(o, {}); !r) throw std::runtime_error("generation failed: " + r.error());
+            if (auto r = gen::generate(o, {}); !r)
+                throw std::runtime_error("generation failed: " + r.error());
         }
     }
     ~GeneratedTables() {
@@ -42,25 +45,48 @@ class GeneratedTables {
     }
     GeneratedTables(const GeneratedTables&) = delete;
     GeneratedTables& operator=(const GeneratedTables&) = delete;
-    const std::filesystem::path& dir() const { return dir_; }
+    const std::filesystem::path& dir() const {
+        return dir_;
+    }
 
   private:
     std::filesystem::path dir_;
 };
 
-// International up to 3 pieces plus KKKvK (for W:WK6,K22,K27:BK49), once per process.
-inline const GeneratedTables& international_tables() {
-    static const GeneratedTables t(VariantId::international, 3, {"KKKvK"});
-    return t;
-}
-inline const GeneratedTables& turkish_tables() {
-    static const GeneratedTables t(VariantId::turkish, 3);
-    return t;
+// The fixture's 4-piece set of a variant, or an empty path when it is not there.
+inline std::filesystem::path fixture_tables(VariantId variant) {
+#ifdef DTB_TEST_TABLES
+    const auto dir = std::filesystem::path(DTB_TEST_TABLES) /
+                     (variant == VariantId::turkish ? "turkish" : "international");
+    if (std::filesystem::exists(dir / "MMvMM.wdl")) return dir;  // the last slice written
+#endif
+    (void)variant;
+    return {};
 }
 
-inline probe::Tablebase open_tables(const GeneratedTables& t, VariantId v, std::size_t cache_mb = 16) {
+// International: the fixture's set, or up to 3 pieces plus KKKvK (for W:WK6,K22,K27:BK49).
+inline const std::filesystem::path& international_tables() {
+    static const std::filesystem::path dir = [] {
+        if (auto d = fixture_tables(VariantId::international); !d.empty()) return d;
+        static const GeneratedTables t(VariantId::international, 3, {"KKKvK"});
+        return t.dir();
+    }();
+    return dir;
+}
+// Turkish: the fixture's set, or up to 3 pieces.
+inline const std::filesystem::path& turkish_tables() {
+    static const std::filesystem::path dir = [] {
+        if (auto d = fixture_tables(VariantId::turkish); !d.empty()) return d;
+        static const GeneratedTables t(VariantId::turkish, 3);
+        return t.dir();
+    }();
+    return dir;
+}
+
+inline probe::Tablebase open_tables(const std::filesystem::path& dir, VariantId v,
+                                    std::size_t cache_mb = 16) {
     probe::Options o;
-    o.directories = {t.dir()};
+    o.directories = {dir};
     o.variant = v;
     o.cache_mb = cache_mb;
     auto tb = probe::Tablebase::open(o);

@@ -48,16 +48,19 @@ Position first_quiet_position(const Material& m, std::uint64_t start = 0) {
 
 }  // namespace
 
-TEST_CASE("probe returns the stored values of positions without captures, either side to move", "[probe]") {
+TEST_CASE("probe returns the stored values of positions without captures, either side to move",
+          "[probe]") {
     ScratchDir dir("values");
     test::write_synthetic_tables<International>(dir.path / "i", 3);
     test::write_synthetic_tables<Turkish>(dir.path / "t", 3);
-    auto intl = Tablebase::open(test::options_for(dir.path / "i", VariantId::international, 256 << 10));
+    auto intl =
+        Tablebase::open(test::options_for(dir.path / "i", VariantId::international, 256 << 10));
     auto turk = Tablebase::open(test::options_for(dir.path / "t", VariantId::turkish, 256 << 10));
     REQUIRE(intl.ok());
     REQUIRE(turk.ok());
     CHECK(intl->max_pieces() == 3);
-    for (const Material& m : all_materials<International>(3)) CHECK(check_slice<International>(*intl, m) > 0);
+    for (const Material& m : all_materials<International>(3))
+        CHECK(check_slice<International>(*intl, m) > 0);
     for (const Material& m : all_materials<Turkish>(3)) CHECK(check_slice<Turkish>(*turk, m) > 0);
     CHECK(intl->cache_stats().evictions > 0);  // 256 KB is far less than the tables
 }
@@ -76,7 +79,8 @@ TEST_CASE("open refuses no folder, a missing folder, and a folder without tables
     CHECK_THAT(r.error(), Catch::Contains("no international tables"));
 }
 
-TEST_CASE("a slice without a table is missing; a capture into available slices still resolves", "[probe]") {
+TEST_CASE("a slice without a table is missing, a capture into available slices still resolves",
+          "[probe]") {
     ScratchDir dir("missing");
     test::write_synthetic_tables<International>(dir.path, 2);
     auto tb = Tablebase::open(test::options_for(dir.path, VariantId::international));
@@ -148,7 +152,8 @@ TEST_CASE("a flipped byte in a block: corrupt for that block, right values elsew
         INFO(name);
         const auto path = dir.path / name;
         const std::string original = test::slurp(path);
-        auto reader = format::TableReader::open(path, VariantId::international, rules_fingerprint<International>());
+        auto reader = format::TableReader::open(path, VariantId::international,
+                                                rules_fingerprint<International>());
         REQUIRE(reader.ok());
         const std::uint64_t payload = 72 + 20 * reader->info().num_blocks;
         REQUIRE(reader->info().num_blocks > 4);
@@ -253,7 +258,8 @@ TEST_CASE("a WDL-only handle never opens .dtw or .dtc files", "[probe]") {
             const Position p = index.unrank(i);
             const Result r = tb->probe_wdl(p);
             REQUIRE(r.ok());
-            if (!has_capture<International>(p)) REQUIRE(static_cast<int>(r.wdl) == synthetic_value(m, i).wdl);
+            if (!has_capture<International>(p))
+                REQUIRE(static_cast<int>(r.wdl) == synthetic_value(m, i).wdl);
         }
     }
     const Position p = first_quiet_position<International>(Material{1, 0, 1, 0});
@@ -286,34 +292,52 @@ TEST_CASE("cache-only probes answer from memory or say not cached", "[probe]") {
     r = tb->probe(p, kWdl, Access::cache_only);
     REQUIRE(r.ok());
     CHECK(static_cast<int>(r.wdl) == synthetic_value(m, index.rank(p)).wdl);
-    CHECK(tb->probe(p, kAllMetrics, Access::cache_only).status == Status::not_cached);  // DTW not read yet
+    CHECK(tb->probe(p, kAllMetrics, Access::cache_only).status ==
+          Status::not_cached);  // DTW not read yet
     REQUIRE(tb->probe(p, kAllMetrics).ok());
     r = tb->probe(reversed<International::Geometry>(p), kAllMetrics, Access::cache_only);
     REQUIRE(r.ok());
     CHECK(r.dtw == synthetic_value(m, index.rank(p)).dtw);
 }
 
-TEST_CASE("the block cache keeps within its budget and evicts the least recently used", "[probe]") {
+TEST_CASE("the block cache keeps within its budget and gives hit blocks a second chance",
+          "[probe]") {
     BlockCache cache(4 * BlockCache::charge(100), 1);
     const auto block = [](std::uint16_t v) {
         std::vector<std::uint16_t> values(400, v);
         return PackedBlock::pack(values.data(), values.size(), 2);  // 100 bytes
     };
-    for (std::uint16_t b = 0; b < 4; ++b) CHECK(cache.insert({1, b}, block(b % 4), 5) == b % 4);
+    for (std::uint16_t b = 0; b < 4; ++b) CHECK(cache.insert({1, b}, block(b), 5) == b);
     CHECK(cache.stats().blocks == 4);
-    CHECK(cache.lookup({1, 0}, 7) == std::optional<std::uint16_t>(0));  // 0 is now most recent
-    cache.insert({1, 4}, block(3), 0);                                    // evicts 1, the oldest
-    CHECK_FALSE(cache.lookup({1, 1}, 0).has_value());
-    CHECK(cache.lookup({1, 0}, 0).has_value());
-    CHECK(cache.lookup({1, 4}, 399) == std::optional<std::uint16_t>(3));
-    const CacheStats s = cache.stats();
+    // Over budget: the sweep clears every mark and evicts one of the old blocks.
+    CHECK(cache.insert({1, 4}, block(3), 399) == 3);
+    CacheStats s = cache.stats();
     CHECK(s.blocks == 4);
     CHECK(s.evictions == 1);
     CHECK(s.bytes <= s.budget);
+    CHECK(cache.contains({1, 4}));
+    std::vector<std::uint64_t> old;
+    for (std::uint64_t b = 0; b < 4; ++b)
+        if (cache.contains({1, b})) old.push_back(b);
+    REQUIRE(old.size() == 3);
+    // A hit marks old[1]; the next eviction takes an unmarked old block, never old[1] or 4.
+    CHECK(cache.lookup({1, old[1]}, 17) ==
+          std::optional<std::uint16_t>(static_cast<std::uint16_t>(old[1])));
+    cache.insert({1, 5}, block(1), 0);
+    CHECK(cache.contains({1, old[1]}));
+    CHECK(cache.contains({1, 4}));
+    CHECK(cache.contains({1, 5}));
+    CHECK(cache.contains({1, old[0]}) != cache.contains({1, old[2]}));
+    s = cache.stats();
+    CHECK(s.blocks == 4);
+    CHECK(s.evictions == 2);
+    CHECK(s.bytes <= s.budget);
+    CHECK_FALSE(cache.lookup({2, 0}, 0).has_value());
     // Packing round trip at every width.
     for (int bits : {2, 4, 8, 16}) {
         std::vector<std::uint16_t> v(333);
-        for (std::size_t j = 0; j < v.size(); ++j) v[j] = static_cast<std::uint16_t>((j * 2654435761u) & ((1u << bits) - 1));
+        for (std::size_t j = 0; j < v.size(); ++j)
+            v[j] = static_cast<std::uint16_t>((j * 2654435761u) & ((1u << bits) - 1));
         const PackedBlock pb = PackedBlock::pack(v.data(), v.size(), bits);
         for (std::size_t j = 0; j < v.size(); ++j) REQUIRE(pb.get(j) == v[j]);
     }

@@ -54,4 +54,12 @@ struct ProbeOptions {
 };
 void add_probe_command(CLI::App& app, ProbeOptions& o, std::function<int()>& action);
 
+struct StatsOptions {
+    std::string db;
+    std::string variant = "international";
+    bool json = false;
+    int threads = 0;
+};
+void add_stats_command(CLI::App& app, StatsOptions& o, std::function<int()>& action);
+
 }  // namespace dtb::tools

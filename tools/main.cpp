@@ -17,6 +17,8 @@ int main(int argc, char** argv) {
     add_verify_command(app, verify, action);
     ProbeOptions probe;
     add_probe_command(app, probe, action);
+    StatsOptions stats;
+    add_stats_command(app, stats, action);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

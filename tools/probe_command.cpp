@@ -16,10 +16,14 @@ using probe::MoveValue;
 using probe::Result;
 using probe::Status;
 
-int exit_code_of(Status s) { return s == Status::illegal ? kExitBadInput : kExitTables; }
+int exit_code_of(Status s) {
+    return s == Status::illegal ? kExitBadInput : kExitTables;
+}
 
 // Distances of a decided value; draws have none (null in JSON, blank in text).
-nlohmann::json distance(Wdl w, int d) { return w == Wdl::draw || d < 0 ? nlohmann::json() : nlohmann::json(d); }
+nlohmann::json distance(Wdl w, int d) {
+    return w == Wdl::draw || d < 0 ? nlohmann::json() : nlohmann::json(d);
+}
 
 std::string value_text(Wdl w, int dtw) {
     if (w == Wdl::draw) return "draw";
@@ -41,8 +45,10 @@ std::string pv_text(const std::vector<MoveValue>& pv, Color first) {
     int number = 1;
     bool white = first == Color::white;
     for (std::size_t i = 0; i < pv.size(); ++i) {
-        if (white) s += std::to_string(number) + ". ";
-        else if (i == 0) s += "1. ... ";
+        if (white)
+            s += std::to_string(number) + ". ";
+        else if (i == 0)
+            s += "1. ... ";
         s += pv[i].text + " ";
         if (!white) ++number;
         white = !white;
@@ -75,12 +81,13 @@ void print_text(const probe::Tablebase& tb, const Position& p, const probe::Anal
             continue;
         }
         if (!header) {
-            out << "  " << column("move", width) << column("result", 7) << right("DTW", 4) << right("DTC", 5) << "\n";
+            out << "  " << column("move", width) << column("result", 7) << right("DTW", 4)
+                << right("DTC", 5) << "\n";
             header = true;
         }
         out << "  " << column(m.text, width) << column(std::string(to_string(m.wdl)), 7)
-            << right(m.dtw >= 0 ? std::to_string(m.dtw) : "-", 4) << right(m.dtc >= 0 ? std::to_string(m.dtc) : "-", 5)
-            << "\n";
+            << right(m.dtw >= 0 ? std::to_string(m.dtw) : "-", 4)
+            << right(m.dtc >= 0 ? std::to_string(m.dtc) : "-", 5) << "\n";
     }
     if (!draws.empty()) out << "  draw:" << draws << "\n";
     if (!a.pv.empty()) out << "  PV: " << pv_text(a.pv, p.side_to_move) << "\n";
@@ -147,7 +154,8 @@ int run_probe(const ProbeOptions& o) {
 
 void add_probe_command(CLI::App& app, ProbeOptions& o, std::function<int()>& action) {
     auto* cmd = app.add_subcommand("probe", "Value, moves and principal variation of positions");
-    cmd->add_option("--db", o.db, "Table folder, searched in order when repeated (default data/tb/<variant>)")
+    cmd->add_option("--db", o.db,
+                    "Table folder, searched in order when repeated (default data/tb/<variant>)")
         ->allow_extra_args(false);
     cmd->add_option("--variant", o.variant, "international or turkish")
         ->check(CLI::IsMember({"international", "turkish"}))

@@ -1,0 +1,205 @@
+// Probe library throughput and latency (see BENCHMARKS.md, "Probe").
+// Tables: $DTB_BENCH_TABLES (default data/tb/international), international up to 4 pieces.
+//   probe_bench                                  all benchmarks
+//   probe_bench --benchmark_filter=WdlHot        one of them
+#include <benchmark/benchmark.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "index/slice_index.hpp"
+#include "probe/probe.hpp"
+#include "rules/movegen.hpp"
+
+namespace {
+
+using namespace dtb;
+using namespace dtb::probe;
+
+// Two pools of random positions: 4096 (their cache lines stay in the CPU caches: the cost of the
+// code path) and 1M (every probe a random memory access: the cost in a real search is between).
+constexpr std::size_t kSmallPool = 1 << 12;
+constexpr std::size_t kLargePool = 1 << 20;
+
+std::string tables_dir() {
+    const char* env = std::getenv("DTB_BENCH_TABLES");
+    return env ? env : "data/tb/international";
+}
+
+Tablebase open_or_die(std::size_t cache_bytes, unsigned metrics = kAllMetrics) {
+    Options o;
+    o.directories = {tables_dir()};
+    o.cache_bytes = cache_bytes;
+    o.metrics = metrics;
+    auto tb = Tablebase::open(o);
+    if (!tb) {
+        std::fprintf(stderr, "probe_bench: %s (set DTB_BENCH_TABLES)\n", tb.error().c_str());
+        std::exit(1);
+    }
+    return std::move(tb.value());
+}
+
+// Random positions of the 4-piece slices, either side to move; `quiet`: only positions whose
+// side to move has no capture (a plain table lookup), otherwise any (captures resolved).
+std::vector<Position> random_positions(bool quiet, std::uint64_t seed, std::size_t n) {
+    std::vector<SliceIndex<International>> slices;
+    for (const Material& m : all_materials<International>(4))
+        if (m.pieces() == 4) slices.emplace_back(m);
+    std::mt19937_64 rng(seed);
+    std::vector<Position> out;
+    out.reserve(n);
+    while (out.size() < n) {
+        const auto& s = slices[rng() % slices.size()];
+        Position p = s.unrank(rng() % s.size());
+        if (quiet && has_capture<International>(p)) continue;
+        if (rng() & 1) p = reversed<International::Geometry>(p);
+        out.push_back(p);
+    }
+    return out;
+}
+
+const std::vector<Position>& quiet_positions(std::size_t n = kLargePool) {
+    static const auto large = random_positions(true, 1, kLargePool);
+    static const auto small = random_positions(true, 1, kSmallPool);
+    return n == kSmallPool ? small : large;
+}
+const std::vector<Position>& any_positions(std::size_t n = kLargePool) {
+    static const auto large = random_positions(false, 2, kLargePool);
+    static const auto small = random_positions(false, 2, kSmallPool);
+    return n == kSmallPool ? small : large;
+}
+
+// One handle with a cache large enough for every 4-piece block, warmed up on the samples.
+const Tablebase& hot_tablebase() {
+    static const Tablebase tb = [] {
+        Tablebase t = open_or_die(std::size_t{512} << 20);
+        for (const auto* set : {&quiet_positions(), &any_positions()})
+            for (const Position& p : *set)
+                if (const Result r = t.probe(p, kAllMetrics); !r.ok()) {
+                    std::fprintf(stderr, "probe_bench: %s\n", t.explain(r).c_str());
+                    std::exit(1);
+                }
+        return t;
+    }();
+    return tb;
+}
+
+void run_probes(benchmark::State& state, const Tablebase& tb,
+                const std::vector<Position>& positions, unsigned metrics,
+                Access access = Access::load) {
+    std::size_t k = static_cast<std::size_t>(state.thread_index()) * 7919;
+    const std::size_t mask = positions.size() - 1;
+    std::uint64_t failed = 0;
+    for (auto _ : state) {
+        const Result r = tb.probe(positions[k & mask], metrics, access);
+        failed += !r.ok();
+        benchmark::DoNotOptimize(r);
+        ++k;
+    }
+    state.SetItemsProcessed(state.iterations());
+    state.counters["failed"] = static_cast<double>(failed);
+}
+
+// WDL of positions without a capture, every block in the cache: the engine-search case.
+// Argument: the pool size (see kSmallPool, kLargePool).
+void BM_WdlHot(benchmark::State& state) {
+    run_probes(state, hot_tablebase(), quiet_positions(state.range(0)), kWdl);
+}
+// The same through the cache-only path.
+void BM_WdlHotCacheOnly(benchmark::State& state) {
+    run_probes(state, hot_tablebase(), quiet_positions(state.range(0)), kWdl, Access::cache_only);
+}
+// WDL of any position: a part of them must capture and are resolved through their captures.
+void BM_WdlHotWithCaptures(benchmark::State& state) {
+    run_probes(state, hot_tablebase(), any_positions(state.range(0)), kWdl);
+}
+void BM_DtwHot(benchmark::State& state) {
+    run_probes(state, hot_tablebase(), quiet_positions(state.range(0)), kWdl | kDtw);
+}
+void BM_AllMetricsHot(benchmark::State& state) {
+    run_probes(state, hot_tablebase(), quiet_positions(state.range(0)), kAllMetrics);
+}
+
+// A cache of one block: every probe reads, checks and decompresses its block (the file itself
+// is in the OS page cache after the first round). The latency of a cache miss.
+void BM_WdlColdBlock(benchmark::State& state) {
+    static const Tablebase tb = open_or_die(1);
+    run_probes(state, tb, quiet_positions(), kWdl);
+}
+void BM_DtwColdBlock(benchmark::State& state) {
+    static const Tablebase tb = open_or_die(1);
+    run_probes(state, tb, quiet_positions(), kWdl | kDtw);
+}
+
+// The very first probe of a fresh handle: open the table file (header, block table), read and
+// decompress a block.
+void BM_FirstProbe(benchmark::State& state) {
+    std::size_t k = 0;
+    for (auto _ : state) {
+        state.PauseTiming();
+        auto tb = std::make_unique<Tablebase>(open_or_die(std::size_t{16} << 20, kWdl));
+        state.ResumeTiming();
+        benchmark::DoNotOptimize(tb->probe(quiet_positions()[k++ & (kLargePool - 1)], kWdl));
+        state.PauseTiming();
+        tb.reset();
+        state.ResumeTiming();
+    }
+}
+
+std::size_t resident_bytes() {
+    std::ifstream statm("/proc/self/statm");
+    std::size_t pages = 0, resident = 0;
+    statm >> pages >> resident;
+    return resident * static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+}
+
+// Memory held for a cache budget: the process's resident size grows by about the budget once the
+// cache is full (every WDL and DTW block of the 4-piece slices read at random).
+void BM_MemoryForBudget(benchmark::State& state) {
+    const std::size_t budget = static_cast<std::size_t>(state.range(0)) << 20;
+    for (auto _ : state) {
+        const std::size_t before = resident_bytes();
+        {
+            const Tablebase tb = open_or_die(budget, kWdl | kDtw);
+            std::mt19937_64 rng(3);
+            for (int round = 0; round < 8; ++round)
+                for (const Position& p : random_positions(true, rng(), 1 << 16))
+                    benchmark::DoNotOptimize(tb.probe(p, kWdl | kDtw));
+            const CacheStats s = tb.cache_stats();
+            state.counters["budget_MB"] = static_cast<double>(budget) / (1 << 20);
+            state.counters["cached_MB"] = static_cast<double>(s.bytes) / (1 << 20);
+            state.counters["blocks"] = static_cast<double>(s.blocks);
+            state.counters["rss_growth_MB"] =
+                (static_cast<double>(resident_bytes()) - static_cast<double>(before)) / (1 << 20);
+        }
+    }
+}
+
+}  // namespace
+
+BENCHMARK(BM_WdlHot)->Arg(kSmallPool)->Arg(kLargePool)->Threads(1)->Threads(2)->UseRealTime();
+BENCHMARK(BM_WdlHotCacheOnly)->Arg(kSmallPool)->Arg(kLargePool);
+BENCHMARK(BM_WdlHotWithCaptures)
+    ->Arg(kSmallPool)
+    ->Arg(kLargePool)
+    ->Threads(1)
+    ->Threads(2)
+    ->UseRealTime();
+BENCHMARK(BM_DtwHot)->Arg(kSmallPool)->Arg(kLargePool);
+BENCHMARK(BM_AllMetricsHot)->Arg(kSmallPool)->Arg(kLargePool);
+BENCHMARK(BM_WdlColdBlock)->Threads(1)->Threads(2)->UseRealTime();
+BENCHMARK(BM_DtwColdBlock);
+BENCHMARK(BM_FirstProbe)->Iterations(200);
+BENCHMARK(BM_MemoryForBudget)
+    ->Arg(4)
+    ->Arg(16)
+    ->Arg(64)
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
+
+BENCHMARK_MAIN();

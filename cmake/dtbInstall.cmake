@@ -1,0 +1,49 @@
+# Install rules and the CMake package: after `cmake --install`, a project does
+#   find_package(dtb 0.1 REQUIRED)
+#   target_link_libraries(app PRIVATE dtb::dtb)
+# and includes <dtb/dtb.h> (C) or <dtb/probe/probe.hpp> (C++). dtb::dtb is the probe library
+# (static), with dtb::rules and dtb::index (header-only) behind it. Layout under the prefix:
+#   bin/dtb                      the command-line tool
+#   include/dtb/dtb.h            the C interface
+#   include/dtb/{rules,index,probe}/*.hpp
+#   lib/libdtb_probe.a
+#   lib/cmake/dtb/               dtbConfig.cmake, dtbConfigVersion.cmake, dtbTargets*.cmake
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+set(DTB_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/dtb)
+
+# Exported names: dtb::dtb (probe), dtb::rules, dtb::index. Inside the tree, dtb::dtb is an alias.
+set_target_properties(dtb_probe PROPERTIES EXPORT_NAME dtb)
+set_target_properties(dtb_rules PROPERTIES EXPORT_NAME rules)
+set_target_properties(dtb_index PROPERTIES EXPORT_NAME index)
+add_library(dtb::dtb ALIAS dtb_probe)
+# The headers include each other as "rules/x.hpp", "probe/y.hpp": installed under include/dtb,
+# that folder is on the include path as well as include/ (for <dtb/...>).
+target_include_directories(dtb_rules INTERFACE $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/dtb>)
+# The C header's version must be the project's version.
+target_compile_definitions(dtb_probe PRIVATE DTB_PROJECT_VERSION_MAJOR=${PROJECT_VERSION_MAJOR}
+                           DTB_PROJECT_VERSION_MINOR=${PROJECT_VERSION_MINOR}
+                           DTB_PROJECT_VERSION_PATCH=${PROJECT_VERSION_PATCH})
+
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/rules ${PROJECT_SOURCE_DIR}/index
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/dtb FILES_MATCHING PATTERN "*.hpp")
+# The public probe headers only (format_layout.hpp and probe_engine.hpp are internal).
+install(FILES ${PROJECT_SOURCE_DIR}/probe/probe.hpp ${PROJECT_SOURCE_DIR}/probe/cache.hpp
+              ${PROJECT_SOURCE_DIR}/probe/format.hpp ${PROJECT_SOURCE_DIR}/probe/value.hpp
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/dtb/probe)
+install(FILES ${PROJECT_SOURCE_DIR}/include/dtb/dtb.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/dtb)
+
+install(TARGETS dtb_rules dtb_index dtb_probe EXPORT dtbTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(TARGETS dtb RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(EXPORT dtbTargets NAMESPACE dtb:: DESTINATION ${DTB_INSTALL_CMAKEDIR})
+
+configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/dtbConfig.cmake.in
+                              ${PROJECT_BINARY_DIR}/dtbConfig.cmake
+                              INSTALL_DESTINATION ${DTB_INSTALL_CMAKEDIR})
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/dtbConfigVersion.cmake
+                                 VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/dtbConfig.cmake ${PROJECT_BINARY_DIR}/dtbConfigVersion.cmake
+        DESTINATION ${DTB_INSTALL_CMAKEDIR})

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# CI step: AddressSanitizer + UndefinedBehaviorSanitizer build (build-asan/, gcc is fine) and the
+# fast part of the test suite under it. Left out: the fixture that generates the 4-piece default
+# set and every test that reads it (they run in the plain build, scripts/test.sh), and tests too
+# slow under the sanitizers; [.slow] Catch tests are never registered with ctest.
+# Environment: JOBS (build and test parallelism, default 2), ASAN_EXCLUDE (ctest -E regex).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=${JOBS:-2}
+build=build-asan
+# Tests that need the 4-piece tables, and sanitizer-slow ones (measured: see the lead's notes).
+exclude=${ASAN_EXCLUDE:-"4 pieces|default set|kings-only counts|longest wins|4-piece|5-piece|depths 1-8|8 threads"}
+start=$(date +%s)
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDTB_SANITIZE=ON -DDTB_BUILD_BENCH=OFF >/dev/null
+cmake --build "$build" -j"$jobs"
+built=$(date +%s)
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+# -FS: do not run the fixture that generates the 4-piece tables (no selected test needs them).
+ctest --test-dir "$build" --output-on-failure -j"$jobs" --timeout 600 -E "$exclude" -FS test_tables
+echo "ci-asan: build $((built - start)) s, tests $(($(date +%s) - built)) s" >&2

@@ -1,0 +1,110 @@
+// Running the dtb executable (DTB_EXE) from the tools tests: without a shell, output captured,
+// and a crash told apart from an exit code.
+#pragma once
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+extern char** environ;
+
+namespace dtb::test {
+
+namespace fs = std::filesystem;
+
+struct RunResult {
+    int exit_code = -1;  // -1 when killed by a signal
+    int signal = 0;
+    std::string out, err;
+};
+
+inline std::string slurp(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), {}};
+}
+
+// A fresh, empty folder under the temporary directory, unique to this process.
+inline fs::path fresh_dir(const std::string& name) {
+    const fs::path d =
+        fs::temp_directory_path() / ("dtb_tools_stats_" + name + "_" + std::to_string(::getpid()));
+    fs::remove_all(d);
+    fs::create_directories(d);
+    return d;
+}
+
+// A folder removed when the object goes (at exit for a function-local static).
+struct TempDir {
+    fs::path path;
+    explicit TempDir(const std::string& name) : path(fresh_dir(name)) {}
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+    ~TempDir() {
+        std::error_code ec;
+        fs::remove_all(path, ec);
+    }
+};
+
+// Starts `dtb args...` with stdout and stderr going to out_file and err_file; returns its pid.
+inline pid_t spawn_dtb(const std::vector<std::string>& args, const fs::path& out_file,
+                       const fs::path& err_file) {
+    std::vector<std::string> argv_s{DTB_EXE};
+    argv_s.insert(argv_s.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (auto& a : argv_s) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 1, out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                     0644);
+    posix_spawn_file_actions_addopen(&actions, 2, err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                     0644);
+    pid_t pid = 0;
+    const int rc = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (rc != 0) throw std::runtime_error("cannot start " + std::string(DTB_EXE));
+    return pid;
+}
+
+inline RunResult wait_dtb(pid_t pid, const fs::path& out_file, const fs::path& err_file) {
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0) {
+    }
+    RunResult r;
+    if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
+    if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
+    r.out = slurp(out_file);
+    r.err = slurp(err_file);
+    fs::remove(out_file);
+    fs::remove(err_file);
+    return r;
+}
+
+// Runs `dtb args...` to the end.
+inline RunResult run_dtb(const std::vector<std::string>& args) {
+    static int counter = 0;
+    const fs::path base =
+        fs::temp_directory_path() /
+        ("dtb_tools_run_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
+    const fs::path out = base.string() + ".out", err = base.string() + ".err";
+    return wait_dtb(spawn_dtb(args, out, err), out, err);
+}
+
+// Every regular file of a folder, by name.
+inline std::vector<std::string> file_names(const fs::path& dir) {
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(dir))
+        if (e.is_regular_file()) names.push_back(e.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+}  // namespace dtb::test

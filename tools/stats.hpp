@@ -1,0 +1,243 @@
+// Statistics of a folder of tables (`dtb stats`), per slice and side to move: how many positions,
+// how many won, drawn and lost (all of them, and those where the side to move has no capture),
+// the longest win and loss in DTW and in DTC with the first such position, and the bytes on disk.
+//
+// Positions where the side to move has a capture are "don't care" in the files; they are counted
+// with their values resolved from the captures (gen::FullTables does that), like every reader.
+//
+// Only White-to-move tables exist. A slice X with Black to move is served by the table of
+// mirror(X): its position i, colour-reversed, is position i of (X, Black). So one pass over the
+// table of T yields both (T, White) and (mirror(T), Black); "the first position" is the smallest
+// index in the table that serves the slice, and the bytes of (X, Black) are those of the three
+// files of mirror(X).
+//
+// Computation only: the tool prints, tests compare (tests/gen_reference.cpp).
+#pragma once
+#include <omp.h>
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "gen/parallel.hpp"
+#include "gen/verify.hpp"
+#include "index/scheme_version.hpp"
+#include "index/slice_index.hpp"
+#include "probe/format.hpp"
+#include "probe/value.hpp"
+#include "rules/expected.hpp"
+#include "rules/fen.hpp"
+#include "rules/movegen.hpp"
+
+namespace dtb::tools {
+
+// The longest distance among the positions of one value, and the first position that has it.
+struct Longest {
+    int plies = -1;           // -1: no position has that value
+    std::uint64_t index = 0;  // the smallest index with `plies`, in the table serving the slice
+    std::string fen;
+
+    // Keeps the larger distance; on a tie the smaller index (so the result does not depend on
+    // which thread saw which position first).
+    void offer(int d, std::uint64_t i) {
+        if (d > plies || (d == plies && i < index)) {
+            plies = d;
+            index = i;
+        }
+    }
+    void merge(const Longest& o) {
+        if (o.plies >= 0) offer(o.plies, o.index);
+    }
+};
+
+struct SliceStats {
+    Material material;  // as named: White's pieces first
+    Color side_to_move = Color::white;
+    std::uint64_t positions = 0;
+    std::array<std::uint64_t, 3> count{};  // by Wdl (loss, draw, win), side to move's view
+    std::array<std::uint64_t, 3> quiet{};  // the same, positions without a capture only
+    Longest dtw_win, dtw_loss, dtc_win, dtc_loss;
+    std::uint64_t bytes = 0;  // the three files that serve the slice
+};
+
+namespace stats_detail {
+
+// Per-thread sums of one pass; padded so that threads do not share a cache line.
+struct alignas(64) Sums {
+    std::array<std::array<std::uint64_t, 3>, 2> count{}, quiet{};  // [view][wdl]; view 1 = reversed
+    Longest dtw_win, dtw_loss, dtc_win, dtc_loss;
+};
+
+// Checks the three files of m without decoding them (header against the name, index scheme,
+// size, checksums) and returns their bytes on disk.
+template <class R>
+Expected<std::uint64_t> check_files(const std::filesystem::path& dir, const Material& m) {
+    std::uint64_t bytes = 0;
+    const std::uint64_t size = SliceIndex<R>(m).size();
+    for (auto metric : {format::Metric::wdl, format::Metric::dtw, format::Metric::dtc}) {
+        const auto path = dir / format::file_name(m.name(), metric);
+        auto reader = format::TableReader::open(path, R::kId, rules_fingerprint<R>());
+        if (!reader) return Error{reader.error()};
+        const format::TableInfo& info = reader->info();
+        // The header must describe what the name says: a file copied under another slice's or
+        // metric's name can have the right size and valid checksums.
+        if (info.metric != metric || info.wk != m.wk || info.wm != m.wm || info.bk != m.bk ||
+            info.bm != m.bm)
+            return Error{path.string() + ": the header describes another table"};
+        if (info.index_scheme != kIndexSchemeVersion)
+            return Error{path.string() + ": index scheme " + std::to_string(info.index_scheme) +
+                         ", expected " + std::to_string(kIndexSchemeVersion)};
+        if (info.num_entries != size)
+            return Error{path.string() + ": holds " + std::to_string(info.num_entries) +
+                         " entries, the slice has " + std::to_string(size)};
+        if (metric == format::Metric::wdl && info.max_value > 2)
+            return Error{path.string() + ": WDL value " + std::to_string(info.max_value) +
+                         " out of range"};
+        if (auto st = reader->verify_checksums(); !st.ok())
+            return Error{path.string() + ": " + st.error()};
+        bytes += reader->file_bytes();
+    }
+    return bytes;
+}
+
+// One pass over the (resolved) table of T: slot 0 gets (T, White), slot 1 (mirror(T), Black).
+template <class R>
+std::array<SliceStats, 2> scan(const typename gen::FullTables<R>::Slice& t, std::uint64_t bytes) {
+    using G = typename R::Geometry;
+    const SliceIndex<R>& index = t.index;
+    std::vector<Sums> sums(static_cast<std::size_t>(omp_get_max_threads()));
+    gen::parallel_for(index.size(), [&](std::uint64_t i) {
+        Sums& s = sums[static_cast<std::size_t>(omp_get_thread_num())];
+        const Position p = index.unrank(i);
+        const int w = t.wdl[i];
+        const bool capture[2] = {has_capture<R>(p), has_capture<R>(reversed<G>(p))};
+        for (int view = 0; view < 2; ++view) {
+            ++s.count[view][w];
+            if (!capture[view]) ++s.quiet[view][w];
+        }
+        if (w == static_cast<int>(Wdl::win)) {
+            s.dtw_win.offer(t.dtw[i], i);
+            s.dtc_win.offer(t.dtc[i], i);
+        } else if (w == static_cast<int>(Wdl::loss)) {
+            s.dtw_loss.offer(t.dtw[i], i);
+            s.dtc_loss.offer(t.dtc[i], i);
+        }
+    });
+    Sums total;
+    for (const Sums& s : sums) {
+        for (int view = 0; view < 2; ++view)
+            for (int w = 0; w < 3; ++w) {
+                total.count[view][w] += s.count[view][w];
+                total.quiet[view][w] += s.quiet[view][w];
+            }
+        total.dtw_win.merge(s.dtw_win);
+        total.dtw_loss.merge(s.dtw_loss);
+        total.dtc_win.merge(s.dtc_win);
+        total.dtc_loss.merge(s.dtc_loss);
+    }
+    std::array<SliceStats, 2> out;
+    for (int view = 0; view < 2; ++view) {
+        SliceStats& x = out[view];
+        x.material = view == 0 ? index.material() : index.material().mirrored();
+        x.side_to_move = view == 0 ? Color::white : Color::black;
+        x.positions = index.size();
+        x.count = total.count[view];
+        x.quiet = total.quiet[view];
+        x.bytes = bytes;
+        for (auto [to, from] :
+             {std::pair{&x.dtw_win, &total.dtw_win}, std::pair{&x.dtw_loss, &total.dtw_loss},
+              std::pair{&x.dtc_win, &total.dtc_win}, std::pair{&x.dtc_loss, &total.dtc_loss}}) {
+            *to = *from;
+            if (to->plies < 0) continue;
+            const Position p = index.unrank(to->index);
+            to->fen = to_fen<R>(view == 0 ? p : reversed<G>(p));
+        }
+    }
+    return out;
+}
+
+}  // namespace stats_detail
+
+// Largest slice looked for in a folder: far beyond what can be generated.
+inline constexpr int kStatsMaxPieces = 12;
+
+// Every slice with a table in `dir` (or whose mirror has one), in all_materials order, White to
+// move then Black. An error when a file that serves a listed slice is missing or corrupt, or when
+// the folder holds no table of R.
+template <class R>
+Expected<std::vector<SliceStats>> table_stats(const std::filesystem::path& dir) {
+    namespace fs = std::filesystem;
+    if (!fs::is_directory(dir)) return Error{"no table folder " + dir.string()};
+    auto any_file = [&](const Material& m) {
+        for (auto metric : {format::Metric::wdl, format::Metric::dtw, format::Metric::dtc})
+            if (fs::exists(dir / format::file_name(m.name(), metric))) return true;
+        return false;
+    };
+    std::vector<Material> slices;
+    for (const Material& m : all_materials<R>(kStatsMaxPieces))
+        if (any_file(m) || any_file(m.mirrored())) slices.push_back(m);
+    if (slices.empty())
+        return Error{"no tables of " + std::string(R::kName) + " in " + dir.string()};
+    std::map<Material, std::uint64_t> bytes;
+    for (const Material& m : slices) {
+        auto b = stats_detail::check_files<R>(dir, m);
+        if (!b) return Error{"slice " + m.name() + ": " + b.error()};
+        bytes[m] = *b;
+    }
+    // Slices come with fewer pieces first, so the smaller slices that resolve the capture
+    // positions of a slice are checked before it.
+    gen::FullTables<R> tables(dir);
+    std::map<std::pair<Material, int>, SliceStats> found;  // (slice, side to move) -> stats
+    for (const Material& m : slices) {
+        auto t = tables.load(m);
+        if (!t) return Error{"slice " + m.name() + ": " + t.error()};
+        for (SliceStats& s : stats_detail::scan<R>(**t, bytes.at(m)))
+            found[{s.material, static_cast<int>(s.side_to_move)}] = std::move(s);
+    }
+    std::vector<SliceStats> out;
+    for (const Material& m : slices)
+        for (Color c : {Color::white, Color::black})
+            out.push_back(std::move(found.at({m, static_cast<int>(c)})));
+    return out;
+}
+
+// {"slices":[{"name":..,"wk":..,..}]}: the fields in the order README.md lists them.
+inline nlohmann::ordered_json stats_json(const std::vector<SliceStats>& stats) {
+    using J = nlohmann::ordered_json;
+    auto plies = [](const Longest& l) { return l.plies < 0 ? J() : J(l.plies); };
+    auto fen = [](const Longest& l) { return l.plies < 0 ? J() : J(l.fen); };
+    J slices = J::array();
+    for (const SliceStats& s : stats) {
+        J j;
+        j["name"] = s.material.name();
+        j["wk"] = s.material.wk;
+        j["wm"] = s.material.wm;
+        j["bk"] = s.material.bk;
+        j["bm"] = s.material.bm;
+        j["stm"] = s.side_to_move == Color::white ? "white" : "black";
+        j["positions"] = s.positions;
+        j["win"] = s.count[static_cast<int>(Wdl::win)];
+        j["draw"] = s.count[static_cast<int>(Wdl::draw)];
+        j["loss"] = s.count[static_cast<int>(Wdl::loss)];
+        j["quiet_win"] = s.quiet[static_cast<int>(Wdl::win)];
+        j["quiet_draw"] = s.quiet[static_cast<int>(Wdl::draw)];
+        j["quiet_loss"] = s.quiet[static_cast<int>(Wdl::loss)];
+        j["max_dtw"] = plies(s.dtw_win);
+        j["max_dtw_fen"] = fen(s.dtw_win);
+        j["max_dtw_loss"] = plies(s.dtw_loss);
+        j["max_dtw_loss_fen"] = fen(s.dtw_loss);
+        j["max_dtc"] = plies(s.dtc_win);
+        j["max_dtc_fen"] = fen(s.dtc_win);
+        j["max_dtc_loss"] = plies(s.dtc_loss);
+        j["max_dtc_loss_fen"] = fen(s.dtc_loss);
+        j["bytes"] = s.bytes;
+        slices.push_back(std::move(j));
+    }
+    return J{{"slices", std::move(slices)}};
+}
+
+}  // namespace dtb::tools
