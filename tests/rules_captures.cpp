@@ -4,6 +4,8 @@
 // so that square 1 = (1,2), 46 = (10,1), and the dark squares are those with row + column odd.
 #include <algorithm>
 #include <catch2/catch.hpp>
+
+#include "tests/rules_support.hpp"
 #include <initializer_list>
 #include <string>
 #include <string_view>
@@ -17,13 +19,7 @@ using namespace dtb;
 
 namespace {
 
-template <class R>
-Position pos(std::string_view fen) {
-    auto p = parse_fen<R>(fen);
-    INFO("FEN " << fen << ": " << (p.ok() ? std::string("ok") : p.error()));
-    REQUIRE(p.ok());
-    return *p;
-}
+using test::pos;
 
 template <class R>
 std::string captured_list(Bitboard b) {

@@ -1,5 +1,7 @@
 // PDN FEN parsing and printing (fen.hpp; RULES.md 1 and 2, "Board and notation").
 #include <catch2/catch.hpp>
+
+#include "tests/rules_support.hpp"
 #include <string>
 #include <string_view>
 #include <vector>
@@ -10,13 +12,7 @@ using namespace dtb;
 
 namespace {
 
-template <class R>
-Position pos(std::string_view fen) {
-    auto p = parse_fen<R>(fen);
-    INFO("FEN " << fen << ": " << (p.ok() ? std::string("ok") : p.error()));
-    REQUIRE(p.ok());
-    return *p;
-}
+using test::pos;
 
 // Canonical form: side, then ":W" list, then ":B" list; squares ascending in the numbering order
 // (international numbers; Turkish a1, b1, .., h1, a2, ..); no ranges; 'K' before kings.

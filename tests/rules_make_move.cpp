@@ -1,5 +1,7 @@
 // make_move and colour reversal (position.hpp, move.hpp).
 #include <catch2/catch.hpp>
+
+#include "tests/rules_support.hpp"
 #include <string>
 #include <string_view>
 
@@ -11,13 +13,7 @@ using namespace dtb;
 
 namespace {
 
-template <class R>
-Position pos(std::string_view fen) {
-    auto p = parse_fen<R>(fen);
-    INFO("FEN " << fen << ": " << (p.ok() ? std::string("ok") : p.error()));
-    REQUIRE(p.ok());
-    return *p;
-}
+using test::pos;
 
 // The FEN after playing `text` (a legal move in `fen`).
 template <class R>

@@ -1,5 +1,7 @@
 // Move notation (notation.hpp): parse_move, move_to_string, move_full_path.
 #include <catch2/catch.hpp>
+
+#include "tests/rules_support.hpp"
 #include <string>
 #include <string_view>
 #include <vector>
@@ -11,13 +13,7 @@ using namespace dtb;
 
 namespace {
 
-template <class R>
-Position pos(std::string_view fen) {
-    auto p = parse_fen<R>(fen);
-    INFO("FEN " << fen << ": " << (p.ok() ? std::string("ok") : p.error()));
-    REQUIRE(p.ok());
-    return *p;
-}
+using test::pos;
 
 template <class R>
 Move parse_ok(const Position& p, std::string_view text) {

@@ -8,6 +8,8 @@
 // Black to move) are the well-known perft test positions of international draughts quoted in the
 // issue.
 #include <catch2/catch.hpp>
+
+#include "tests/rules_support.hpp"
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -19,13 +21,7 @@ using namespace dtb;
 
 namespace {
 
-template <class R>
-Position pos(std::string_view fen) {
-    auto p = parse_fen<R>(fen);
-    INFO("FEN " << fen << ": " << (p.ok() ? std::string("ok") : p.error()));
-    REQUIRE(p.ok());
-    return *p;
-}
+using test::pos;
 
 // Checks depths first_depth.. against `expected`.
 template <class R>

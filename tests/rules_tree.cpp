@@ -1,6 +1,8 @@
 // Consistency checks over every position of small game trees: the move generator's two modes,
 // has_capture, notation and FEN must all agree with each other.
 #include <catch2/catch.hpp>
+
+#include "tests/rules_support.hpp"
 #include <set>
 #include <string>
 #include <string_view>
@@ -14,13 +16,7 @@ using namespace dtb;
 
 namespace {
 
-template <class R>
-Position pos(std::string_view fen) {
-    auto p = parse_fen<R>(fen);
-    INFO("FEN " << fen << ": " << (p.ok() ? std::string("ok") : p.error()));
-    REQUIRE(p.ok());
-    return *p;
-}
+using test::pos;
 
 struct Stats {
     long positions = 0, captures = 0, multi_path = 0;
