@@ -10,6 +10,7 @@ using Bitboard = std::uint64_t;
 constexpr Bitboard bit(int b) { return Bitboard{1} << b; }
 constexpr int popcount(Bitboard b) { return std::popcount(b); }
 constexpr int lowest_bit(Bitboard b) { return std::countr_zero(b); }
+constexpr int highest_bit(Bitboard b) { return 63 - std::countl_zero(b); }
 constexpr Bitboard without_lowest(Bitboard b) { return b & (b - 1); }
 
 // Iterate over set bits: for (int sq : bits(bb)) ...

@@ -1,7 +1,9 @@
 // The eight compass directions as White sees the board: North is towards White's promotion row.
 #pragma once
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <utility>
 
 namespace dtb {
 
@@ -40,5 +42,22 @@ constexpr Dir rotated(Dir d) { return opposite(d); }
 
 inline constexpr std::array<Dir, 4> kDiagonals{Dir::NE, Dir::NW, Dir::SE, Dir::SW};
 inline constexpr std::array<Dir, 4> kOrthogonals{Dir::N, Dir::S, Dir::E, Dir::W};
+
+// Calls f.template operator()<d>() for each d of the direction list `Dirs`, in order. Each d is a
+// constant, so a step in it compiles to one constant shift and a ray lookup to one load; a loop
+// over a runtime Dir would index the shift table and shift by a variable instead.
+template <auto Dirs, class F>
+constexpr void for_each_dir(F&& f) {
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+        (f.template operator()<Dirs[I]>(), ...);
+    }(std::make_index_sequence<Dirs.size()>{});
+}
+// As for_each_dir, stopping at the first d for which f returns true; returns whether one did.
+template <auto Dirs, class F>
+constexpr bool any_dir(F&& f) {
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+        return (f.template operator()<Dirs[I]>() || ...);
+    }(std::make_index_sequence<Dirs.size()>{});
+}
 
 }  // namespace dtb

@@ -64,6 +64,7 @@ struct BoardGeometry {
         std::array<int, 64> file_of_bit{};
         std::array<std::array<int, 64>, kNumDirs> neighbor{};
         std::array<Bitboard, kNumDirs> has_neighbor{};
+        std::array<std::array<Bitboard, 64>, kNumDirs> ray{};
         std::array<int, kNumDirs> shift{};
         std::array<Bitboard, 16> rank_mask{};
         Bitboard playable = 0;
@@ -113,6 +114,12 @@ struct BoardGeometry {
                 }
             }
         }
+        for (int di = 0; di < kNumDirs; ++di)
+            for (int d = 0; d < kNumSquares; ++d) {
+                const int b = Layout::bit_of(d);
+                for (int s = t.neighbor[di][b]; s >= 0; s = t.neighbor[di][s])
+                    t.ray[di][b] |= bit(s);
+            }
         for (int d = 0; d < kNumSquares; ++d) {
             const Coord c = Layout::coord(d);
             const int rotated = bit_at[kHeight - 1 - c.rank][kWidth - 1 - c.file];
@@ -141,6 +148,15 @@ struct BoardGeometry {
     }
     // Squares whose neighbour in direction d is in `b` (the inverse step).
     static constexpr Bitboard step_back(Bitboard b, Dir d) { return step(b, opposite(d)); }
+    // The squares beyond `b` in direction d up to the edge, `b` excluded: a flying piece slides
+    // along it, and its first blocker is the nearest bit of `ray & occupied` (no square-by-square
+    // walk).
+    static constexpr Bitboard ray(int b, Dir d) { return kT.ray[static_cast<int>(d)][b]; }
+    // The square of `on_ray` (a non-empty subset of one ray in direction d) nearest to the ray's
+    // origin: a step in d raises the bit index or lowers it in every layout (constant shifts).
+    static constexpr int nearest(Bitboard on_ray, Dir d) {
+        return kT.shift[static_cast<int>(d)] > 0 ? lowest_bit(on_ray) : highest_bit(on_ray);
+    }
 
     // The board turned 180 degrees (colour reversal maps a position onto its rotated mirror).
     static constexpr int rotate_bit(int b) { return kT.max_bit - b; }
@@ -208,6 +224,14 @@ static_assert(International10x10::neighbor(International10x10::bit_of_dense(4), 
               "5 neighbours 10");
 static_assert(International10x10::rotate_bit(International10x10::bit_of_dense(0)) == International10x10::bit_of_dense(49),
               "turning the board maps 1 onto 50");
+static_assert(popcount(International10x10::ray(International10x10::bit_of_dense(45), Dir::NE)) == 9,
+              "the long diagonal runs from 46 through 41 to 5");
+static_assert(International10x10::nearest(
+                  International10x10::ray(International10x10::bit_of_dense(45), Dir::NE), Dir::NE) ==
+                  International10x10::bit_of_dense(40),
+              "the nearest square of the long diagonal beyond 46 is 41");
+static_assert(Full8x8::ray(0, Dir::N) == 0x0101010101010100ULL, "a file is a ray");
+static_assert(Full8x8::nearest(Full8x8::ray(63, Dir::S), Dir::S) == 55, "h7 is nearest to h8");
 static_assert(Full8x8::neighbor(0, Dir::W) == -1 && Full8x8::neighbor(7, Dir::E) == -1, "no wrap-around");
 
 }  // namespace dtb

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "rules/count.hpp"
 #include "rules/fen.hpp"
 #include "rules/movegen.hpp"
 #include "rules/notation.hpp"
@@ -354,6 +355,30 @@ TEST_CASE("turkish man reaching the last row mid-capture goes on sideways as a m
     CHECK(to_fen<Turkish>(make_move(p, l[0])) == "B:WKg8:Bc4,e5");
 }
 
+// RULES 2: "Sources on Turkish draughts differ here (some let the new king go on capturing at
+// once), so this is a field of the variant". No shipped variant sets it; the generator must
+// still honour it.
+struct TurkishCrowningAtOnce : Turkish {
+    static constexpr bool kPromoteMidCapture = true;
+};
+
+TEST_CASE("turkish crowning at once: the new king goes on capturing",
+          "[rules][captures][promotion]") {
+    // White man b6 jumps N over b7 to b8. As a man it stops there (c8 is empty, so no sideways
+    // jump). Crowned at once it flies E over the king on d8 to any of e8..h8 (a 180-degree turn
+    // back S is banned, and from e8..h8 nothing more is in reach).
+    const Position p = pos<Turkish>("W:Wb6:Bb7,Kd8");
+    CHECK(moves_full<Turkish>(p, CaptureMode::paths) == sorted({"b6xb8 [b7] +K"}));
+    CHECK(moves_full<TurkishCrowningAtOnce>(p, CaptureMode::paths) ==
+          sorted({"b6xb8xe8 [b7,d8]", "b6xb8xf8 [b7,d8]", "b6xb8xg8 [b7,d8]", "b6xb8xh8 [b7,d8]"}));
+    CHECK(count_moves<TurkishCrowningAtOnce>(p, CaptureMode::unique) == 4);
+    MoveList l;
+    generate_moves<TurkishCrowningAtOnce>(p, l);
+    REQUIRE(l.size() == 4);
+    CHECK(l[0].by_king);
+    CHECK(to_fen<Turkish>(make_move(p, l[0])) == "B:WKe8:B");
+}
+
 TEST_CASE("black men: the same promotion rules, mirrored", "[rules][captures][promotion]") {
     // International: black man 37 = (8,3) takes 42 = (9,4) landing on 48 = (10,5) (Black's
     // promotion row), then 43 = (9,6) landing on 39 = (8,7), where nothing is left: a man.
@@ -595,6 +620,12 @@ TEST_CASE("generate returns the number of pieces each legal capture takes", "[ru
     CHECK(generate_moves<Turkish>(pos<Turkish>("W:WKc1:Bb3,c3,e3,e5,f4"), l) == 5);
     CHECK(has_capture<International>(pos<International>("W:WK32:B17,18,27,28")));
     CHECK_FALSE(has_capture<International>(pos<International>("W:W31-50:B1-20")));
+    // Counting gives the list's length without building it: the man circuit above is one move
+    // and two paths.
+    CHECK(count_moves<International>(pos<International>("W:W31-50:B1-20")) == 9);
+    CHECK(count_moves<International>(pos<International>("W:W32:B17,18,27,28")) == 1);
+    CHECK(count_moves<International>(pos<International>("W:W32:B17,18,27,28"),
+                                     CaptureMode::paths) == 2);
     // Captures-only generation leaves quiet moves out.
     CHECK(MoveGenerator<International>(pos<International>("W:W31-50:B1-20"), l, CaptureMode::unique)
               .generate_captures_only() == 0);

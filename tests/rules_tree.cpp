@@ -1,5 +1,5 @@
 // Consistency checks over every position of small game trees: the move generator's two modes,
-// has_capture, notation and FEN must all agree with each other.
+// has_capture, move counting, notation and FEN must all agree with each other.
 #include <catch2/catch.hpp>
 
 #include "tests/rules_support.hpp"
@@ -9,6 +9,7 @@
 #include <tuple>
 #include <vector>
 
+#include "rules/count.hpp"
 #include "rules/fen.hpp"
 #include "rules/notation.hpp"
 
@@ -46,6 +47,9 @@ void check_position(const Position& p, Stats& st) {
     MoveList caps;
     REQUIRE(MoveGenerator<R>(p, caps, CaptureMode::unique).generate_captures_only() == nu);
     REQUIRE(caps.size() == (nu > 0 ? uniq.size() : 0));
+    // Counting (perft's last ply) agrees with the lists it never builds.
+    REQUIRE(count_moves<R>(p, CaptureMode::unique) == uniq.size());
+    REQUIRE(count_moves<R>(p, CaptureMode::paths) == paths.size());
     // Unique mode: distinct effects; paths mode: distinct paths; same set of effects.
     std::set<std::tuple<int, int, Bitboard>> ue, pe;
     for (const Move& m : uniq) {
@@ -54,7 +58,16 @@ void check_position(const Position& p, Stats& st) {
         REQUIRE(m.num_landings == (m.is_capture() ? m.num_captured() : 0));
         REQUIRE((p.of(p.side_to_move) & bit(m.from)) != 0);
         REQUIRE((m.captured & ~p.of(~p.side_to_move)) == 0);
-        REQUIRE(m.by_king == ((p.kings & bit(m.from)) != 0));
+        // A man's move counts as a king's only when it was crowned during its capture.
+        if ((p.kings & bit(m.from)) != 0 || !R::kPromoteMidCapture)
+            REQUIRE(m.by_king == ((p.kings & bit(m.from)) != 0));
+        else if (m.by_king) {
+            bool crowned = false;
+            for (int i = 0; i < m.num_landings; ++i)
+                crowned = crowned ||
+                          (RulesOf<R>::promotion_row(p.side_to_move) & bit(m.landings[i]));
+            REQUIRE(crowned);
+        }
         if (m.num_landings > 0) REQUIRE(m.landings[m.num_landings - 1] == m.to);
     }
     std::set<std::string> seen_paths;
@@ -94,6 +107,14 @@ void walk(const Position& p, int depth, Stats& st) {
     }
 }
 
+// Rule fields that no shipped variant sets, so that their code paths are compiled and exercised.
+struct InternationalShortKings : International {
+    static constexpr bool kFlyingKings = false;
+};
+struct TurkishCrowningAtOnce : Turkish {
+    static constexpr bool kPromoteMidCapture = true;
+};
+
 }  // namespace
 
 TEST_CASE("tree consistency, international", "[rules][tree]") {
@@ -120,4 +141,16 @@ TEST_CASE("tree consistency, turkish", "[rules][tree]") {
     CHECK(st.positions > 5000);
     CHECK(st.captures > 100);
     CHECK(st.multi_path > 0);
+}
+
+TEST_CASE("tree consistency, rule fields no shipped variant sets", "[rules][tree]") {
+    Stats st;
+    walk<InternationalShortKings>(pos<InternationalShortKings>("W:WK31-50:BK1-20"), 3, st);
+    walk<InternationalShortKings>(pos<InternationalShortKings>("W:WK32:B17,18,27,28"), 3, st);
+    walk<InternationalShortKings>(pos<InternationalShortKings>("W:W6,7,8,9,10:B41,42,43,44,45"), 4,
+                                  st);
+    walk<TurkishCrowningAtOnce>(pos<TurkishCrowningAtOnce>("W:Wc6:Bc4,c7,e5,Kd8,Kf8"), 4, st);
+    walk<TurkishCrowningAtOnce>(pos<TurkishCrowningAtOnce>("W:Wb6,c6,Kd4:Bb7,Kd8,e4,f7,g5"), 4, st);
+    CHECK(st.positions > 1000);
+    CHECK(st.captures > 100);
 }
