@@ -31,6 +31,7 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/rules ${PROJECT_SOURCE_DIR}/index
 # The public probe headers only (format_layout.hpp and probe_engine.hpp are internal).
 install(FILES ${PROJECT_SOURCE_DIR}/probe/probe.hpp ${PROJECT_SOURCE_DIR}/probe/cache.hpp
               ${PROJECT_SOURCE_DIR}/probe/format.hpp ${PROJECT_SOURCE_DIR}/probe/value.hpp
+              ${PROJECT_SOURCE_DIR}/probe/adjudicate.hpp ${PROJECT_SOURCE_DIR}/probe/counting_rules.hpp
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/dtb/probe)
 install(FILES ${PROJECT_SOURCE_DIR}/include/dtb/dtb.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/dtb)
 

@@ -32,6 +32,7 @@ public:
     void release(std::size_t level) {
         if (level < buckets_.size()) std::vector<Item>().swap(buckets_[level]);
     }
+    void clear() { buckets_.clear(); }
 
 private:
     std::vector<std::vector<Item>> buckets_;

@@ -8,6 +8,7 @@
 
 #include "gen/dont_care.hpp"
 #include "gen/finished_tables.hpp"
+#include "gen/rule_tables.hpp"
 #include "gen/slice_solver.hpp"
 #include "index/scheme_version.hpp"
 #include "index/slice_index.hpp"
@@ -34,7 +35,8 @@ std::vector<Material> exit_materials(const Material& m) {
 template <class R>
 class Driver {
 public:
-    Driver(const GenerateOptions& o, const GenerateEvents& e) : o_(o), e_(e), finished_(o.out_dir) {}
+    Driver(const GenerateOptions& o, const GenerateEvents& e)
+        : o_(o), e_(e), finished_(o.out_dir), finished_rules_(o.out_dir) {}
 
     Expected<GenerateSummary> run() {
         const auto t0 = std::chrono::steady_clock::now();
@@ -72,8 +74,17 @@ private:
         if (e_.log) e_.log(s);
     }
 
+    // The files of a slice: the rule tables (variants with counting rules), then DTC, DTW, and
+    // WDL last, the order they are written in.
+    static std::vector<format::Metric> metrics_of(const Material& m) {
+        std::vector<format::Metric> out;
+        if constexpr (R::kCountingRules) out = rule_metrics_of(m);
+        for (auto metric : {format::Metric::dtc, format::Metric::dtw, format::Metric::wdl}) out.push_back(metric);
+        return out;
+    }
+
     bool complete_on_disk(const Material& m) const {
-        for (auto metric : {format::Metric::wdl, format::Metric::dtw, format::Metric::dtc}) {
+        for (auto metric : metrics_of(m)) {
             auto r = format::TableReader::open(o_.out_dir / format::file_name(m.name(), metric), R::kId,
                                                rules_fingerprint<R>());
             if (!r || r->info().num_entries != SliceIndex<R>(m).size() || !r->verify_checksums().ok()) return false;
@@ -110,6 +121,22 @@ private:
         solver.solve();
 
         std::uint64_t bytes = 0;
+        if constexpr (R::kCountingRules) {
+            for (const Material& x : inputs) {
+                auto r = finished_rules_.load(x);
+                if (!r) return Error{"slice " + m.name() + " needs " + x.name() + ": " + r.error()};
+            }
+            RuleTableSolver<R> rules(m, finished_rules_, solver,
+                                     [&](const std::string& pass, std::uint64_t done, std::uint64_t total) {
+                                         if (e_.progress) e_.progress(name, pass, done, total);
+                                     });
+            for (auto& table : rules.solve()) {
+                auto w = write_table(table.material, table.metric, table.value);
+                if (!w) return Error{w.error()};
+                bytes += *w;
+                finished_rules_.adopt(table.material, table.metric, std::move(table.value));
+            }
+        }
         for (int s = 0; s < solver.num_sides(); ++s) {
             const auto& sd = solver.side(s);
             auto w = write_side(sd.index.material(), sd.value, sd.dtc);
@@ -146,29 +173,36 @@ private:
         std::uint64_t bytes = 0;
         const std::pair<format::Metric, const std::vector<std::uint16_t>*> files[] = {
             {format::Metric::dtc, &dtc_out}, {format::Metric::dtw, &dtw}, {format::Metric::wdl, &wdl}};
-        // WDL last: a slice counts as present only when all three files are.
+        // WDL last: a slice counts as present only when all its files are.
         for (const auto& [metric, data] : files) {
-            format::TableInfo info{};
-            info.variant = R::kId;
-            info.rules_fingerprint = rules_fingerprint<R>();
-            info.wk = m.wk;
-            info.wm = m.wm;
-            info.bk = m.bk;
-            info.bm = m.bm;
-            info.metric = metric;
-            info.index_scheme = kIndexSchemeVersion;
-            format::WriteOptions wo;
-            if (o_.zstd_level) wo.zstd_level = o_.zstd_level;
-            auto r = format::write_table(o_.out_dir / format::file_name(m.name(), metric), info, *data, wo);
-            if (!r) return Error{"writing " + m.name() + ": " + r.error()};
-            bytes += r->bytes;
+            auto w = write_table(m, metric, *data);
+            if (!w) return Error{w.error()};
+            bytes += *w;
         }
         return bytes;
+    }
+
+    Expected<std::uint64_t> write_table(const Material& m, format::Metric metric, const std::vector<std::uint16_t>& data) {
+        format::TableInfo info{};
+        info.variant = R::kId;
+        info.rules_fingerprint = rules_fingerprint<R>();
+        info.wk = m.wk;
+        info.wm = m.wm;
+        info.bk = m.bk;
+        info.bm = m.bm;
+        info.metric = metric;
+        info.index_scheme = kIndexSchemeVersion;
+        format::WriteOptions wo;
+        if (o_.zstd_level) wo.zstd_level = o_.zstd_level;
+        auto r = format::write_table(o_.out_dir / format::file_name(m.name(), metric), info, data, wo);
+        if (!r) return Error{"writing " + m.name() + ": " + r.error()};
+        return r->bytes;
     }
 
     const GenerateOptions& o_;
     const GenerateEvents& e_;
     FinishedTables<R> finished_;
+    FinishedRuleTables<R> finished_rules_;
     GenerateSummary summary_;
 };
 

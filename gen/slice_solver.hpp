@@ -38,6 +38,14 @@ namespace dtb::gen {
 
 // Values of positions outside the slice being solved (White to move, any other material).
 using ExternalLookup = std::function<ValueCode(const Position&)>;
+// What moves are worth under a set of rules other than the plain game (the counting rules).
+struct Regime {
+    // false: only king moves stay inside (the 25-move rule's king phases); man moves are exits.
+    bool man_moves_inside = true;
+    // The value, for the side that moves, of a move that does not stay inside. next is the
+    // position after the move, colour-reversed (White to move, with at least one white piece).
+    std::function<ValueCode(const Position& next, const Move& m)> exit;
+};
 // (pass name, done, total) for progress lines.
 using PassProgress = std::function<void(const std::string& pass, std::uint64_t done, std::uint64_t total)>;
 
@@ -66,12 +74,34 @@ public:
         sides_.push_back(Side{SliceIndex<R>(m), {}, {}, {}, {}});
         if (m.mirrored() != m) sides_.push_back(Side{SliceIndex<R>(m.mirrored()), {}, {}, {}, {}});
     }
+    // The same recursion under other rules of the game (the counting rules, gen/rule_tables.hpp):
+    // which moves stay inside and what the others are worth is the regime's.
+    SliceSolver(Material m, Regime regime, PassProgress progress = {})
+        : SliceSolver(m, ExternalLookup{}, std::move(progress)) {
+        regime_ = std::move(regime);
+    }
 
     void solve() {
-        seed_from_exits();
-        iterate_dtw();
+        seed_from_exits(full_scope());
+        iterate_dtw(full_scope());
         seed_dtc();
         iterate_dtc();
+        release_work_arrays();
+    }
+    // Passes 1 and 2 only: values without DTC (what a regime's tables need). When man moves are
+    // exits, every men configuration is a king phase of its own whose exits lead to configurations
+    // with more advanced men: the phases are solved by decreasing advancement, so that a regime
+    // whose exit reads this solver's own values (value_of) finds them final.
+    void solve_values() {
+        if (regime_.man_moves_inside || sides_[0].index.material().men() == 0) {
+            seed_from_exits(full_scope());
+            iterate_dtw(full_scope());
+        } else {
+            for (const Scope& level : advancement_levels()) {
+                seed_from_exits(level);
+                iterate_dtw(level);
+            }
+        }
         release_work_arrays();
     }
 
@@ -95,22 +125,67 @@ private:
         for (const Side& sd : sides_) n += sd.index.size();
         return n;
     }
-    // Runs body(side, index) over every position of both sides.
+    // A set of positions: index ranges [begin, end) of either side.
+    struct Range {
+        int side;
+        std::uint64_t begin, end;
+    };
+    using Scope = std::vector<Range>;
+    Scope full_scope() const {
+        Scope all;
+        for (int s = 0; s < num_sides(); ++s) all.push_back(Range{s, 0, sides_[s].index.size()});
+        return all;
+    }
+    // The men configurations of both sides grouped by advancement, most advanced first. A man
+    // move raises advancement by one; colour reversal keeps it, so a level is closed under king
+    // moves from either side.
+    std::vector<Scope> advancement_levels() const {
+        std::vector<Scope> levels;
+        for (int s = 0; s < num_sides(); ++s) {
+            const SliceIndex<R>& index = sides_[s].index;
+            const std::uint64_t kpc = index.kings_per_config();
+            for (std::uint64_t mc = 0; mc < index.num_men_configs(); ++mc) {
+                const auto a = static_cast<std::size_t>(index.advancement(mc));
+                if (levels.size() <= a) levels.resize(a + 1);
+                Scope& level = levels[a];
+                if (!level.empty() && level.back().side == s && level.back().end == mc * kpc)
+                    level.back().end += kpc;
+                else
+                    level.push_back(Range{s, mc * kpc, (mc + 1) * kpc});
+            }
+        }
+        std::reverse(levels.begin(), levels.end());
+        return levels;
+    }
+    // Runs body(side, index) over every position of the scope.
+    template <class Body>
+    void for_scope(const std::string& pass, const Scope& scope, Body&& body) {
+        std::vector<std::uint64_t> starts;  // offset of each range in the concatenation
+        std::uint64_t all = 0;
+        for (const Range& r : scope) {
+            starts.push_back(all);
+            all += r.end - r.begin;
+        }
+        ChunkProgress report;
+        if (progress_) report = [&](std::uint64_t done, std::uint64_t) { progress_(pass, done, all); };
+        parallel_for(all, [&](std::uint64_t k) {
+            const auto at = static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), k) - starts.begin()) - 1;
+            body(scope[at].side, scope[at].begin + (k - starts[at]));
+        }, report);
+    }
     template <class Body>
     void for_all(const std::string& pass, Body&& body) {
-        std::uint64_t offset = 0;
-        const std::uint64_t all = total();
-        for (int s = 0; s < num_sides(); ++s) {
-            const std::uint64_t base = offset;
-            ChunkProgress report;
-            if (progress_) report = [&](std::uint64_t done, std::uint64_t) { progress_(pass, base + done, all); };
-            parallel_for(sides_[s].index.size(), [&](std::uint64_t i) { body(s, i); }, report);
-            offset += sides_[s].index.size();
-        }
+        for_scope(pass, full_scope(), std::forward<Body>(body));
     }
 
-    // A move stays in the slice when it neither captures nor promotes.
-    static bool stays_inside(const Move& m) { return !m.is_capture() && !m.promotes; }
+    // A move stays in the slice when it neither captures nor promotes (and, in a regime without
+    // man moves inside, when a king makes it).
+    bool stays_inside(const Move& m) const {
+        return !m.is_capture() && !m.promotes && (m.by_king || regime_.man_moves_inside);
+    }
+    UnmoveKinds unmove_kinds() const {
+        return regime_.man_moves_inside ? UnmoveKinds::all : UnmoveKinds::kings_only;
+    }
     static bool is_conversion(const Move& m) { return m.is_capture() || !m.by_king; }
 
     // rp is the reversed position before the move (see reversed_after).
@@ -120,13 +195,21 @@ private:
         return external_(next);
     }
 
-    void seed_from_exits() {
+    ValueCode exit_value(const Position& rp, const Move& m) const {
+        if (!regime_.exit) return value_one_ply_before(external_value_after(rp, m));
+        const Position next = reversed_after<typename R::Geometry>(rp, m);
+        if (next.of(Color::white) == 0) return win_in(1);  // the opponent has no piece left
+        return regime_.exit(next, m);
+    }
+
+    void seed_from_exits(const Scope& scope) {
         for (Side& sd : sides_) {
+            if (sd.value.size() == sd.index.size()) continue;  // an earlier scope allocated them
             sd.value.assign(sd.index.size(), kValueUnknown);
             sd.exit.assign(sd.index.size(), kValueUnknown);
             sd.open.assign(sd.index.size(), 0);
         }
-        for_all("seed", [&](int s, std::uint64_t i) {
+        for_scope("seed", scope, [&](int s, std::uint64_t i) {
             thread_local MoveList moves;
             Side& sd = sides_[s];
             const Position p = sd.index.unrank(i);
@@ -142,7 +225,7 @@ private:
                 if (stays_inside(m))
                     ++inside;
                 else
-                    best = better(best, value_one_ply_before(external_value_after(rp, m)));
+                    best = better(best, exit_value(rp, m));
             }
             sd.exit[i] = best;
             sd.open[i] = static_cast<std::uint8_t>(inside);
@@ -152,10 +235,11 @@ private:
 
     // Buckets every position whose value is known after the seed pass, and every open one whose
     // best exit is a win, by the level at which pass 2 must look at it.
-    void bucket_seeds() {
-        for (int s = 0; s < num_sides(); ++s) {
+    void bucket_seeds(const Scope& scope) {
+        for (const Range& r : scope) {
+            const int s = r.side;
             const Side& sd = sides_[s];
-            for (std::uint64_t i = 0; i < sd.value.size(); ++i) {
+            for (std::uint64_t i = r.begin; i < r.end; ++i) {
                 const ValueCode v = sd.value[i];
                 if (v == kValueUnknown) {
                     if (is_win(sd.exit[i])) exit_wins_.at(distance_of(sd.exit[i])).push_back(make_item(s, i));
@@ -175,8 +259,11 @@ private:
         parallel_for(items.size(), [&](std::uint64_t k) { body(items[k]); }, report);
     }
 
-    void iterate_dtw() {
-        bucket_seeds();
+    void iterate_dtw(const Scope& scope) {
+        wins_.clear();
+        losses_.clear();
+        exit_wins_.clear();
+        bucket_seeds(scope);
         PendingAppends appends;
         for (std::size_t d = 1; d <= std::max({wins_.levels(), losses_.levels(), exit_wins_.levels()}); ++d) {
             const ValueCode win_d = win_in(static_cast<int>(d));
@@ -194,7 +281,7 @@ private:
             for_items(pass, losses_.peek(d - 1), [&](Item it) {
                 Side& pred_side = sides_[other(item_side(it))];
                 const Position p = sides_[item_side(it)].index.unrank(item_index(it));
-                for_each_predecessor<R, Quiet::assume>(p, UnmoveKinds::all, [&](const Position& q) {
+                for_each_predecessor<R, Quiet::assume>(p, unmove_kinds(), [&](const Position& q) {
                     const std::uint64_t j = pred_side.index.rank(q);
                     std::atomic_ref<ValueCode> pv(pred_side.value[j]);
                     ValueCode expected = kValueUnknown;
@@ -208,7 +295,7 @@ private:
                 Side& pred_side = sides_[other(item_side(it))];
                 const int pred = other(item_side(it));
                 const Position p = sides_[item_side(it)].index.unrank(item_index(it));
-                for_each_predecessor<R, Quiet::assume>(p, UnmoveKinds::all, [&](const Position& q) {
+                for_each_predecessor<R, Quiet::assume>(p, unmove_kinds(), [&](const Position& q) {
                     const std::uint64_t j = pred_side.index.rank(q);
                     std::atomic_ref<ValueCode> pv(pred_side.value[j]);
                     if (pv.load(std::memory_order_relaxed) != kValueUnknown) return;
@@ -223,9 +310,9 @@ private:
             appends.flush_into(losses_);
             wins_.release(d);
         }
-        for (Side& sd : sides_)
-            for (ValueCode& v : sd.value)
-                if (v == kValueUnknown) v = kValueDraw;
+        for (const Range& r : scope)
+            for (std::uint64_t i = r.begin; i < r.end; ++i)
+                if (sides_[r.side].value[i] == kValueUnknown) sides_[r.side].value[i] = kValueDraw;
     }
 
     // DTC seeds: won positions with a winning conversion (or game-ending move) are at 1; lost
@@ -329,6 +416,7 @@ private:
     std::vector<Side> sides_;
     LevelBuckets wins_, losses_, exit_wins_;  // pass 2
     ExternalLookup external_;
+    Regime regime_;
     PassProgress progress_;
 };
 

@@ -14,7 +14,8 @@
 //     8    4  format_version     u32, currently 1; readers refuse any other value
 //    12    1  variant            u8, VariantId: 0 international, 1 turkish
 //    13    1  side_to_move       u8, 0 = White (the only value allowed in version 1)
-//    14    1  metric             u8, Metric: 0 WDL, 1 DTW, 2 DTC; 3..255 reserved (refused)
+//    14    1  metric             u8, Metric: 0 WDL, 1 DTW, 2 DTC, 3 FMJD, 4 FFJD, 5 FFJD16
+//                                 (rule-aware thresholds, docs/ADJUDICATION.md); 6..255 refused
 //    15    1  bits_per_entry     u8, 2, 4, 8 or 16: width of a value in a decompressed block;
 //                                the writer picks the smallest width that holds max_value
 //    16    4  wk, wm, bk, bm     u8 each: white kings, white men, black kings, black men
@@ -73,9 +74,13 @@ namespace dtb::format {
 
 inline constexpr std::uint32_t kFormatVersion = 1;
 
-enum class Metric : std::uint8_t { wdl = 0, dtw = 1, dtc = 2 };
-inline constexpr int kNumMetrics = 3;  // a new metric (e.g. 3, rule-aware) extends enum and names
-std::string_view metric_name(Metric);  // "wdl", "dtw", "dtc"
+// fmjd / ffjd: per position, the rule-aware value under that rule set as a threshold value code
+// (probe/value.hpp encoding: win_in(t) = wins when at least t plies of budget remain, loss_in(t)
+// likewise, 0 = draw at every budget); ffjd16: K+M v K under ffjd with a 16-move limit carried
+// in. Written for international only (docs/ADJUDICATION.md).
+enum class Metric : std::uint8_t { wdl = 0, dtw = 1, dtc = 2, fmjd = 3, ffjd = 4, ffjd16 = 5 };
+inline constexpr int kNumMetrics = 6;
+std::string_view metric_name(Metric);  // "wdl", "dtw", "dtc", "fmjd", "ffjd", "ffjd16"
 
 struct TableInfo {
     VariantId variant = VariantId::international;

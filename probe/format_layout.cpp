@@ -16,6 +16,12 @@ std::string_view metric_name(Metric m) {
             return "dtw";
         case Metric::dtc:
             return "dtc";
+        case Metric::fmjd:
+            return "fmjd";
+        case Metric::ffjd:
+            return "ffjd";
+        case Metric::ffjd16:
+            return "ffjd16";
     }
     return "unknown";
 }

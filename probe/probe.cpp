@@ -65,6 +65,10 @@ Result Tablebase::probe(const Position& p, unsigned metrics, Access access) cons
     return engine_->probe(p, metrics, access);
 }
 
+Result Tablebase::probe_table(const Position& p, format::Metric metric, Access access) const {
+    return engine_->probe_table(p, metric, access);
+}
+
 Result Tablebase::moves(const Position& p, std::vector<MoveValue>& out, unsigned metrics) const {
     const Result r = engine_->moves(p, out, metrics);
     if (r.ok()) std::sort(out.begin(), out.end(), better_move);

@@ -57,6 +57,12 @@ inline constexpr unsigned kWdl = 1u << 0;
 inline constexpr unsigned kDtw = 1u << 1;
 inline constexpr unsigned kDtc = 1u << 2;
 inline constexpr unsigned kAllMetrics = kWdl | kDtw | kDtc;
+// Rule-aware tables (international; probe/adjudicate.hpp reads them): a handle opens them only
+// when asked for at open.
+inline constexpr unsigned kFmjd = 1u << 3;
+inline constexpr unsigned kFfjd = 1u << 4;
+inline constexpr unsigned kFfjd16 = 1u << 5;
+inline constexpr unsigned kRuleMetrics = kFmjd | kFfjd | kFfjd16;
 
 struct Options {
     std::vector<std::filesystem::path> directories;  // searched in order; at least one
@@ -86,6 +92,8 @@ struct Result {
     Wdl wdl = Wdl::draw;
     int dtw = -1;  // plies; 0 for a draw; -1 when not asked for
     int dtc = -1;  // plies; 0 for a draw; -1 when not asked for
+    // probe_table only: the stored entry (for rule tables a threshold value code).
+    std::uint16_t entry = 0;
     // On missing / corrupt: the table concerned (its slice with White to move, and metric).
     Material slice{};
     format::Metric metric = format::Metric::wdl;
@@ -149,6 +157,10 @@ class Tablebase {
     Result probe_dtc(const Position& p, Access access = Access::load) const {
         return probe(p, kWdl | kDtc, access);
     }
+
+    // The entry stored for p in one table, as it is on disk (no capture resolution): what
+    // adjudication reads from the rule tables, which store every position. p: either side to move.
+    Result probe_table(const Position& p, format::Metric metric, Access access = Access::load) const;
 
     // Every legal move of p with its value, best first (better_move). The Result is p's own
     // value; on failure `out` is empty. metrics: what to fill in (default: all enabled).

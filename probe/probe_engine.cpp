@@ -157,6 +157,12 @@ class EngineImpl final : public Engine {
         return probe_white(q, metrics, access, 0);
     }
 
+    Result probe_table(const Position& p, Metric metric, Access access) const override {
+        if (const char* why = illegal_reason(p)) return illegal(why);
+        const Position q = p.side_to_move == Color::white ? p : reversed<G>(p);
+        return lookup(q, flag_of(static_cast<int>(metric)), access);
+    }
+
     Result moves(const Position& p, std::vector<MoveValue>& out, unsigned metrics) const override {
         out.clear();
         metrics = (metrics == 0 ? metrics_ : metrics) | kWdl;
@@ -232,7 +238,7 @@ class EngineImpl final : public Engine {
 
     explicit EngineImpl(const Options& o)
         : options_(o),
-          metrics_((o.metrics & kAllMetrics) | kWdl),
+          metrics_((o.metrics & (kAllMetrics | kRuleMetrics)) | kWdl),
           cache_(o.cache_bytes ? o.cache_bytes : o.cache_mb * 1024 * 1024, o.cache_shards) {}
 
     std::size_t code(const Material& m) const {
@@ -345,9 +351,10 @@ class EngineImpl final : public Engine {
                 r.wdl = static_cast<Wdl>(v);
             } else if (mi == static_cast<int>(Metric::dtw)) {
                 r.dtw = v;
-            } else {
+            } else if (mi == static_cast<int>(Metric::dtc)) {
                 r.dtc = v;
             }
+            r.entry = v;
         }
         return r;
     }

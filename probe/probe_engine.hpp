@@ -18,6 +18,7 @@ class Engine {
     virtual unsigned metrics() const = 0;
     virtual int max_pieces() const = 0;
     virtual Result probe(const Position& p, unsigned metrics, Access access) const = 0;
+    virtual Result probe_table(const Position& p, format::Metric metric, Access access) const = 0;
     // Every legal move with its value (unsorted); the Result is p's own value.
     virtual Result moves(const Position& p, std::vector<MoveValue>& out,
                          unsigned metrics) const = 0;

@@ -39,6 +39,10 @@ struct International {
     // RULES 1, Board: "Start: Black men on 1..20, White men on 31..50".
     static constexpr int kMaxPiecesPerSide = 20;
     static constexpr std::string_view kStartFen = "W:W31-50:B1-20";
+    // RULES 1, "The special draw rules": the 25-move, 16-move and 5-move counting rules apply
+    // (rule sets fmjd / ffjd; probe/counting_rules.hpp). Not part of the fingerprint: they do
+    // not change WDL, DTW or DTC, and rule-aware tables name their rule set in their metric.
+    static constexpr bool kCountingRules = true;
 };
 
 struct Turkish {
@@ -65,6 +69,8 @@ struct Turkish {
     static constexpr bool kManNeverOnOwnBackRow = true;
     static constexpr int kMaxPiecesPerSide = 16;
     static constexpr std::string_view kStartFen = "W:Wa2-h2,a3-h3:Ba6-h6,a7-h7";
+    // RULES 2, End of game: "Turkish draughts has no counting rules in this project".
+    static constexpr bool kCountingRules = false;
 };
 
 // A fingerprint of every rule field, written into each table so that tables computed under other

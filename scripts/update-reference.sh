@@ -17,7 +17,7 @@ for variant in international turkish; do
   "$dtb" gen --variant "$variant" --pieces "$pieces" --threads 1 --out "$tmp/$variant" 2>"$tmp/gen.log" ||
     { cat "$tmp/gen.log" >&2; exit 1; }
   "$dtb" stats --variant "$variant" --db "$tmp/$variant" --json >"data/reference/$variant-stats.json"
-  (cd "$tmp/$variant" && find . -maxdepth 1 -type f \( -name '*.wdl' -o -name '*.dtw' -o -name '*.dtc' \) \
+  (cd "$tmp/$variant" && find . -maxdepth 1 -type f \( -name '*.wdl' -o -name '*.dtw' -o -name '*.dtc' -o -name '*.fmjd' -o -name '*.ffjd' -o -name '*.ffjd16' \) \
      -printf '%f\n' | LC_ALL=C sort | xargs sha256sum --) >"data/reference/$variant-sha256.txt"
   echo "data/reference/$variant-stats.json, data/reference/$variant-sha256.txt:" \
        "$(wc -l <"data/reference/$variant-sha256.txt") files" >&2

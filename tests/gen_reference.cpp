@@ -78,7 +78,7 @@ std::map<std::string, std::string> sha256_of_tables(const fs::path& dir) {
     std::vector<std::string> names;
     for (const auto& e : fs::directory_iterator(dir)) {
         const std::string ext = e.path().extension().string();
-        if (ext == ".wdl" || ext == ".dtw" || ext == ".dtc")
+        if (ext == ".wdl" || ext == ".dtw" || ext == ".dtc" || ext == ".fmjd" || ext == ".ffjd" || ext == ".ffjd16")
             names.push_back(e.path().filename().string());
     }
     std::sort(names.begin(), names.end());

@@ -287,7 +287,7 @@ TEST_CASE("cache-only probes answer from memory or say not cached", "[probe]") {
     const Position p = first_quiet_position<International>(m);
     Result r = tb->probe(p, kAllMetrics, Access::cache_only);
     CHECK(r.status == Status::not_cached);
-    CHECK(tb->tables_opened() == std::array<int, 3>{0, 0, 0});  // not even opened
+    CHECK(tb->tables_opened() == std::array<int, format::kNumMetrics>{});  // not even opened
     REQUIRE(tb->probe(p, kWdl).ok());
     r = tb->probe(p, kWdl, Access::cache_only);
     REQUIRE(r.ok());

@@ -3,6 +3,7 @@
 #pragma once
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <optional>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -61,5 +62,17 @@ struct StatsOptions {
     int threads = 0;
 };
 void add_stats_command(CLI::App& app, StatsOptions& o, std::function<int()>& action);
+
+struct AdjudicateOptions {
+    std::string db;
+    std::string rules = "fmjd";
+    std::string fen;
+    std::string pdn;
+    int reversible = 0;
+    std::optional<int> endgame;
+    std::optional<int> small;
+    bool json = false;
+};
+void add_adjudicate_command(CLI::App& app, AdjudicateOptions& o, std::function<int()>& action);
 
 }  // namespace dtb::tools

@@ -19,6 +19,8 @@ int main(int argc, char** argv) {
     add_probe_command(app, probe, action);
     StatsOptions stats;
     add_stats_command(app, stats, action);
+    AdjudicateOptions adjudicate;
+    add_adjudicate_command(app, adjudicate, action);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

@@ -1,0 +1,380 @@
+// Adjudication: see probe/adjudicate.hpp and docs/ADJUDICATION.md.
+#include "probe/adjudicate.hpp"
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "rules/movegen.hpp"
+#include "rules/notation.hpp"
+#include "rules/variant.hpp"
+
+namespace dtb::probe {
+
+std::string_view to_string(DecidingRule r) {
+    switch (r) {
+        case DecidingRule::none:
+            return "none";
+        case DecidingRule::twenty_five:
+            return "25-move";
+        case DecidingRule::sixteen:
+            return "16-move";
+        case DecidingRule::five:
+            return "5-move";
+        case DecidingRule::two_kings:
+            return "2k-v-k";
+    }
+    return "none";
+}
+
+namespace {
+
+using R = International;
+using G = R::Geometry;
+constexpr int kNoLimit = 1 << 20;
+// Search nodes one question may use for its plies before giving up on them (the result itself
+// never needs more than the tables, except in the 25-move-inside-a-class case).
+constexpr std::uint64_t kMaxPliesNodes = 4'000'000;
+
+// Which table decides a position and with which budgets (see gen/rule_tables.hpp).
+struct Regime {
+    bool is_class = false;  // the table's thresholds count the class budget c
+    int rho = 0;            // 25-move budget
+    int c = kNoLimit;       // class budget
+    format::Metric table = format::Metric::fmjd;
+};
+
+// Thrown inside one question when a probe fails; caught at the API boundary.
+struct ProbeFailure {
+    Result result;
+};
+
+struct Key {
+    Bitboard white, black, kings;
+    std::uint8_t stm;
+    std::int32_t rho, c;
+    std::uint8_t table;
+    bool operator==(const Key&) const = default;
+};
+struct KeyHash {
+    std::size_t operator()(const Key& k) const {
+        std::uint64_t h = k.white * 0x9E3779B97F4A7C15ull;
+        h ^= (k.black + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
+        h ^= (k.kings + (static_cast<std::uint64_t>(k.stm) << 1)) * 0x165667B19E3779F9ull;
+        h ^= (static_cast<std::uint64_t>(k.rho) << 32 | static_cast<std::uint32_t>(k.c)) * 0x27D4EB2F165667C5ull;
+        return static_cast<std::size_t>(h ^ (h >> 29) ^ k.table);
+    }
+};
+
+Result ok_result(Wdl w) {
+    Result r;
+    r.wdl = w;
+    return r;
+}
+
+bool better_rule_move(const RuleMove& a, const RuleMove& b) {
+    if (a.result != b.result) return static_cast<int>(a.result) > static_cast<int>(b.result);
+    if (a.result == Wdl::win && a.plies != b.plies) return a.plies < b.plies;
+    if (a.result == Wdl::loss && a.plies != b.plies) return a.plies > b.plies;
+    return a.text < b.text;
+}
+
+// One question: memory of the searches it makes.
+class Question {
+  public:
+    Question(const Adjudicator& judge, const Tablebase& tb, Access access)
+        : judge_(judge), tb_(tb), access_(access) {}
+
+    Regime regime_of(const Position& p, const Counters& k) const {
+        const Material m = Material::of(p);
+        const CountClass cls = count_class(m, judge_.rules());
+        Regime r;
+        r.rho = kReversibleLimit - k.reversible;
+        r.table = rule_metric(judge_.rules());
+        switch (cls) {
+            case CountClass::sixteen:
+                r.is_class = true;
+                r.c = kSixteenMoveLimit - k.endgame.value_or(0);
+                break;
+            case CountClass::five:
+                r.is_class = true;
+                r.c = kFiveMoveLimit - k.small.value_or(0);
+                if (k.endgame) r.c = std::min(r.c, kSixteenMoveLimit - *k.endgame);
+                break;
+            case CountClass::ffjd_small:
+                r.is_class = true;
+                r.c = k.endgame ? kSixteenMoveLimit - *k.endgame : kNoLimit;
+                break;
+            case CountClass::none:
+                if (judge_.rules() == RuleSet::ffjd && is_ffjd_carried(m) && k.endgame) {
+                    r.is_class = true;
+                    r.c = kSixteenMoveLimit - *k.endgame;
+                    r.table = format::Metric::ffjd16;
+                }
+                break;
+        }
+        return r;
+    }
+
+    // The result for the side to move of p with counters k (already applicable).
+    Wdl value(const Position& p, const Counters& k) {
+        if (judge_.rules() == RuleSet::none) return theoretical(p).wdl;
+        MoveList moves;
+        generate_moves<R>(p, moves);
+        if (moves.empty()) return Wdl::loss;
+        const Regime r = regime_of(p, k);
+        if (std::min(r.rho, r.c) <= 0) return Wdl::draw;
+        const ValueCode code = table_code(p, r.table);
+        const int d = distance_of(code);
+        if (!r.is_class) return is_draw(code) || d > r.rho ? Wdl::draw : wdl_of(code);
+        if (is_draw(code) || d > r.c) return Wdl::draw;
+        if (r.rho >= r.c || d <= r.rho) return wdl_of(code);
+        return search_king_phase(p, k, r, moves);
+    }
+
+    // Plies to the end under the rules of a decided position (v its value): the winner takes
+    // the fewest, the loser the most, over moves that keep the result.
+    int plies(const Position& p, const Counters& k, Wdl v) {
+        const Regime r = regime_of(p, k);
+        const Key key = key_of(p, r);
+        if (auto it = plies_memo_.find(key); it != plies_memo_.end()) return it->second;
+        if (++plies_nodes_ > kMaxPliesNodes) throw TooDeep{};
+        MoveList moves;
+        generate_moves<R>(p, moves);
+        int best = 0;
+        if (!moves.empty() && v == Wdl::win) {
+            struct Candidate {
+                Position next;
+                Counters counters;
+                int bound;
+            };
+            std::vector<Candidate> candidates;
+            for (const Move& m : moves) {
+                const Position q = make_move(p, m);
+                if (q.of(q.side_to_move) == 0) {
+                    candidates.push_back({q, {}, 0});
+                    continue;
+                }
+                const Counters kq = judge_.after_move(p, k, m);
+                if (value(q, kq) == Wdl::loss) candidates.push_back({q, kq, lower_bound(q, kq)});
+            }
+            std::sort(candidates.begin(), candidates.end(),
+                      [](const Candidate& a, const Candidate& b) { return a.bound < b.bound; });
+            best = 1 << 30;
+            for (const Candidate& c : candidates) {
+                if (1 + c.bound >= best) break;
+                const int n = c.next.of(c.next.side_to_move) == 0 ? 0 : plies(c.next, c.counters, Wdl::loss);
+                best = std::min(best, 1 + n);
+            }
+        } else if (!moves.empty()) {
+            for (const Move& m : moves) {
+                const Position q = make_move(p, m);
+                const Counters kq = judge_.after_move(p, k, m);
+                best = std::max(best, 1 + plies(q, kq, Wdl::win));
+            }
+        }
+        plies_memo_.emplace(key, best);
+        return best;
+    }
+
+    Result theoretical(const Position& p) const {
+        Result r = tb_.probe(p, kWdl | kDtw, access_);
+        if (!r.ok()) throw ProbeFailure{r};
+        return r;
+    }
+
+    struct TooDeep {};
+
+  private:
+    ValueCode table_code(const Position& p, format::Metric table) const {
+        const Result r = tb_.probe_table(p, table, access_);
+        if (!r.ok()) throw ProbeFailure{r};
+        return r.entry;
+    }
+
+    static Key key_of(const Position& p, const Regime& r) {
+        return Key{p.pieces[0], p.pieces[1], p.kings, static_cast<std::uint8_t>(p.side_to_move),
+                   std::min(r.rho, kNoLimit), std::min(r.c, kNoLimit), static_cast<std::uint8_t>(r.table)};
+    }
+
+    // Plies to the end are at least the theoretical DTW and at least the rule threshold.
+    int lower_bound(const Position& p, const Counters& k) {
+        int bound = theoretical(p).dtw;
+        if (judge_.rules() != RuleSet::none) {
+            const Regime r = regime_of(p, k);
+            bound = std::max(bound, distance_of(table_code(p, r.table)));
+        }
+        return bound;
+    }
+
+    // Inside a class with a 25-move budget below the class budget: every move is tried; a king
+    // move keeps both budgets falling in step, any other move restarts the 25-move count so that
+    // the tables answer for it. Depth at most rho (< 32) plies.
+    Wdl search_king_phase(const Position& p, const Counters& k, const Regime& r, const MoveList& moves) {
+        const Key key = key_of(p, r);
+        if (auto it = value_memo_.find(key); it != value_memo_.end()) return it->second;
+        Wdl best = Wdl::loss;
+        for (const Move& m : moves) {
+            const Position q = make_move(p, m);
+            const Wdl v = q.of(q.side_to_move) == 0 ? Wdl::win : flip(value(q, judge_.after_move(p, k, m)));
+            if (static_cast<int>(v) > static_cast<int>(best)) best = v;
+            if (best == Wdl::win) break;
+        }
+        value_memo_.emplace(key, best);
+        return best;
+    }
+
+    const Adjudicator& judge_;
+    const Tablebase& tb_;
+    Access access_;
+    std::unordered_map<Key, Wdl, KeyHash> value_memo_;
+    std::unordered_map<Key, int, KeyHash> plies_memo_;
+    std::uint64_t plies_nodes_ = 0;
+};
+
+}  // namespace
+
+Counters Adjudicator::applicable(const Position& p, const Counters& in) const {
+    Counters out;
+    out.reversible = std::max(0, in.reversible);
+    const Material m = Material::of(p);
+    switch (count_class(m, rules_)) {
+        case CountClass::sixteen:
+            out.endgame = std::max(0, in.endgame.value_or(0));
+            break;
+        case CountClass::five:
+            out.small = std::max(0, in.small.value_or(0));
+            if (in.endgame) out.endgame = std::max(0, *in.endgame);
+            break;
+        case CountClass::ffjd_small:
+            if (in.endgame) out.endgame = std::max(0, *in.endgame);
+            break;
+        case CountClass::none:
+            if (rules_ == RuleSet::ffjd && is_ffjd_carried(m) && in.endgame) out.endgame = std::max(0, *in.endgame);
+            break;
+    }
+    return out;
+}
+
+Counters Adjudicator::after_move(const Position& p, const Counters& in, const Move& m) const {
+    const Counters k = applicable(p, in);
+    const Position q = make_move(p, m);
+    Counters out;
+    out.reversible = (m.is_capture() || !m.by_king) ? 0 : k.reversible + 1;
+    if (rules_ == RuleSet::none) return out;
+    const Material before = Material::of(p), after = Material::of(q);
+    const CountClass from = count_class(before, rules_), to = count_class(after, rules_);
+    if (to == CountClass::sixteen) {
+        out.endgame = from == CountClass::sixteen && k.endgame ? *k.endgame + 1 : 0;
+    } else if (to == CountClass::five || to == CountClass::ffjd_small ||
+               (rules_ == RuleSet::ffjd && is_ffjd_carried(after))) {
+        if (k.endgame) out.endgame = *k.endgame + 1;  // a 16-move limit carried along
+    }
+    if (to == CountClass::five) out.small = from == CountClass::five && k.small ? *k.small + 1 : 0;
+    return applicable(q, out);
+}
+
+DecidingRule Adjudicator::limit_reached(const Position& q, const Counters& in) const {
+    if (rules_ == RuleSet::none) return DecidingRule::none;
+    const Counters k = applicable(q, in);
+    const Question question(*this, tb_, Access::load);
+    const Regime r = question.regime_of(q, k);
+    const CountClass cls = count_class(Material::of(q), rules_);
+    if (r.is_class && r.c <= 0) {
+        if (cls == CountClass::five && kFiveMoveLimit - k.small.value_or(0) <= 0) return DecidingRule::five;
+        return DecidingRule::sixteen;
+    }
+    if (r.rho <= 0) return DecidingRule::twenty_five;
+    if (cls == CountClass::ffjd_small && !has_capture<R>(q)) {
+        MoveList moves;
+        generate_moves<R>(q, moves);
+        if (!moves.empty()) return DecidingRule::two_kings;
+    }
+    return DecidingRule::none;
+}
+
+Result Adjudicator::probe_wdl(const Position& p, const Counters& counters, Access access) const {
+    if (tb_.variant() != VariantId::international) {
+        Result r;
+        r.status = Status::illegal;
+        r.reason = "the counting rules are those of international draughts";
+        return r;
+    }
+    try {
+        Question q(*this, tb_, access);
+        return ok_result(q.value(p, applicable(p, counters)));
+    } catch (const ProbeFailure& f) {
+        return f.result;
+    }
+}
+
+Adjudication Adjudicator::adjudicate(const Position& p, const Counters& counters) const {
+    Adjudication a;
+    a.counters = applicable(p, counters);
+    try {
+        Question q(*this, tb_, Access::load);
+        const Result theory = q.theoretical(p);  // also refuses illegal positions
+        a.theoretical = theory.wdl;
+        a.theoretical_dtw = theory.dtw;
+        a.result = q.value(p, a.counters);
+        MoveList legal;
+        generate_moves<R>(p, legal);
+        for (const Move& m : legal) {
+            RuleMove rm;
+            rm.move = m;
+            rm.text = move_to_string<R>(m, legal);
+            rm.after = after_move(p, a.counters, m);
+            const Position next = make_move(p, m);
+            rm.result = next.of(next.side_to_move) == 0 ? Wdl::win : flip(q.value(next, rm.after));
+            if (rm.result == a.result) a.moves.push_back(std::move(rm));
+        }
+        try {
+            for (RuleMove& rm : a.moves) {
+                if (rm.result == Wdl::draw) continue;
+                const Position next = make_move(p, rm.move);
+                rm.plies = next.of(next.side_to_move) == 0 ? 1 : 1 + q.plies(next, rm.after, flip(rm.result));
+            }
+        } catch (const Question::TooDeep&) {
+            a.plies_known = false;
+            for (RuleMove& rm : a.moves) rm.plies = -1;
+        }
+        std::sort(a.moves.begin(), a.moves.end(), better_rule_move);
+        if (a.result != Wdl::draw && a.plies_known) a.plies = legal.empty() ? 0 : a.moves.front().plies;
+        if (a.result == Wdl::draw && a.theoretical != Wdl::draw) a.rule = deciding_rule(p, a.counters);
+    } catch (const ProbeFailure& f) {
+        a.status = f.result;
+    }
+    return a;
+}
+
+DecidingRule Adjudicator::deciding_rule(const Position& p, const Counters& counters) const {
+    // The first limit reached on the theoretical principal line (best moves by DTW)...
+    Position x = p;
+    Counters k = counters;
+    for (int ply = 0; ply < 1000; ++ply) {
+        std::optional<MoveValue> best;
+        const Result r = tb_.best_move(x, best);
+        if (!r.ok() || !best) break;
+        const Counters next_k = after_move(x, k, best->move);
+        const Position y = make_move(x, best->move);
+        MoveList replies;
+        generate_moves<R>(y, replies);
+        if (replies.empty()) break;  // the game ends on this ply, before any limit
+        if (const DecidingRule rule = limit_reached(y, next_k); rule != DecidingRule::none) return rule;
+        x = y;
+        k = next_k;
+    }
+    // ... else the limit that binds at the start.
+    const Question q(*this, tb_, Access::load);
+    const Regime r = q.regime_of(p, counters);
+    const CountClass cls = count_class(Material::of(p), rules_);
+    if (!r.is_class || r.rho < r.c) return DecidingRule::twenty_five;
+    if (cls == CountClass::five && r.c == kFiveMoveLimit - counters.small.value_or(0)) return DecidingRule::five;
+    if (cls == CountClass::ffjd_small && !counters.endgame) return DecidingRule::two_kings;
+    return DecidingRule::sixteen;
+}
+
+Adjudication adjudicate(const Tablebase& tables, const Position& p, const Counters& counters, RuleSet rules) {
+    return Adjudicator(tables, rules).adjudicate(p, counters);
+}
+
+}  // namespace dtb::probe

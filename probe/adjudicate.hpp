@@ -1,0 +1,101 @@
+// Adjudication under the counting rules of international draughts (RULES.md 1, "The special
+// draw rules"): for a position, the counters of the game and a rule set, the result for the side
+// to move under optimal play of both sides UNDER THOSE RULES, the plies to the end of the game,
+// the rule that turns a theoretical result into a draw, and the moves that keep the result.
+//
+//   auto tb = dtb::probe::Tablebase::open({.directories = {"data/tb/international"},
+//                                          .metrics = dtb::probe::kAllMetrics | dtb::probe::kRuleMetrics});
+//   dtb::probe::Adjudicator judge(*tb, dtb::RuleSet::fmjd);
+//   dtb::probe::Adjudication a = judge.adjudicate(position, {.reversible = 12});
+//
+// Method (docs/ADJUDICATION.md): the generator's rule tables (.fmjd, .ffjd, .ffjd16) hold, per
+// position, the smallest budget with which the side to move wins (or loses); a position with
+// counters is decided by comparing that threshold with the budget its counters leave. The one
+// case the tables do not cover, a 25-move budget smaller than the class budget inside a counting
+// class (counters no game produces: entering a class is a capture or a man move, which restarts
+// the 25-move count), is searched here along king moves, exactly, with the tables at every exit.
+// Plies to the end come from a search over the moves that keep the result (winner: fewest,
+// loser: most), bounded below by the theoretical DTW.
+//
+// Thread safety: an Adjudicator is immutable; its members may be called from many threads (each
+// call keeps its own search memory). It needs the handle to stay alive.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "probe/counting_rules.hpp"
+#include "probe/probe.hpp"
+
+namespace dtb::probe {
+
+// The counters of a game (RULES.md 1), in plies.
+struct Counters {
+    int reversible = 0;          // since the last man move or capture
+    std::optional<int> endgame;  // since the 16-move class was entered (a carried limit in the
+                                 // 5-move class or, ffjd, in K+M v K)
+    std::optional<int> small;    // since the 5-move class was entered (fmjd)
+    bool operator==(const Counters&) const = default;
+};
+
+enum class DecidingRule : std::uint8_t { none, twenty_five, sixteen, five, two_kings };
+std::string_view to_string(DecidingRule);  // "none", "25-move", "16-move", "5-move", "2k-v-k"
+
+// A move with the result it keeps for the side that plays it.
+struct RuleMove {
+    Move move;
+    std::string text;
+    Wdl result = Wdl::draw;
+    int plies = -1;    // to the end of the game under the rules when decided; -1 for a draw
+    Counters after;    // the counters after the move
+};
+
+struct Adjudication {
+    Result status;  // ok, or why there is no answer (Tablebase::explain)
+    Wdl result = Wdl::draw;
+    int plies = -1;  // -1 for a draw (or when plies_known is false)
+    // False when the search for plies gave up (more than a few million positions: not seen on
+    // positions of up to 5 pieces); result, rule and moves are still exact.
+    bool plies_known = true;
+    DecidingRule rule = DecidingRule::none;
+    Wdl theoretical = Wdl::draw;
+    int theoretical_dtw = 0;
+    Counters counters;            // as applied to the position (defaults in, others out)
+    std::vector<RuleMove> moves;  // the moves that keep the result, best first
+    bool ok() const { return status.ok(); }
+};
+
+class Adjudicator {
+  public:
+    // The handle must hold international tables opened with kRuleMetrics (and DTW for plies).
+    Adjudicator(const Tablebase& tables, RuleSet rules) : tb_(tables), rules_(rules) {}
+
+    Adjudication adjudicate(const Position& p, const Counters& counters) const;
+
+    // Only the result (Result::wdl), without plies or moves: what an engine asks in its search.
+    // Cache-only access answers Status::not_cached instead of reading a table.
+    Result probe_wdl(const Position& p, const Counters& counters, Access access = Access::load) const;
+
+    // RULES.md 1 bookkeeping: the counters that apply to p (defaults filled in, counters that do
+    // not apply dropped), and the counters after move m.
+    Counters applicable(const Position& p, const Counters& counters) const;
+    Counters after_move(const Position& p, const Counters& counters, const Move& m) const;
+
+    // Which limit (if any) has drawn the game at position p reached with these counters (the
+    // move into p did not end the game): a budget at 0, or ffjd's immediate 2K v K / K v K draw.
+    DecidingRule limit_reached(const Position& p, const Counters& counters) const;
+
+    RuleSet rules() const { return rules_; }
+
+  private:
+    DecidingRule deciding_rule(const Position& p, const Counters& counters) const;
+    const Tablebase& tb_;
+    RuleSet rules_;
+};
+
+// The same as Adjudicator(tables, rules).adjudicate(p, counters).
+Adjudication adjudicate(const Tablebase& tables, const Position& p, const Counters& counters, RuleSet rules);
+
+}  // namespace dtb::probe

@@ -1,0 +1,399 @@
+// Adjudication under the counting rules (probe/adjudicate.hpp) against the generator's rule
+// tables: the boundary cases of RULES.md and the issue, and two independent checks over the
+// counting classes, both with the counters as part of the state and the counter bookkeeping
+// written here from RULES.md 1, not taken from the library:
+//  - one ply: for sampled positions and EVERY counter value, the library's result equals the
+//    best result over the moves, each successor judged by the library with the counters after
+//    the move. With the counters in the state the game graph has no cycle (every ply either
+//    raises a counter or makes an irreversible change of material or men), so when this holds for
+//    every state, every value is the game's value by induction; the test samples that proof.
+//  - full search: for positions with at most 3 plies of class budget left, a plain minimax to
+//    the end of the class (exits out of every class read the library, with fresh counters).
+#include <catch2/catch.hpp>
+#include <map>
+#include <memory>
+#include <optional>
+#include <random>
+
+#include "index/slice_index.hpp"
+#include "probe/adjudicate.hpp"
+#include "rules/fen.hpp"
+#include "rules/movegen.hpp"
+#include "tests/gen_probe_support.hpp"
+
+using namespace dtb;
+using probe::Adjudicator;
+using probe::Counters;
+using probe::DecidingRule;
+
+namespace {
+
+using R = International;
+using G = R::Geometry;
+
+// The fixture's 4-piece set, or up to 3 pieces plus the 4-piece counting classes.
+const std::filesystem::path& tables() {
+    static const std::filesystem::path dir = [] {
+        if (auto d = test::fixture_tables(VariantId::international); !d.empty()) return d;
+        static const test::GeneratedTables t(VariantId::international, 3, {"KKKvK", "KKMvK", "KMMvK"});
+        return t.dir();
+    }();
+    return dir;
+}
+
+const probe::Tablebase& tablebase() {
+    static auto tb = [] {
+        probe::Options o;
+        o.directories = {tables()};
+        o.metrics = probe::kAllMetrics | probe::kRuleMetrics;
+        o.cache_mb = 128;
+        return probe::Tablebase::open(o);
+    }();
+    REQUIRE(tb.ok());
+    return *tb;
+}
+
+Position fen(const std::string& f) {
+    auto p = parse_fen<R>(f);
+    REQUIRE(p.ok());
+    return *p;
+}
+
+probe::Adjudication judge(const std::string& f, RuleSet rules, int reversible, std::optional<int> endgame = {},
+                          std::optional<int> small = {}) {
+    const Adjudicator a(tablebase(), rules);
+    probe::Adjudication out = a.adjudicate(fen(f), Counters{reversible, endgame, small});
+    INFO(f << " r=" << reversible << " e=" << endgame.value_or(-1) << " s=" << small.value_or(-1) << ": "
+           << tablebase().explain(out.status));
+    REQUIRE(out.ok());
+    return out;
+}
+
+void check(const std::string& f, RuleSet rules, int reversible, std::optional<int> endgame,
+           std::optional<int> small, Wdl result, int plies, DecidingRule rule) {
+    const auto a = judge(f, rules, reversible, endgame, small);
+    INFO(f << " r=" << reversible << " e=" << endgame.value_or(-1) << " s=" << small.value_or(-1));
+    CHECK(a.result == result);
+    CHECK(a.plies == plies);
+    CHECK(a.rule == rule);
+}
+
+// ---- RULES.md 1 bookkeeping, written independently of the library ----
+
+CountClass cls(const Position& p, RuleSet rules) { return count_class(Material::of(p), rules); }
+bool km_v_k(const Position& p) {
+    const Material m = Material::of(p);
+    return (m == Material{1, 1, 1, 0}) || (m == Material{1, 0, 1, 1});
+}
+
+// A state: the position and the counters that apply to it.
+struct State {
+    Position p;
+    int r = 0;
+    std::optional<int> e, s;
+};
+
+// The counters after move m from state x.
+State after(const State& x, const Move& m, RuleSet rules) {
+    State y;
+    y.p = make_move(x.p, m);
+    y.r = m.is_capture() || !m.by_king ? 0 : x.r + 1;
+    const CountClass from = cls(x.p, rules), to = cls(y.p, rules);
+    // 16-move count: starts on entering its class, goes on while in it; carried into the
+    // 5-move class (fmjd), into 2K v K / K v K and K+M v K (ffjd).
+    if (to == CountClass::sixteen)
+        y.e = from == CountClass::sixteen ? *x.e + 1 : 0;
+    else if (x.e && (to == CountClass::five || to == CountClass::ffjd_small || (rules == RuleSet::ffjd && km_v_k(y.p))))
+        y.e = *x.e + 1;
+    if (to == CountClass::five) y.s = from == CountClass::five ? *x.s + 1 : 0;
+    return y;
+}
+
+// The game is drawn in state y, reached by a ply that did not end the game.
+bool drawn(const State& y, RuleSet rules) {
+    if (y.r >= 50) return true;
+    if (y.e && *y.e >= 32) return true;
+    if (y.s && *y.s >= 10) return true;
+    return rules == RuleSet::ffjd && cls(y.p, rules) == CountClass::ffjd_small && !has_capture<R>(y.p);
+}
+
+Counters counters_of(const State& x) { return Counters{x.r, x.e, x.s}; }
+
+Wdl better(Wdl a, Wdl b) { return static_cast<int>(a) > static_cast<int>(b) ? a : b; }
+
+// The result of state x from its successors, each judged by `successor`.
+template <class Judge>
+Wdl from_successors(const State& x, RuleSet rules, Judge&& successor) {
+    MoveList moves;
+    generate_moves<R>(x.p, moves);
+    if (moves.empty()) return Wdl::loss;
+    if (drawn(x, rules)) return Wdl::draw;  // a limit already reached in the query
+    Wdl best = Wdl::loss;
+    for (const Move& m : moves) {
+        const State y = after(x, m, rules);
+        MoveList replies;
+        generate_moves<R>(y.p, replies);
+        Wdl v;
+        if (y.p.of(y.p.side_to_move) == 0 || replies.empty())
+            v = Wdl::win;  // the game ends on this ply, before any limit
+        else if (drawn(y, rules))
+            v = Wdl::draw;
+        else
+            v = flip(successor(y));
+        best = better(best, v);
+    }
+    return best;
+}
+
+// Every counter value that matters for a position of class c: the 25-move budget on both sides
+// of the class budget, and every class count.
+std::vector<State> states_of(const Position& p, RuleSet rules) {
+    std::vector<State> out;
+    const CountClass c = cls(p, rules);
+    const std::vector<int> reversible{0, 9, 20, 30, 38, 45, 49, 50};
+    for (int r : reversible) {
+        if (c == CountClass::sixteen) {
+            for (int e = 0; e <= 32; ++e) out.push_back(State{p, r, e, std::nullopt});
+        } else if (c == CountClass::five) {
+            for (int s = 0; s <= 10; ++s) {
+                out.push_back(State{p, r, std::nullopt, s});
+                for (int e : {22, 25, 28, 31, 32}) out.push_back(State{p, r, e, s});
+            }
+        } else if (c == CountClass::ffjd_small || (rules == RuleSet::ffjd && km_v_k(p))) {
+            out.push_back(State{p, r, std::nullopt, std::nullopt});
+            for (int e = 20; e <= 32; ++e) out.push_back(State{p, r, e, std::nullopt});
+        } else {
+            out.push_back(State{p, r, std::nullopt, std::nullopt});
+        }
+    }
+    return out;
+}
+
+std::vector<Position> sample(const Material& m, Color side, std::size_t count, unsigned seed) {
+    const SliceIndex<R> index(side == Color::white ? m : m.mirrored());
+    std::mt19937_64 rng(seed);
+    std::vector<Position> out;
+    const std::size_t n = std::min<std::size_t>(count, index.size());
+    for (std::size_t k = 0; k < n; ++k) {
+        const std::uint64_t i = n == index.size() ? k : rng() % index.size();
+        Position p = index.unrank(i);
+        if (side == Color::black) p = reversed<G>(p);
+        out.push_back(p);
+    }
+    return out;
+}
+
+const std::vector<Material> kClassMaterials{{3, 0, 1, 0}, {2, 1, 1, 0}, {1, 2, 1, 0}, {2, 0, 1, 0}, {1, 1, 1, 0}};
+
+// Plain minimax with the counters in the state, to the end of the class budget (at most
+// `depth` plies): exits into material outside every class read the library (fresh counters).
+Wdl search(const State& x, RuleSet rules, const Adjudicator& library, int depth) {
+    const CountClass c = cls(x.p, rules);
+    const bool carried = rules == RuleSet::ffjd && km_v_k(x.p) && x.e;
+    if (c == CountClass::none && !carried) {
+        const probe::Result r = library.probe_wdl(x.p, counters_of(x));
+        REQUIRE(r.ok());
+        return r.wdl;
+    }
+    REQUIRE(depth >= 0);
+    return from_successors(x, rules, [&](const State& y) { return search(y, rules, library, depth - 1); });
+}
+
+}  // namespace
+
+TEST_CASE("adjudication: the boundary cases of the counting rules", "[adjudicate]") {
+    const auto fmjd = RuleSet::fmjd;
+    // K+M v K, 5-move class: 9 plies to win, 10 - small plies allowed.
+    check("W:WK2,6:BK50", fmjd, 0, {}, 0, Wdl::win, 9, DecidingRule::none);
+    check("W:WK2,6:BK50", fmjd, 0, {}, 1, Wdl::win, 9, DecidingRule::none);
+    check("W:WK2,6:BK50", fmjd, 0, {}, 2, Wdl::draw, -1, DecidingRule::five);
+    // ... with a 16-move limit carried in, which binds first.
+    check("W:WK2,6:BK50", fmjd, 0, 23, 0, Wdl::win, 9, DecidingRule::none);
+    check("W:WK2,6:BK50", fmjd, 0, 24, 0, Wdl::draw, -1, DecidingRule::sixteen);
+    // 2K+M v K, 16-move class: 31 plies.
+    check("W:WK40,K45,50:BK11", fmjd, 0, 0, {}, Wdl::win, 31, DecidingRule::none);
+    check("W:WK40,K45,50:BK11", fmjd, 0, 1, {}, Wdl::win, 31, DecidingRule::none);
+    check("W:WK40,K45,50:BK11", fmjd, 0, 2, {}, Wdl::draw, -1, DecidingRule::sixteen);
+    // 3K v K: 15 plies, also with reversible 38: a sacrifice makes the lone king capture.
+    check("W:WK6,K22,K27:BK49", fmjd, 0, 17, {}, Wdl::win, 15, DecidingRule::none);
+    check("W:WK6,K22,K27:BK49", fmjd, 0, 18, {}, Wdl::draw, -1, DecidingRule::sixteen);
+    check("W:WK6,K22,K27:BK49", fmjd, 38, 0, {}, Wdl::win, 15, DecidingRule::none);
+    // Black to move, lost in exactly 32 plies with endgame 0, drawn with 1.
+    check("B:WK40,K45,50:BK7", fmjd, 0, 0, {}, Wdl::loss, 32, DecidingRule::none);
+    check("B:WK40,K45,50:BK7", fmjd, 0, 1, {}, Wdl::draw, -1, DecidingRule::sixteen);
+    // A counter at its limit draws, unless the side to move cannot move.
+    check("W:WK40,K45,50:BK11", fmjd, 0, 32, {}, Wdl::draw, -1, DecidingRule::sixteen);
+    check("W:WK2,6:BK50", fmjd, 50, {}, 0, Wdl::draw, -1, DecidingRule::twenty_five);
+    // `none` is the game-theoretic value.
+    check("B:WK40,K45,50:BK7", RuleSet::none, 49, 31, {}, Wdl::loss, 32, DecidingRule::none);
+    check("W:WK2,6:BK50", RuleSet::none, 0, {}, 9, Wdl::win, 9, DecidingRule::none);
+}
+
+TEST_CASE("adjudication: a kings-only 4-piece win with reversible near 50", "[adjudicate]") {
+    // 2K v 2K, won in 9 (the longest of its slice): the first capture must come within the
+    // 25-move budget. Find the largest reversible that still wins; one more draws.
+    const std::string f = "W:WK6,K22:BK17,K50";
+    int last_win = -1;
+    for (int r = 0; r <= 50; ++r)
+        if (judge(f, RuleSet::fmjd, r).result == Wdl::win) last_win = r;
+    REQUIRE(last_win >= 41);  // the first capture comes within 9 plies
+    REQUIRE(last_win < 50);
+    const auto win = judge(f, RuleSet::fmjd, last_win);
+    CHECK(win.plies >= 9);
+    const auto draw = judge(f, RuleSet::fmjd, last_win + 1);
+    CHECK(draw.result == Wdl::draw);
+    CHECK(draw.rule == DecidingRule::twenty_five);
+    CHECK(draw.theoretical == Wdl::win);
+    for (int r = 0; r <= last_win; ++r) CHECK(judge(f, RuleSet::fmjd, r).result == Wdl::win);
+}
+
+TEST_CASE("adjudication: fmjd and ffjd differ on 2K v K, K v K and K+M v K; none is the theory",
+          "[adjudicate]") {
+    const Adjudicator fmjd(tablebase(), RuleSet::fmjd), ffjd(tablebase(), RuleSet::ffjd),
+        none(tablebase(), RuleSet::none);
+    std::map<std::string, int> ffjd_draws;
+    for (const Material m : {Material{1, 0, 1, 0}, Material{2, 0, 1, 0}, Material{1, 1, 1, 0}}) {
+        for (Color side : {Color::white, Color::black}) {
+            for (const Position& p : sample(m, side, 200000, 1)) {
+                const probe::Result theory = tablebase().probe_dtw(p);
+                REQUIRE(theory.ok());
+                // fmjd: every win of these classes is within 10 plies, so fresh counters keep it.
+                CHECK(fmjd.probe_wdl(p, {}).wdl == theory.wdl);
+                CHECK(none.probe_wdl(p, {49, 31, 9}).wdl == theory.wdl);
+                const Wdl f = ffjd.probe_wdl(p, {}).wdl;
+                MoveList moves;
+                generate_moves<R>(p, moves);
+                if (m != Material{1, 1, 1, 0} && !moves.empty() && !has_capture<R>(p)) CHECK(f == Wdl::draw);
+                if (f != theory.wdl) ++ffjd_draws[m.name()];
+            }
+        }
+    }
+    // ffjd draws where fmjd wins: 2K v K and K v K at once, K+M v K through its promotion.
+    CHECK(ffjd_draws["KKvK"] > 1000);
+    CHECK(ffjd_draws["KvK"] > 10);
+    CHECK(ffjd_draws["KMvK"] > 100);
+    // Outside the counting classes and far from them, fmjd and ffjd agree: M v M has no king.
+    for (Color side : {Color::white, Color::black})
+        for (const Position& p : sample(Material{0, 1, 0, 1}, side, 5000, 2))
+            CHECK(fmjd.probe_wdl(p, {}).wdl == ffjd.probe_wdl(p, {}).wdl);
+}
+
+TEST_CASE("adjudication: every counter value of the counting classes follows from its successors",
+          "[adjudicate]") {
+    std::uint64_t states = 0;
+    for (RuleSet rules : {RuleSet::fmjd, RuleSet::ffjd}) {
+        const Adjudicator library(tablebase(), rules);
+        const auto value = [&](const State& x) {
+            const probe::Result r = library.probe_wdl(x.p, counters_of(x));
+            REQUIRE(r.ok());
+            return r.wdl;
+        };
+        for (const Material& m : kClassMaterials) {
+            for (Color side : {Color::white, Color::black}) {
+                const std::size_t count = m.pieces() == 4 ? 500 : 1500;
+                for (const Position& p : sample(m, side, count, 7 + static_cast<unsigned>(m.pieces()))) {
+                    for (const State& x : states_of(p, rules)) {
+                        INFO(to_string(rules) << " " << to_fen<R>(p) << " r=" << x.r << " e=" << x.e.value_or(-1)
+                                              << " s=" << x.s.value_or(-1));
+                        REQUIRE(value(x) == from_successors(x, rules, value));
+                        ++states;
+                    }
+                }
+            }
+        }
+    }
+    CHECK(states > 1000000);
+}
+
+TEST_CASE("adjudication: a plain search to the end of the class budget agrees", "[adjudicate]") {
+    for (RuleSet rules : {RuleSet::fmjd, RuleSet::ffjd}) {
+        const Adjudicator library(tablebase(), rules);
+        for (const Material& m : kClassMaterials) {
+            for (Color side : {Color::white, Color::black}) {
+                for (const Position& p : sample(m, side, 150, 11)) {
+                    for (int left = 0; left <= 3; ++left) {
+                        State x{p, 0, std::nullopt, std::nullopt};
+                        const CountClass c = cls(p, rules);
+                        if (c == CountClass::sixteen) x.e = 32 - left;
+                        else if (c == CountClass::five) x.s = 10 - left;
+                        else x.e = 32 - left;  // ffjd: 2K v K, K v K, K+M v K with a carried limit
+                        for (int r : {0, 48}) {
+                            x.r = r;
+                            INFO(to_string(rules) << " " << to_fen<R>(p) << " r=" << x.r << " e=" << x.e.value_or(-1)
+                                                  << " s=" << x.s.value_or(-1));
+                            const probe::Result got = library.probe_wdl(p, counters_of(x));
+                            REQUIRE(got.ok());
+                            CHECK(got.wdl == search(x, rules, library, left + 1));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+TEST_CASE("adjudication: the counters after a move follow RULES.md", "[adjudicate]") {
+    const Adjudicator fmjd(tablebase(), RuleSet::fmjd), ffjd(tablebase(), RuleSet::ffjd);
+    for (const Material& m : kClassMaterials)
+        for (Color side : {Color::white, Color::black})
+            for (const Position& p : sample(m, side, 100, 3))
+                for (RuleSet rules : {RuleSet::fmjd, RuleSet::ffjd}) {
+                    const Adjudicator& lib = rules == RuleSet::fmjd ? fmjd : ffjd;
+                    for (const State& x : states_of(p, rules)) {
+                        MoveList moves;
+                        generate_moves<R>(p, moves);
+                        for (const Move& mv : moves) {
+                            const State y = after(x, mv, rules);
+                            const Counters got = lib.after_move(p, counters_of(x), mv);
+                            INFO(to_string(rules) << " " << to_fen<R>(p) << " r=" << x.r);
+                            CHECK(got == lib.applicable(y.p, counters_of(y)));
+                        }
+                    }
+                }
+}
+
+TEST_CASE("adjudication: refuses what it cannot judge", "[adjudicate]") {
+    const Adjudicator judge(tablebase(), RuleSet::fmjd);
+    // More pieces than the tables hold.
+    const auto a = judge.adjudicate(fen("W:W31-50:B1-20"), {});
+    CHECK(a.status.status == probe::Status::missing);
+    // A handle without the rule tables.
+    probe::Options o;
+    o.directories = {tables()};
+    auto plain = probe::Tablebase::open(o);
+    REQUIRE(plain.ok());
+    const Adjudicator without(*plain, RuleSet::fmjd);
+    const auto b = without.adjudicate(fen("W:WK2,6:BK50"), {});
+    CHECK(b.status.status == probe::Status::missing);
+    CHECK_THAT(plain->explain(b.status), Catch::Contains("fmjd"));
+}
+
+TEST_CASE("adjudication: every reversible count outside the classes follows from its successors",
+          "[adjudicate]") {
+    std::uint64_t states = 0;
+    const std::vector<Material> materials{{2, 0, 2, 0}, {1, 1, 1, 1}, {2, 0, 1, 1}, {2, 1, 0, 1},
+                                          {1, 0, 0, 2}, {1, 1, 0, 1}, {0, 2, 1, 0}, {1, 0, 1, 1}};
+    for (RuleSet rules : {RuleSet::fmjd, RuleSet::ffjd}) {
+        const Adjudicator library(tablebase(), rules);
+        const auto value = [&](const State& x) {
+            const probe::Result r = library.probe_wdl(x.p, counters_of(x));
+            REQUIRE(r.ok());
+            return r.wdl;
+        };
+        for (const Material& m : materials) {
+            if (!test::fixture_tables(VariantId::international).empty() || m.pieces() <= 3) {
+                for (Color side : {Color::white, Color::black}) {
+                    for (const Position& p : sample(m, side, 1500, 5)) {
+                        for (int r = 0; r <= 50; ++r) {
+                            const State x{p, r, std::nullopt, std::nullopt};
+                            INFO(to_string(rules) << " " << to_fen<R>(p) << " r=" << r);
+                            REQUIRE(value(x) == from_successors(x, rules, value));
+                            ++states;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    CHECK(states > 50000);
+}

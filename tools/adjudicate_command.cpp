@@ -1,0 +1,139 @@
+// dtb adjudicate: a position (--fen) or every game of a PDN file (--pdn) judged under the
+// counting rules (probe/adjudicate.hpp).
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "probe/adjudicate.hpp"
+#include "tools/adjudicate_game.hpp"
+#include "tools/commands.hpp"
+
+namespace dtb::tools {
+
+namespace {
+
+using probe::Adjudication;
+using probe::Counters;
+
+nlohmann::json plies_json(Wdl w, int plies) {
+    return w == Wdl::draw || plies < 0 ? nlohmann::json() : nlohmann::json(plies);
+}
+
+nlohmann::json counter_json(const std::optional<int>& c) { return c ? nlohmann::json(*c) : nlohmann::json(); }
+
+std::string result_text(Wdl w, int plies) {
+    if (w == Wdl::draw) return "draw";
+    const std::string v = w == Wdl::win ? "win" : "loss";
+    return plies >= 0 ? v + " in " + std::to_string(plies) + (plies == 1 ? " ply" : " plies") : v;
+}
+
+void print_position(const probe::Tablebase& tb, const Position& p, const AdjudicateOptions& o,
+                    const Adjudication& a) {
+    if (o.json) {
+        nlohmann::json moves = nlohmann::json::array();
+        for (const auto& m : a.moves)
+            moves.push_back({{"move", m.text},
+                             {"result", std::string(to_string(m.result))},
+                             {"plies", plies_json(m.result, m.plies)}});
+        const nlohmann::json j = {{"fen", tb.to_fen(p)},
+                                  {"rules", o.rules},
+                                  {"reversible", a.counters.reversible},
+                                  {"endgame", counter_json(a.counters.endgame)},
+                                  {"small", counter_json(a.counters.small)},
+                                  {"result", std::string(to_string(a.result))},
+                                  {"plies", plies_json(a.result, a.plies)},
+                                  {"rule", std::string(probe::to_string(a.rule))},
+                                  {"moves", moves},
+                                  {"theoretical", std::string(to_string(a.theoretical))},
+                                  {"theoretical_dtw", plies_json(a.theoretical, a.theoretical_dtw)}};
+        std::cout << j.dump() << "\n" << std::flush;
+        return;
+    }
+    std::ostringstream out;
+    const char* side = p.side_to_move == Color::white ? "White" : "Black";
+    out << tb.to_fen(p) << "  (rules " << o.rules << "; reversible " << a.counters.reversible;
+    if (a.counters.endgame) out << ", endgame " << *a.counters.endgame;
+    if (a.counters.small) out << ", small " << *a.counters.small;
+    out << ")\n  " << side << " to move: " << result_text(a.result, a.plies);
+    if (!a.plies_known && a.result != Wdl::draw) out << " (plies not searched: too many positions)";
+    if (a.rule != probe::DecidingRule::none) out << " by the " << probe::to_string(a.rule) << " rule";
+    out << "\n  theoretical: " << result_text(a.theoretical, a.theoretical_dtw) << "\n";
+    if (!a.moves.empty()) {
+        out << "  moves that keep it:";
+        for (const auto& m : a.moves) {
+            out << " " << m.text;
+            if (m.result != Wdl::draw && m.plies >= 0) out << " (" << m.plies << ")";
+        }
+        out << "\n";
+    }
+    std::cout << out.str() << std::flush;
+}
+
+int run_adjudicate(const AdjudicateOptions& o) {
+    const auto rules = parse_rule_set(o.rules);
+    if (!rules) {
+        std::cerr << "dtb adjudicate: --rules must be fmjd, ffjd or none\n";
+        return kExitBadInput;
+    }
+    if (o.fen.empty() == o.pdn.empty()) {
+        std::cerr << "dtb adjudicate: give exactly one of --fen and --pdn\n";
+        return kExitBadInput;
+    }
+    for (const auto& [name, value] : {std::pair{"--reversible", std::optional<int>(o.reversible)},
+                                      std::pair{"--endgame", o.endgame}, std::pair{"--small", o.small}})
+        if (value && *value < 0) {
+            std::cerr << "dtb adjudicate: " << name << " must be 0 or more\n";
+            return kExitBadInput;
+        }
+    probe::Options options;
+    options.variant = VariantId::international;
+    options.metrics = probe::kAllMetrics | probe::kRuleMetrics;
+    options.directories.emplace_back(o.db.empty() ? std::string("data/tb/international") : o.db);
+    auto tb = probe::Tablebase::open(options);
+    if (!tb) {
+        std::cerr << "dtb adjudicate: " << tb.error() << "\n";
+        return kExitTables;
+    }
+    const probe::Adjudicator judge(*tb, *rules);
+    if (!o.pdn.empty()) return adjudicate_pdn_file(*tb, judge, o);
+    auto p = tb->parse_fen(o.fen);
+    if (!p) {
+        std::cerr << "dtb adjudicate: " << p.error() << "\n";
+        return kExitBadInput;
+    }
+    Counters counters;
+    counters.reversible = o.reversible;
+    counters.endgame = o.endgame;
+    counters.small = o.small;
+    const Adjudication a = judge.adjudicate(*p, counters);
+    if (!a.ok()) {
+        std::cerr << "dtb adjudicate: " << tb->to_fen(*p) << ": " << tb->explain(a.status) << "\n";
+        return a.status.status == probe::Status::illegal ? kExitBadInput : kExitTables;
+    }
+    print_position(*tb, *p, o, a);
+    return kExitOk;
+}
+
+}  // namespace
+
+void add_adjudicate_command(CLI::App& app, AdjudicateOptions& o, std::function<int()>& action) {
+    auto* cmd = app.add_subcommand(
+        "adjudicate", "Result of a position or of PDN games under the counting rules (international)");
+    cmd->add_option("--db", o.db, "Folder of international tables with rule tables (default data/tb/international)");
+    cmd->add_option("--rules", o.rules, "fmjd (25/16/5-move rules), ffjd (25/16-move, 2K v K drawn) or none")
+        ->default_val("fmjd");
+    cmd->add_option("--fen", o.fen, "The position (PDN FEN, side to move first)");
+    cmd->add_option("--pdn", o.pdn, "A PDN file: every game is replayed and checked");
+    cmd->add_option("--reversible", o.reversible, "Plies since the last man move or capture")->default_val(0);
+    cmd->add_option("--endgame", o.endgame, "Plies since the 16-move class was entered");
+    cmd->add_option("--small", o.small, "Plies since the 5-move class was entered (fmjd)");
+    cmd->add_flag("--json", o.json, "JSON output (one object per position; for --pdn one object)");
+    cmd->footer(
+        "--fen JSON: {\"fen\",\"rules\",\"reversible\",\"endgame\",\"small\",\"result\",\"plies\",\"rule\",\n"
+        "\"moves\":[{\"move\",\"result\",\"plies\"},...],\"theoretical\"}; moves are those that keep the result.\n"
+        "Exit codes: 0 ok; 1 a game record is inconsistent or has an illegal move (--pdn);\n"
+        "2 bad input; 3 tables missing or corrupt (the rule tables come from dtb gen).");
+    cmd->callback([&]() { action = [&]() { return run_adjudicate(o); }; });
+}
+
+}  // namespace dtb::tools

@@ -1,0 +1,241 @@
+// dtb adjudicate --pdn: each game is replayed (rules/pdn.hpp) with the counters of RULES.md 1
+// kept ply by ply (probe::Adjudicator::after_move); the report says where each counting rule
+// started, where a limit or a threefold repetition drew the game, from which ply the tables
+// could judge, the theoretical and rule values there and at the end, and whether the recorded
+// result agrees with all that.
+#include "tools/adjudicate_game.hpp"
+
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <tuple>
+
+#include "rules/movegen.hpp"
+#include "rules/pdn.hpp"
+
+namespace dtb::tools {
+
+namespace {
+
+using probe::Counters;
+using probe::DecidingRule;
+
+// A value for the side to move, as a game result.
+std::string game_result(Wdl w, Color side_to_move) {
+    if (w == Wdl::draw) return "draw";
+    const bool white_wins = (w == Wdl::win) == (side_to_move == Color::white);
+    return white_wins ? "white wins" : "black wins";
+}
+std::string recorded_text(PdnResult r) {
+    switch (r) {
+        case PdnResult::white_wins:
+            return "white wins";
+        case PdnResult::black_wins:
+            return "black wins";
+        case PdnResult::draw:
+            return "draw";
+        case PdnResult::unknown:
+            break;
+    }
+    return "unknown";
+}
+
+struct Event {
+    int ply;
+    std::string event;
+    std::string detail;
+};
+
+struct Judgement {
+    int ply = -1;
+    std::string theoretical, rule_value;
+    int plies = -1;  // rule plies to the end, -1 for a draw or unknown
+};
+
+struct GameReport {
+    const PdnGame* game = nullptr;
+    int plies = 0;
+    std::vector<Event> events;
+    Judgement first, end;
+    std::string outcome = "unknown";  // what the record shows: a game end, a draw by rule, ...
+    std::vector<std::string> problems;
+    bool consistent = true;
+};
+
+CountClass class_of(const Position& p, RuleSet rules) { return count_class(Material::of(p), rules); }
+
+Judgement judge_at(const probe::Adjudicator& judge, const Position& p,
+                   const Counters& k, int ply) {
+    Judgement j;
+    const probe::Adjudication a = judge.adjudicate(p, k);
+    if (!a.ok()) return j;
+    j.ply = ply;
+    j.theoretical = game_result(a.theoretical, p.side_to_move);
+    j.rule_value = game_result(a.result, p.side_to_move);
+    j.plies = a.result == Wdl::draw ? -1 : a.plies;
+    return j;
+}
+
+GameReport check_game(const probe::Tablebase& tb, const probe::Adjudicator& judge, const PdnGame& g) {
+    GameReport report;
+    report.game = &g;
+    auto replay = replay_pdn_game(g, VariantId::international);
+    if (!replay) {
+        report.problems.push_back(replay.error());
+        report.consistent = false;
+        return report;
+    }
+    if (replay->variant != VariantId::international) {
+        report.problems.push_back("not an international game: the counting rules do not apply");
+        return report;
+    }
+    using R = International;
+    const RuleSet rules = judge.rules();
+    const auto& positions = replay->positions;
+    report.plies = static_cast<int>(replay->moves.size());
+    Counters k = judge.applicable(positions[0], Counters{});
+    std::map<std::tuple<Bitboard, Bitboard, Bitboard, int>, int> seen;
+    std::optional<int> drawn_at;  // ply at which a rule or repetition drew the game
+    std::string drawn_by;
+    bool ended = false;           // the last position has no move: its side to move lost
+    for (std::size_t ply = 0; ply < positions.size(); ++ply) {
+        const Position& p = positions[ply];
+        const int n = static_cast<int>(ply);
+        if (ply > 0) {
+            k = judge.after_move(positions[ply - 1], k, replay->moves[ply - 1]);
+            const CountClass before = class_of(positions[ply - 1], rules), now = class_of(p, rules);
+            if (now == CountClass::sixteen && before != CountClass::sixteen)
+                report.events.push_back({n, "16-move started", ""});
+            if (now == CountClass::five && before != CountClass::five)
+                report.events.push_back({n, "5-move started", ""});
+        } else {
+            if (class_of(p, rules) == CountClass::sixteen) report.events.push_back({0, "16-move started", ""});
+            if (class_of(p, rules) == CountClass::five) report.events.push_back({0, "5-move started", ""});
+        }
+        MoveList moves;
+        generate_moves<R>(p, moves);
+        if (moves.empty()) {
+            if (ply + 1 == positions.size()) ended = true;
+            break;  // the game is over (a replay cannot go on from here)
+        }
+        if (!drawn_at) {
+            if (const DecidingRule r = judge.limit_reached(p, k); r != DecidingRule::none) {
+                drawn_at = n;
+                drawn_by = "draw by " + std::string(probe::to_string(r));
+                report.events.push_back({n, drawn_by, ""});
+            }
+            const auto key = std::make_tuple(p.pieces[0], p.pieces[1], p.kings, static_cast<int>(p.side_to_move));
+            if (++seen[key] == 3 && !drawn_at) {
+                drawn_at = n;
+                drawn_by = "repetition";
+                report.events.push_back({n, drawn_by, "third occurrence of this position"});
+            }
+        }
+        if (report.first.ply < 0 && tb.probe_wdl(p).ok()) {
+            report.first = judge_at(judge, p, k, n);
+            if (report.first.ply >= 0) {
+                std::string detail = "theoretical " + report.first.theoretical + ", under the rules " + report.first.rule_value;
+                report.events.push_back({n, "first judged", detail});
+            }
+        }
+    }
+    const Position& last = positions.back();
+    if (report.first.ply >= 0) report.end = judge_at(judge, last, k, report.plies);
+    std::sort(report.events.begin(), report.events.end(),
+              [](const Event& a, const Event& b) { return a.ply < b.ply; });
+
+    // What the record proves, then whether the recorded result agrees.
+    const PdnResult recorded = pdn_recorded_result(g);
+    std::string proven;  // "white wins", "draw", "black wins" or empty
+    if (drawn_at) {
+        proven = "draw";
+        report.outcome = "drawn at ply " + std::to_string(*drawn_at);
+    } else if (ended) {
+        proven = game_result(Wdl::loss, last.side_to_move);
+        report.outcome = "game over at ply " + std::to_string(report.plies);
+    } else if (report.end.ply >= 0) {
+        proven = report.end.rule_value;
+        report.outcome = "judged at the end";
+    }
+    if (recorded != PdnResult::unknown && !proven.empty() && recorded_text(recorded) != proven) {
+        report.consistent = false;
+        std::string why = "recorded " + recorded_text(recorded) + ", but ";
+        if (drawn_at)
+            why += "the game was drawn at ply " + std::to_string(*drawn_at) + " (" + drawn_by + ")";
+        else if (ended)
+            why += "the game ended at ply " + std::to_string(report.plies) + ": " + proven;
+        else if (proven == "draw")
+            why += "the final position is a draw under the rules (theoretical: " + report.end.theoretical + ")";
+        else
+            why += "a forced win remains within the limits at the end: " + proven +
+                   (report.end.plies >= 0 ? " in " + std::to_string(report.end.plies) + " plies" : "");
+        report.problems.push_back(why);
+    }
+    return report;
+}
+
+nlohmann::json judgement_json(const Judgement& j, const std::string& which) {
+    if (j.ply < 0) return nullptr;
+    return which == "theoretical" ? nlohmann::json(j.theoretical) : nlohmann::json(j.rule_value);
+}
+
+}  // namespace
+
+int adjudicate_pdn_file(const probe::Tablebase& tb, const probe::Adjudicator& judge, const AdjudicateOptions& o) {
+    std::ifstream in(o.pdn, std::ios::binary);
+    if (!in) {
+        std::cerr << "dtb adjudicate: cannot read " << o.pdn << "\n";
+        return kExitBadInput;
+    }
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string whole = text.str();
+    const std::vector<PdnGame> games = read_pdn(whole);
+    bool all_consistent = true;
+    nlohmann::json out_games = nlohmann::json::array();
+    for (const PdnGame& g : games) {
+        const GameReport r = check_game(tb, judge, g);
+        all_consistent = all_consistent && r.consistent;
+        if (o.json) {
+            nlohmann::json tags = nlohmann::json::object();
+            for (const PdnTag& t : g.tags) tags[t.name] = t.value;
+            nlohmann::json events = nlohmann::json::array();
+            for (const Event& e : r.events) {
+                nlohmann::json ev = {{"ply", e.ply}, {"event", e.event}};
+                if (!e.detail.empty()) ev["detail"] = e.detail;
+                events.push_back(ev);
+            }
+            out_games.push_back({{"index", g.index},
+                                 {"tags", tags},
+                                 {"result", recorded_text(pdn_recorded_result(g))},
+                                 {"plies", r.plies},
+                                 {"events", events},
+                                 {"first_judged_ply", r.first.ply >= 0 ? nlohmann::json(r.first.ply) : nlohmann::json()},
+                                 {"theoretical_at_first_judged", judgement_json(r.first, "theoretical")},
+                                 {"rule_value_at_first_judged", judgement_json(r.first, "rule")},
+                                 {"theoretical_at_end", judgement_json(r.end, "theoretical")},
+                                 {"rule_value_at_end", judgement_json(r.end, "rule")},
+                                 {"outcome", r.outcome},
+                                 {"consistent", r.consistent},
+                                 {"problems", r.problems}});
+            continue;
+        }
+        std::ostringstream s;
+        s << pdn_game_label(g) << ": " << r.plies << " plies, recorded " << recorded_text(pdn_recorded_result(g))
+          << (r.consistent ? ", consistent" : ", INCONSISTENT") << "\n";
+        for (const Event& e : r.events)
+            s << "  ply " << e.ply << ": " << e.event << (e.detail.empty() ? "" : " (" + e.detail + ")") << "\n";
+        if (r.end.ply >= 0)
+            s << "  at the end: theoretical " << r.end.theoretical << ", under the rules " << r.end.rule_value
+              << (r.end.plies >= 0 ? " in " + std::to_string(r.end.plies) + " plies" : "") << "\n";
+        for (const std::string& p : r.problems) s << "  problem: " << p << "\n";
+        std::cout << s.str();
+    }
+    if (o.json) std::cout << nlohmann::json{{"rules", o.rules}, {"games", out_games}}.dump() << "\n";
+    std::cout << std::flush;
+    return all_consistent ? kExitOk : kExitCheckFailed;
+}
+
+}  // namespace dtb::tools

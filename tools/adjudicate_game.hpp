@@ -1,0 +1,12 @@
+// dtb adjudicate --pdn: every game of a PDN file replayed with its counters and judged.
+#pragma once
+#include "probe/adjudicate.hpp"
+#include "tools/commands.hpp"
+
+namespace dtb::tools {
+
+// Prints the report (text or JSON) and returns the exit code: 0 all games consistent, 1 a game
+// inconsistent or with an illegal move, 2 the file cannot be read.
+int adjudicate_pdn_file(const probe::Tablebase& tb, const probe::Adjudicator& judge, const AdjudicateOptions& o);
+
+}  // namespace dtb::tools
