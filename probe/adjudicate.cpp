@@ -117,7 +117,7 @@ class Question {
 
     // The result for the side to move of p with counters k (already applicable).
     Wdl value(const Position& p, const Counters& k) {
-        if (judge_.rules() == RuleSet::none) return theoretical(p).wdl;
+        if (judge_.rules() == RuleSet::none) return wdl_only(p);
         MoveList moves;
         generate_moves<R>(p, moves);
         if (moves.empty()) return Wdl::loss;
@@ -180,6 +180,12 @@ class Question {
         Result r = tb_.probe(p, kWdl | kDtw, access_);
         if (!r.ok()) throw ProbeFailure{r};
         return r;
+    }
+
+    Wdl wdl_only(const Position& p) const {
+        const Result r = tb_.probe(p, kWdl, access_);
+        if (!r.ok()) throw ProbeFailure{r};
+        return r.wdl;
     }
 
     struct TooDeep {};
@@ -299,6 +305,9 @@ Result Adjudicator::probe_wdl(const Position& p, const Counters& counters, Acces
         r.reason = "the counting rules are those of international draughts";
         return r;
     }
+    // Also refuses illegal positions and positions outside the tables; `none` is this value.
+    const Result theory = tb_.probe(p, kWdl, access);
+    if (!theory.ok() || rules_ == RuleSet::none) return theory;
     try {
         Question q(*this, tb_, access);
         return ok_result(q.value(p, applicable(p, counters)));

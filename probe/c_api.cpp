@@ -5,6 +5,7 @@
 #include <string>
 
 #include "dtb/dtb.h"
+#include "probe/adjudicate.hpp"
 #include "probe/probe.hpp"
 
 struct dtb_tablebase {
@@ -135,6 +136,7 @@ int dtb_open(const char* directories, int variant, unsigned cache_mb, unsigned f
         o.variant = static_cast<dtb::VariantId>(variant);
         o.cache_mb = cache_mb;
         o.metrics = flags & DTB_ALL;
+        if (flags & DTB_RULE_TABLES) o.metrics |= dtb::probe::kRuleMetrics;
         std::string dirs = directories;
         for (std::size_t start = 0; start <= dirs.size();) {
             const std::size_t colon = std::min(dirs.find(':', start), dirs.size());
@@ -179,30 +181,71 @@ int dtb_probe_dtc(const dtb_tablebase* tb, const char* fen, int* wdl, int* dtc) 
     });
 }
 
+}  // extern "C"
+
+namespace {
+
+// The library's position of a dtb_position; false when a bit lies outside the board.
+bool to_position(const dtb_tablebase* tb, const dtb_position* pos, dtb::Position& out) {
+    const auto convert = [&](auto variant) {
+        using G = typename decltype(variant)::Geometry;
+        const std::uint64_t all = G::kNumSquares == 64 ? ~0ULL : (1ULL << G::kNumSquares) - 1;
+        dtb::Position p;
+        p.pieces[0] = from_dense<G>(pos->white);
+        p.pieces[1] = from_dense<G>(pos->black);
+        p.kings = from_dense<G>(pos->kings);
+        p.side_to_move = pos->side_to_move == 0 ? dtb::Color::white : dtb::Color::black;
+        const bool in_range = ((pos->white | pos->black | pos->kings) & ~all) == 0;
+        return std::pair{p, in_range};
+    };
+    const auto [p, in_range] = dtb::with_variant(tb->tb.variant(), convert);
+    out = p;
+    return in_range;
+}
+
+}  // namespace
+
+extern "C" {
+
 int dtb_probe_position(const dtb_tablebase* tb, const dtb_position* pos, unsigned what,
                        dtb_value* out) {
     if (!tb || !pos || !out) return fail(DTB_BAD_ARGUMENT, "NULL handle, position or output");
     if (pos->side_to_move != 0 && pos->side_to_move != 1)
         return fail(DTB_BAD_ARGUMENT, "side_to_move must be 0 (White) or 1 (Black)");
     return guarded([&]() -> int {
-        const auto convert = [&](auto variant) {
-            using G = typename decltype(variant)::Geometry;
-            const std::uint64_t all = G::kNumSquares == 64 ? ~0ULL : (1ULL << G::kNumSquares) - 1;
-            dtb::Position p;
-            p.pieces[0] = from_dense<G>(pos->white);
-            p.pieces[1] = from_dense<G>(pos->black);
-            p.kings = from_dense<G>(pos->kings);
-            p.side_to_move = pos->side_to_move == 0 ? dtb::Color::white : dtb::Color::black;
-            const bool in_range = ((pos->white | pos->black | pos->kings) & ~all) == 0;
-            return std::pair{p, in_range};
-        };
-        const auto [p, in_range] = dtb::with_variant(tb->tb.variant(), convert);
-        if (!in_range)
+        dtb::Position p;
+        if (!to_position(tb, pos, p))
             return fail(DTB_ILLEGAL, "illegal position: a bit outside the board's squares");
         const auto access =
             (what & DTB_CACHE_ONLY) ? dtb::probe::Access::cache_only : dtb::probe::Access::load;
         const Result r = tb->tb.probe(p, what & DTB_ALL, access);
         if (r.ok()) *out = dtb_value{static_cast<int>(r.wdl), r.dtw, r.dtc};
+        return code_of(tb, r);
+    });
+}
+
+int dtb_probe_rule_wdl(const dtb_tablebase* tb, const dtb_position* pos, const dtb_counters* counters,
+                       int rules, unsigned flags, int* wdl) {
+    if (!tb || !pos || !counters || !wdl) return fail(DTB_BAD_ARGUMENT, "NULL handle, position, counters or output");
+    if (pos->side_to_move != 0 && pos->side_to_move != 1)
+        return fail(DTB_BAD_ARGUMENT, "side_to_move must be 0 (White) or 1 (Black)");
+    if (rules != DTB_RULES_NONE && rules != DTB_RULES_FMJD && rules != DTB_RULES_FFJD)
+        return fail(DTB_BAD_ARGUMENT, "unknown rule set " + std::to_string(rules));
+    if (counters->reversible < 0 || counters->endgame < -1 || counters->small < -1)
+        return fail(DTB_BAD_ARGUMENT, "counters must be 0 or more (-1: absent)");
+    return guarded([&]() -> int {
+        dtb::Position p;
+        if (!to_position(tb, pos, p))
+            return fail(DTB_ILLEGAL, "illegal position: a bit outside the board's squares");
+        dtb::probe::Counters k;
+        k.reversible = counters->reversible;
+        if (counters->endgame >= 0) k.endgame = counters->endgame;
+        if (counters->small >= 0) k.small = counters->small;
+        const auto access =
+            (flags & DTB_CACHE_ONLY) ? dtb::probe::Access::cache_only : dtb::probe::Access::load;
+        const dtb::probe::Adjudicator judge(tb->tb, static_cast<dtb::RuleSet>(rules));
+        const Result r = judge.probe_wdl(p, k, access);
+        if (r.ok()) *wdl = static_cast<int>(r.wdl);
         return code_of(tb, r);
     });
 }

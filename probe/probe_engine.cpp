@@ -152,7 +152,7 @@ class EngineImpl final : public Engine {
 
     Result probe(const Position& p, unsigned metrics, Access access) const override {
         if (const char* why = illegal_reason(p)) return illegal(why);
-        metrics |= kWdl;
+        metrics = (metrics & kAllMetrics) | kWdl;  // rule tables are read by probe_table only
         const Position q = p.side_to_move == Color::white ? p : reversed<G>(p);
         return probe_white(q, metrics, access, 0);
     }
@@ -165,7 +165,7 @@ class EngineImpl final : public Engine {
 
     Result moves(const Position& p, std::vector<MoveValue>& out, unsigned metrics) const override {
         out.clear();
-        metrics = (metrics == 0 ? metrics_ : metrics) | kWdl;
+        metrics = ((metrics == 0 ? metrics_ : metrics) & kAllMetrics) | kWdl;
         const Result own = probe(p, metrics, Access::load);
         if (!own.ok()) return own;
         MoveList legal;

@@ -14,3 +14,6 @@ if $dtb probe --help >/dev/null 2>&1; then
   $dtb probe --variant international "W:WK2,6:BK50" "W:WK40,K45,50:BK11" "W:W33:B2"
   $dtb probe --variant turkish "W:Wd4:Bd6"
 fi
+$dtb adjudicate --fen "W:WK40,K45,50:BK11" --endgame 1
+$dtb adjudicate --fen "W:WK40,K45,50:BK11" --endgame 2
+$dtb adjudicate --fen "W:WK6,K22,K27:BK49" --reversible 38

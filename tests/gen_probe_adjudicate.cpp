@@ -230,21 +230,24 @@ TEST_CASE("adjudication: the boundary cases of the counting rules", "[adjudicate
 }
 
 TEST_CASE("adjudication: a kings-only 4-piece win with reversible near 50", "[adjudicate]") {
-    // 2K v 2K, won in 9 (the longest of its slice): the first capture must come within the
-    // 25-move budget. Find the largest reversible that still wins; one more draws.
-    const std::string f = "W:WK6,K22:BK17,K50";
-    int last_win = -1;
-    for (int r = 0; r <= 50; ++r)
-        if (judge(f, RuleSet::fmjd, r).result == Wdl::win) last_win = r;
-    REQUIRE(last_win >= 41);  // the first capture comes within 9 plies
-    REQUIRE(last_win < 50);
-    const auto win = judge(f, RuleSet::fmjd, last_win);
-    CHECK(win.plies >= 9);
-    const auto draw = judge(f, RuleSet::fmjd, last_win + 1);
-    CHECK(draw.result == Wdl::draw);
-    CHECK(draw.rule == DecidingRule::twenty_five);
-    CHECK(draw.theoretical == Wdl::win);
-    for (int r = 0; r <= last_win; ++r) CHECK(judge(f, RuleSet::fmjd, r).result == Wdl::win);
+    // 2K v 2K, won in 7; its first capture comes after 3 plies, the longest of any 2K v 2K win:
+    // won with reversible up to 47, drawn by the 25-move rule from 48.
+    const std::string f = "W:WK6,K7:BK1,K50";
+    for (int r = 0; r <= 47; ++r) {
+        const auto a = judge(f, RuleSet::fmjd, r);
+        CHECK(a.result == Wdl::win);
+        CHECK(a.plies == 7);
+    }
+    for (int r = 48; r <= 50; ++r) {
+        const auto a = judge(f, RuleSet::fmjd, r);
+        CHECK(a.result == Wdl::draw);
+        CHECK(a.rule == DecidingRule::twenty_five);
+        CHECK(a.theoretical == Wdl::win);
+    }
+    // Under ffjd every win of it goes through 2K v K (a capture of a black king), drawn at once.
+    const auto ffjd = judge(f, RuleSet::ffjd, 0);
+    CHECK(ffjd.result == Wdl::draw);
+    CHECK(ffjd.rule == DecidingRule::two_kings);
 }
 
 TEST_CASE("adjudication: fmjd and ffjd differ on 2K v K, K v K and K+M v K; none is the theory",

@@ -209,7 +209,8 @@ int adjudicate_pdn_file(const probe::Tablebase& tb, const probe::Adjudicator& ju
             }
             out_games.push_back({{"index", g.index},
                                  {"tags", tags},
-                                 {"result", recorded_text(pdn_recorded_result(g))},
+                                 {"result", g.result_token.empty() ? nlohmann::json() : nlohmann::json(g.result_token)},
+                                 {"recorded", recorded_text(pdn_recorded_result(g))},
                                  {"plies", r.plies},
                                  {"events", events},
                                  {"first_judged_ply", r.first.ply >= 0 ? nlohmann::json(r.first.ply) : nlohmann::json()},

@@ -64,8 +64,21 @@ enum {
     DTB_DTW = 2,
     DTB_DTC = 4,
     DTB_ALL = 7,
-    DTB_CACHE_ONLY = 8
+    DTB_CACHE_ONLY = 8,
+    DTB_RULE_TABLES = 16 /* dtb_open: also the rule tables (.fmjd, .ffjd, .ffjd16) */
 };
+
+/* Rule sets of the counting rules (international draughts, RULES.md 1). */
+enum { DTB_RULES_NONE = 0, DTB_RULES_FMJD = 1, DTB_RULES_FFJD = 2 };
+
+/* The counters of a game, in plies (RULES.md 1): reversible since the last man move or capture;
+ * endgame since the 16-move class was entered, small since the 5-move class was entered, each -1
+ * when absent (a class position then takes 0, the class being entered now). */
+typedef struct dtb_counters {
+    int reversible;
+    int endgame;
+    int small;
+} dtb_counters;
 
 typedef struct dtb_tablebase dtb_tablebase;
 
@@ -99,8 +112,8 @@ const char* dtb_result_string(int code);
 const char* dtb_last_error(void);
 
 /* Opens a tablebase. directories: one or more folders separated by ':' (searched in order).
- * cache_mb: budget of the decompressed-block cache. flags: DTB_WDL, DTB_DTW, DTB_DTC (tables of
- * other metrics are never opened). Table files are opened on first use. */
+ * cache_mb: budget of the decompressed-block cache. flags: DTB_WDL, DTB_DTW, DTB_DTC,
+ * DTB_RULE_TABLES (tables of other metrics are never opened). Table files are opened on first use. */
 int dtb_open(const char* directories, int variant, unsigned cache_mb, unsigned flags,
              dtb_tablebase** out);
 void dtb_close(dtb_tablebase* tb);
@@ -113,6 +126,12 @@ int dtb_probe_dtc(const dtb_tablebase* tb, const char* fen, int* wdl, int* dtc);
 /* Bitboard form. what: DTB_WDL / DTB_DTW / DTB_DTC flags, optionally | DTB_CACHE_ONLY. */
 int dtb_probe_position(const dtb_tablebase* tb, const dtb_position* pos, unsigned what,
                        dtb_value* out);
+
+/* The result for the side to move under the counting rules of `rules` with these counters
+ * (DTB_LOSS / DTB_DRAW / DTB_WIN): exact for every counter value. Needs a handle opened with
+ * DTB_RULE_TABLES on international tables. flags: 0 or DTB_CACHE_ONLY. */
+int dtb_probe_rule_wdl(const dtb_tablebase* tb, const dtb_position* pos, const dtb_counters* counters,
+                       int rules, unsigned flags, int* wdl);
 
 /* The best move as text ("32-28", "28x19x10"), NUL-terminated in move[0..size); "" when the side
  * to move has no move (it has lost). wdl, dtw, dtc (may be NULL): the position's values.

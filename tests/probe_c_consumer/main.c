@@ -75,6 +75,33 @@ int main(int argc, char** argv) {
     EXPECT(dtb_best_move(tb, "W:W46:B41,37", move, sizeof move, &wdl, &dtw, NULL) == DTB_OK);
     EXPECT(move[0] == '\0' && wdl == DTB_LOSS && dtw == 0);
 
+    /* Counting rules: K+M v K W:WK2,6:BK50 wins in 9, within the 5-move limit while small <= 1. */
+    {
+        dtb_tablebase* rules_tb = NULL;
+        dtb_counters counters = {0, -1, 0};
+        pos.white = (1ULL << 1) | (1ULL << 5);
+        pos.black = 1ULL << 49;
+        pos.kings = (1ULL << 1) | (1ULL << 49);
+        pos.side_to_move = 0;
+        EXPECT(dtb_probe_rule_wdl(tb, &pos, &counters, DTB_RULES_FMJD, 0, &wdl) == DTB_MISSING);
+        EXPECT(dtb_open(argv[1], DTB_VARIANT_INTERNATIONAL, 16, DTB_ALL | DTB_RULE_TABLES, &rules_tb) == DTB_OK);
+        if (rules_tb) {
+            EXPECT(dtb_probe_rule_wdl(rules_tb, &pos, &counters, DTB_RULES_FMJD, 0, &wdl) == DTB_OK);
+            EXPECT(wdl == DTB_WIN);
+            counters.small = 2;
+            EXPECT(dtb_probe_rule_wdl(rules_tb, &pos, &counters, DTB_RULES_FMJD, DTB_CACHE_ONLY, &wdl) == DTB_OK);
+            EXPECT(wdl == DTB_DRAW);
+            EXPECT(dtb_probe_rule_wdl(rules_tb, &pos, &counters, DTB_RULES_NONE, 0, &wdl) == DTB_OK);
+            EXPECT(wdl == DTB_WIN);
+            EXPECT(dtb_probe_rule_wdl(rules_tb, &pos, &counters, DTB_RULES_FFJD, 0, &wdl) == DTB_OK);
+            EXPECT(wdl == DTB_DRAW); /* promoting would give 2K v K, drawn at once under ffjd */
+            EXPECT(dtb_probe_rule_wdl(rules_tb, &pos, &counters, 9, 0, &wdl) == DTB_BAD_ARGUMENT);
+            counters.reversible = -3;
+            EXPECT(dtb_probe_rule_wdl(rules_tb, &pos, &counters, DTB_RULES_FMJD, 0, &wdl) == DTB_BAD_ARGUMENT);
+            dtb_close(rules_tb);
+        }
+    }
+
     dtb_close(tb);
     if (failures == 0) printf("probe_c_consumer: all checks passed\n");
     return failures == 0 ? 0 : 1;

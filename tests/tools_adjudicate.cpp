@@ -1,0 +1,124 @@
+// `dtb adjudicate`: the JSON contract of --fen and --pdn, the report on tests/data/adjudicate.pdn
+// (games built to reach each counting limit, a repetition, a forced win claimed as a draw, an
+// illegal move), and the exit codes.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "tests/tools_stats_support.hpp"
+
+using namespace dtb::test;
+
+namespace {
+
+// The fixture's international set, or 3 pieces plus K+K+M v K made here once per process.
+const fs::path& tables() {
+    static const fs::path dir = [] {
+#ifdef DTB_TEST_TABLES
+        const fs::path fixture = fs::path(DTB_TEST_TABLES) / "international";
+        if (fs::exists(fixture / "MMvMM.wdl")) return fixture;
+#endif
+        const fs::path d = fresh_dir("adjudicate_tables");
+        REQUIRE(run_dtb({"gen", "--pieces", "3", "--out", d.string()}).exit_code == 0);
+        REQUIRE(run_dtb({"gen", "--pieces", "4", "--only", "KKMvK", "--out", d.string()}).exit_code == 0);
+        return d;
+    }();
+    return dir;
+}
+
+nlohmann::json run_json(const std::vector<std::string>& args, int expected_exit = 0) {
+    std::vector<std::string> all{"adjudicate", "--db", tables().string(), "--json"};
+    all.insert(all.end(), args.begin(), args.end());
+    const RunResult r = run_dtb(all);
+    INFO("stdout: " << r.out << "\nstderr: " << r.err);
+    REQUIRE(r.exit_code == expected_exit);
+    auto j = nlohmann::json::parse(r.out, nullptr, false);
+    REQUIRE_FALSE(j.is_discarded());
+    return j;
+}
+
+const fs::path kPdn = fs::path(DTB_SOURCE_DIR) / "tests" / "data" / "adjudicate.pdn";
+
+bool has_event(const nlohmann::json& game, int ply, const std::string& event) {
+    for (const auto& e : game["events"])
+        if (e["ply"] == ply && e["event"] == event) return true;
+    return false;
+}
+
+}  // namespace
+
+TEST_CASE("dtb adjudicate --fen: the JSON contract", "[tools][adjudicate]") {
+    const auto j = run_json({"--fen", "W:WK2,6:BK50"});
+    for (const char* key : {"fen", "rules", "reversible", "endgame", "small", "result", "plies", "rule", "moves",
+                            "theoretical"})
+        CHECK(j.contains(key));
+    CHECK(j["fen"] == "W:WK2,6:BK50");
+    CHECK(j["rules"] == "fmjd");
+    CHECK(j["reversible"] == 0);
+    CHECK(j["endgame"].is_null());
+    CHECK(j["small"] == 0);
+    CHECK(j["result"] == "win");
+    CHECK(j["plies"] == 9);
+    CHECK(j["rule"] == "none");
+    CHECK(j["theoretical"] == "win");
+    REQUIRE(j["moves"].size() == 1);
+    CHECK(j["moves"][0] == nlohmann::json({{"move", "2-11"}, {"result", "win"}, {"plies", 9}}));
+
+    const auto drawn = run_json({"--fen", "W:WK2,6:BK50", "--small", "2"});
+    CHECK(drawn["result"] == "draw");
+    CHECK(drawn["plies"].is_null());
+    CHECK(drawn["rule"] == "5-move");
+    CHECK(drawn["theoretical"] == "win");
+
+    const auto lost = run_json({"--fen", "B:WK40,K45,50:BK7", "--endgame", "0"});
+    CHECK(lost["result"] == "loss");
+    CHECK(lost["plies"] == 32);
+    CHECK(run_json({"--fen", "B:WK40,K45,50:BK7", "--endgame", "1"})["rule"] == "16-move");
+    CHECK(run_json({"--fen", "B:WK40,K45,50:BK7", "--endgame", "1", "--rules", "none"})["result"] == "loss");
+    // ffjd: White cannot promote (2K v K would be drawn at once) and cannot win otherwise.
+    const auto ffjd = run_json({"--fen", "W:WK2,6:BK50", "--rules", "ffjd"});
+    CHECK(ffjd["result"] == "draw");
+    CHECK(ffjd["rule"] == "2k-v-k");
+}
+
+TEST_CASE("dtb adjudicate --pdn: the report on games built for each rule", "[tools][adjudicate]") {
+    const auto j = run_json({"--pdn", kPdn.string()}, 1);
+    const auto& g = j["games"];
+    REQUIRE(g.size() == 9);
+    CHECK(g[0]["consistent"] == false);  // a win recorded after the 16-move limit
+    CHECK(has_event(g[0], 0, "16-move started"));
+    CHECK(has_event(g[0], 32, "draw by 16-move"));
+    CHECK(g[0]["result"] == "2-0");
+    CHECK(g[0]["theoretical_at_first_judged"] == "white wins");
+    CHECK(g[1]["consistent"] == true);
+    CHECK(has_event(g[1], 10, "draw by 5-move"));
+    CHECK(g[2]["consistent"] == true);
+    CHECK(has_event(g[2], 50, "draw by 25-move"));
+    CHECK(g[4]["consistent"] == true);  // the win played out to the end
+    CHECK(g[4]["plies"] == 9);
+    CHECK(g[5]["consistent"] == false);  // a draw claimed while a win in 31 remains
+    CHECK_THAT(g[5]["problems"][0].get<std::string>(), Catch::Contains("forced win"));
+    CHECK(g[6]["consistent"] == false);  // the illegal move
+    CHECK_THAT(g[6]["problems"][0].get<std::string>(), Catch::Contains("ply 3"));
+    CHECK_THAT(g[6]["problems"][0].get<std::string>(), Catch::Contains("28x19"));
+    CHECK(g[7]["consistent"] == true);  // an opening: nothing to judge
+    CHECK(g[7]["first_judged_ply"].is_null());
+    CHECK(g[8]["consistent"] == false);
+    CHECK(has_event(g[8], 8, "repetition"));
+
+    const auto f = run_json({"--pdn", kPdn.string(), "--rules", "ffjd"}, 1);
+    CHECK(has_event(f["games"][3], 0, "draw by 2k-v-k"));
+    CHECK(has_event(f["games"][4], 3, "draw by 2k-v-k"));  // the promotion to 2K v K
+}
+
+TEST_CASE("dtb adjudicate: exit codes", "[tools][adjudicate]") {
+    const std::string db = tables().string();
+    CHECK(run_dtb({"adjudicate", "--db", db, "--fen", "W:WK2,6:BK51"}).exit_code == 2);
+    CHECK(run_dtb({"adjudicate", "--db", db, "--fen", "W:WK2,6:BK50", "--rules", "fide"}).exit_code == 2);
+    CHECK(run_dtb({"adjudicate", "--db", db, "--fen", "W:WK2,6:BK50", "--reversible", "-1"}).exit_code == 2);
+    CHECK(run_dtb({"adjudicate", "--db", db}).exit_code == 2);
+    CHECK(run_dtb({"adjudicate", "--db", db, "--pdn", "/nonexistent.pdn"}).exit_code == 2);
+    CHECK(run_dtb({"adjudicate", "--db", "/nonexistent", "--fen", "W:WK2,6:BK50"}).exit_code == 3);
+    const RunResult big = run_dtb({"adjudicate", "--db", db, "--fen", "W:W31-50:B1-20"});
+    CHECK(big.exit_code == 3);
+    CHECK_FALSE(big.err.empty());
+}
