@@ -96,6 +96,47 @@ private:
     std::array<std::unique_ptr<Slice>, 30000> slots_{};
 };
 
+// How one rule table of a material is computed (see the comment at the top).
+struct RuleRegime {
+    RuleSet rules = RuleSet::fmjd;
+    CountClass cls = CountClass::none;  // the class whose budget the table counts (none: 25-move)
+    bool carried = false;               // ffjd16: K+M v K under a carried 16-move limit
+    bool ffjd_small() const { return cls == CountClass::ffjd_small; }
+    // Class budgets do not restart on man moves; the 25-move budget does.
+    bool man_moves_inside() const { return cls != CountClass::none; }
+};
+inline RuleRegime rule_regime(const Material& m, format::Metric metric) {
+    if (metric == format::Metric::ffjd16) return RuleRegime{RuleSet::ffjd, CountClass::sixteen, true};
+    const RuleSet rules = metric == format::Metric::ffjd ? RuleSet::ffjd : RuleSet::fmjd;
+    return RuleRegime{rules, count_class(m, rules), false};
+}
+
+// The value, for the side that moves, of a move that leaves the slice (a capture or a
+// promotion; next: the position after it, colour-reversed, with a white piece) in a table of
+// regime `g`.
+template <class R>
+ValueCode rule_exit_value(const FinishedRuleTables<R>& finished, const RuleRegime& g, const Position& next) {
+    const Material x = Material::of(next);
+    const CountClass cx = count_class(x, g.rules);
+    if (g.cls != CountClass::none) {
+        if (g.rules == RuleSet::fmjd) {
+            if (cx == CountClass::sixteen || (cx == CountClass::five && g.cls == CountClass::five))
+                return value_one_ply_before(finished.code(format::Metric::fmjd, next));
+            if (cx == CountClass::five) {  // from the 16-move class: the smaller budget rules
+                const ValueCode t = finished.code(format::Metric::fmjd, next);
+                return value_one_ply_before(distance_of(t) <= kFiveMoveLimit ? t : kValueDraw);
+            }
+        } else {
+            if (cx == CountClass::sixteen || cx == CountClass::ffjd_small)
+                return value_one_ply_before(finished.code(format::Metric::ffjd, next));
+            if (!g.carried && is_ffjd_carried(x))  // the 16-move limit stays in force
+                return value_one_ply_before(finished.code(format::Metric::ffjd16, next));
+        }
+    }
+    // Into material in no class (a class left behind, or the 25-move rule's fresh counters).
+    return value_of_fresh_exit(fresh_value(finished.code(rule_metric(g.rules), next), cx));
+}
+
 // The rule tables of one slice and its mirror, given the slice's game-theoretic values.
 template <class R>
 class RuleTableSolver {
@@ -135,12 +176,6 @@ private:
             out.push_back(Table{theory_.side(s).index.material(), metric, std::move(values[static_cast<std::size_t>(s)])});
     }
 
-    // Rule value with fresh counters of a position in another slice.
-    Wdl fresh_elsewhere(RuleSet rules, const Position& next) const {
-        const CountClass c = count_class(Material::of(next), rules);
-        return fresh_value(finished_.code(rule_metric(rules), next), c);
-    }
-
     // No class: king phases by the 25-move budget, exits valued with fresh counters. A man move
     // that stays in the slice leads to a position of this very table with more advanced men: the
     // solver handles phases by decreasing advancement (SliceSolver::solve_values), so its value
@@ -152,7 +187,7 @@ private:
         regime.exit = [&](const Position& next, const Move& m) {
             if (!m.is_capture() && !m.promotes)  // a man move inside the slice
                 return value_of_fresh_exit(fresh_value(self->value_of(next), CountClass::none));
-            return value_of_fresh_exit(fresh_elsewhere(rules, next));
+            return rule_exit_value(finished_, RuleRegime{rules, CountClass::none, false}, next);
         };
         SliceSolver<R> solver(m_, std::move(regime), named(std::string(to_string(rules))));
         self = &solver;
@@ -166,23 +201,8 @@ private:
     Values solve_class(RuleSet rules, CountClass c, bool carried) {
         Regime regime;
         regime.man_moves_inside = true;
-        regime.exit = [this, rules, c, carried](const Position& next, const Move&) {
-            const Material x = Material::of(next);
-            const CountClass cx = count_class(x, rules);
-            if (rules == RuleSet::fmjd) {
-                if (cx == CountClass::sixteen || (cx == CountClass::five && c == CountClass::five))
-                    return value_one_ply_before(finished_.code(format::Metric::fmjd, next));
-                if (cx == CountClass::five) {  // from the 16-move class: the smaller budget rules
-                    const ValueCode t = finished_.code(format::Metric::fmjd, next);
-                    return value_one_ply_before(distance_of(t) <= kFiveMoveLimit ? t : kValueDraw);
-                }
-            } else {
-                if (cx == CountClass::sixteen || cx == CountClass::ffjd_small)
-                    return value_one_ply_before(finished_.code(format::Metric::ffjd, next));
-                if (!carried && is_ffjd_carried(x))  // the 16-move limit stays in force
-                    return value_one_ply_before(finished_.code(format::Metric::ffjd16, next));
-            }
-            return value_of_fresh_exit(fresh_elsewhere(rules, next));  // left every class
+        regime.exit = [this, g = RuleRegime{rules, c, carried}](const Position& next, const Move&) {
+            return rule_exit_value(finished_, g, next);
         };
         SliceSolver<R> solver(m_, std::move(regime), named(std::string(to_string(rules)) + (carried ? "16" : "") + " class"));
         solver.solve_values();

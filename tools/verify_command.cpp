@@ -4,16 +4,63 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
+#include "gen/finished_tables.hpp"
+#include "gen/rule_tables.hpp"
 #include "gen/verify.hpp"
+#include "gen/verify_rules.hpp"
 #include "index/scheme_version.hpp"
 #include "tools/commands.hpp"
 
 namespace dtb::tools {
 
 namespace {
+
+nlohmann::json rule_value_json(ValueCode v) {
+    return nlohmann::json{{"wdl", std::string(to_string(wdl_of(v)))}, {"threshold", distance_of(v)}};
+}
+
+// --full, rule tables (gen/verify_rules.hpp): every threshold from its successors' thresholds.
+template <class R>
+std::uint64_t verify_rules(const std::filesystem::path& dir, const std::vector<Material>& slices,
+                           const VerifyOptions& o, nlohmann::json& problems, std::atomic<std::uint64_t>& mismatches) {
+    gen::FinishedRuleTables<R> tables(dir);
+    std::mutex report_mutex;
+    std::uint64_t positions = 0;
+    for (const Material& m : slices) {
+        std::vector<Material> needed{m, m.mirrored()};
+        for (const Material& side : {m, m.mirrored()})
+            for (const Material& x : gen::FinishedTables<R>::capture_materials(side)) needed.push_back(x);
+        bool loaded = true;
+        for (const Material& x : needed)
+            if (auto r = tables.load(x); !r) {
+                problems.push_back({{"slice", m.name()}, {"problem", r.error()}});
+                if (!o.json) std::cout << "FAIL " << m.name() << ": " << r.error() << "\n";
+                loaded = false;
+                break;
+            }
+        if (!loaded) continue;
+        std::fprintf(stderr, "verify %s rule tables\n", m.name().c_str());
+        positions += gen::verify_rule_tables<R>(tables, m, [&](const gen::RuleMismatch& x) {
+            std::lock_guard lock(report_mutex);
+            if (problems.size() >= 100) return;
+            problems.push_back({{"slice", m.name()},
+                                {"file", (dir / x.table).string()},
+                                {"index", x.index},
+                                {"fen", x.fen},
+                                {"stored", rule_value_json(x.stored)},
+                                {"derived", rule_value_json(x.derived)}});
+            if (!o.json)
+                std::cout << "FAIL " << x.table << " index " << x.index << " " << x.fen << ": stored "
+                          << to_string(wdl_of(x.stored)) << " threshold " << distance_of(x.stored) << ", derived "
+                          << to_string(wdl_of(x.derived)) << " threshold " << distance_of(x.derived) << "\n";
+        }, mismatches);
+    }
+    return positions;
+}
 
 template <class R>
 int run_verify(const VerifyOptions& o) {
@@ -32,7 +79,10 @@ int run_verify(const VerifyOptions& o) {
             any = any || std::filesystem::exists(dir / format::file_name(m.name(), metric));
         if (!any) continue;
         slices.push_back(m);
-        for (auto metric : {format::Metric::wdl, format::Metric::dtw, format::Metric::dtc}) {
+        std::vector<format::Metric> metrics{format::Metric::wdl, format::Metric::dtw, format::Metric::dtc};
+        if constexpr (R::kCountingRules)
+            for (auto metric : gen::rule_metrics_of(m)) metrics.push_back(metric);
+        for (auto metric : metrics) {
             const auto path = dir / format::file_name(m.name(), metric);
             ++files;
             auto reader = format::TableReader::open(path, R::kId, rules_fingerprint<R>());
@@ -92,6 +142,7 @@ int run_verify(const VerifyOptions& o) {
             }
             positions += *r;
         }
+        if constexpr (R::kCountingRules) positions += verify_rules<R>(dir, slices, o, problems, mismatches);
         if (tty) std::cerr << "\r\033[K";
     }
     const bool ok = problems.empty() && mismatches.load() == 0;

@@ -1,0 +1,79 @@
+// `dtb verify --full` for the rule tables (gen/rule_tables.hpp): every stored threshold is
+// re-derived from the stored thresholds of its successors by forward move generation, the way
+// gen/verify.hpp re-derives WDL, DTW and DTC: a win at t needs a move to a loss at t - 1 and no
+// faster one, a loss at t has every move lead to a win, the longest at t - 1, a draw has neither.
+// Moves that leave the slice are valued by rule_exit_value, shared with the generator (the
+// counting rules live in one place); what this adds is the independent forward pass.
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "gen/parallel.hpp"
+#include "gen/retro.hpp"
+#include "gen/rule_tables.hpp"
+#include "gen/slice_solver.hpp"
+#include "index/slice_index.hpp"
+#include "rules/fen.hpp"
+
+namespace dtb::gen {
+
+struct RuleMismatch {
+    std::string table;  // file name, e.g. "KKMvK.fmjd"
+    std::uint64_t index = 0;
+    std::string fen;
+    ValueCode stored = 0, derived = 0;
+};
+
+// The threshold of p (White to move, a position of `m`) that its successors imply.
+template <class R>
+ValueCode derive_rule_value(const FinishedRuleTables<R>& tables, const Material& m, format::Metric metric,
+                            const Position& p) {
+    using G = typename R::Geometry;
+    const RuleRegime g = rule_regime(m, metric);
+    thread_local MoveList moves;
+    generate_moves<R>(p, moves);
+    if (moves.empty()) return loss_in(0);
+    if (g.ffjd_small() && !moves.front().is_capture()) return kValueDraw;
+    const Position rp = reversed<G>(p);
+    ValueCode best = kValueUnknown;
+    for (const Move& mv : moves) {
+        const Position next = reversed_after<G>(rp, mv);
+        ValueCode v;
+        if (next.of(Color::white) == 0)
+            v = win_in(1);
+        else if (mv.is_capture() || mv.promotes)
+            v = rule_exit_value(tables, g, next);
+        else if (mv.by_king || g.man_moves_inside())
+            v = value_one_ply_before(tables.code(metric, next));  // the same table, one ply on
+        else  // 25-move rule: a man move restarts the count
+            v = value_of_fresh_exit(fresh_value(tables.code(metric, next), CountClass::none));
+        best = better(best, v);
+    }
+    return best;
+}
+
+// Checks every rule table of slice m (White to move). tables must hold m, its mirror and every
+// slice their captures and promotions lead to. Returns the positions checked.
+template <class R>
+std::uint64_t verify_rule_tables(const FinishedRuleTables<R>& tables, const Material& m,
+                                 const std::function<void(const RuleMismatch&)>& report,
+                                 std::atomic<std::uint64_t>& mismatches) {
+    const SliceIndex<R> index(m);
+    std::uint64_t checked = 0;
+    for (format::Metric metric : rule_metrics_of(m)) {
+        parallel_for(index.size(), [&](std::uint64_t i) {
+            const Position p = index.unrank(i);
+            const ValueCode stored = tables.code(metric, p);
+            const ValueCode derived = derive_rule_value(tables, m, metric, p);
+            if (stored == derived) return;
+            mismatches.fetch_add(1);
+            report(RuleMismatch{format::file_name(m.name(), metric), i, to_fen<R>(p), stored, derived});
+        });
+        checked += index.size();
+    }
+    return checked;
+}
+
+}  // namespace dtb::gen
