@@ -400,3 +400,39 @@ TEST_CASE("adjudication: every reversible count outside the classes follows from
     }
     CHECK(states > 50000);
 }
+
+// Small enough for the sanitizer builds (CI runs it under ASan+UBSan; the tests above need the
+// 4-piece set): its own 3-piece tables, the K+M v K limits, and the one-ply check over the
+// 3-piece classes.
+TEST_CASE("3-piece adjudication with its own tables", "[adjudicate][small]") {
+    const test::GeneratedTables t(VariantId::international, 3);
+    probe::Options o;
+    o.directories = {t.dir()};
+    o.metrics = probe::kAllMetrics | probe::kRuleMetrics;
+    auto tb = probe::Tablebase::open(o);
+    REQUIRE(tb.ok());
+    const Adjudicator fmjd(*tb, RuleSet::fmjd), ffjd(*tb, RuleSet::ffjd);
+    const auto km = fmjd.adjudicate(fen("W:WK2,6:BK50"), Counters{0, std::nullopt, 1});
+    REQUIRE(km.ok());
+    CHECK(km.result == Wdl::win);
+    CHECK(km.plies == 9);
+    CHECK(fmjd.adjudicate(fen("W:WK2,6:BK50"), Counters{0, std::nullopt, 2}).result == Wdl::draw);
+    CHECK(ffjd.adjudicate(fen("W:WK2,6:BK50"), Counters{}).rule == DecidingRule::two_kings);
+    std::uint64_t states = 0;
+    for (RuleSet rules : {RuleSet::fmjd, RuleSet::ffjd}) {
+        const Adjudicator& library = rules == RuleSet::fmjd ? fmjd : ffjd;
+        const auto value = [&](const State& x) {
+            const probe::Result r = library.probe_wdl(x.p, counters_of(x));
+            REQUIRE(r.ok());
+            return r.wdl;
+        };
+        for (const Material m : {Material{2, 0, 1, 0}, Material{1, 1, 1, 0}})
+            for (Color side : {Color::white, Color::black})
+                for (const Position& p : sample(m, side, 40, 13))
+                    for (const State& x : states_of(p, rules)) {
+                        REQUIRE(value(x) == from_successors(x, rules, value));
+                        ++states;
+                    }
+    }
+    CHECK(states > 10000);
+}
