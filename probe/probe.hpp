@@ -26,10 +26,12 @@
 //    that into a result code too).
 //
 // Thread safety: a Tablebase is safe to use from any number of threads at once through its const
-// members (every probe member is const). Tables are opened under std::call_once per table; the
-// block cache is sharded, one mutex per shard, held only to look up, insert or evict a block
-// (decompression happens outside any lock). There is no global state: two handles share
-// nothing. Moving or destroying a handle while another thread uses it is not allowed.
+// members (every probe member is const). Tables are opened under std::call_once per table. In
+// the block cache (probe/cache.hpp) a hit takes no lock and writes no shared memory; inserting
+// and evicting hold one of its shard mutexes, and decompression happens outside any lock.
+// There is no global state (only per-thread scratch: move lists, decode buffers, each thread's
+// reader slot per cache): two handles share nothing. Moving or destroying a handle while
+// another thread uses it is not allowed.
 #pragma once
 #include <array>
 #include <cstddef>
