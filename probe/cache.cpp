@@ -126,29 +126,33 @@ struct BlockCache::Readers {
 namespace {
 
 // This thread's reader slot in each cache it has read from. Slots are given back when the thread
-// ends (if the cache still exists: the weak pointer tells).
+// ends (if the cache still exists: the weak pointer tells). An entry is matched by its weak
+// pointer's control block, which lives while the entry does, so a cache built where a destroyed
+// one was is never taken for it.
 struct ThreadCacheReaderSlots {
     struct Entry {
-        const BlockCache::Readers* owner;
-        std::weak_ptr<BlockCache::Readers> weak;
-        CacheReaderSlot* slot;
+        std::weak_ptr<BlockCache::Readers> readers;
+        CacheReaderSlot* slot;  // nullptr: every slot was taken, this thread reads under the mutex
     };
     std::vector<Entry> entries;
 
     ~ThreadCacheReaderSlots() {
         for (Entry& e : entries)
-            if (auto alive = e.weak.lock()) e.slot->taken.store(false, std::memory_order_release);
+            if (auto alive = e.readers.lock(); alive && e.slot)
+                e.slot->taken.store(false, std::memory_order_release);
     }
 
     CacheReaderSlot* find(const std::shared_ptr<BlockCache::Readers>& readers) {
-        for (std::size_t i = 0; i < entries.size(); ++i) {
-            if (entries[i].owner != readers.get()) continue;
-            // Another cache may have been built where a destroyed one was.
-            if (!entries[i].weak.expired()) return entries[i].slot;
-            entries.erase(entries.begin() + static_cast<std::ptrdiff_t>(i));
-            break;
-        }
-        for (int i = 0; i < BlockCache::kReaderSlots; ++i) {
+        for (const Entry& e : entries)
+            if (!e.readers.owner_before(readers) && !readers.owner_before(e.readers)) return e.slot;
+        return claim(readers);
+    }
+
+    CacheReaderSlot* claim(const std::shared_ptr<BlockCache::Readers>& readers) {
+        // Forget the caches destroyed since (a thread that outlives many handles keeps none).
+        std::erase_if(entries, [](const Entry& e) { return e.readers.expired(); });
+        CacheReaderSlot* slot = nullptr;
+        for (int i = 0; i < BlockCache::kReaderSlots && !slot; ++i) {
             CacheReaderSlot& s = readers->slots[i];
             bool free = false;
             if (!s.taken.load(std::memory_order_relaxed) &&
@@ -157,11 +161,11 @@ struct ThreadCacheReaderSlots {
                 while (used < i + 1 && !readers->used.compare_exchange_weak(
                                            used, i + 1, std::memory_order_seq_cst)) {
                 }
-                entries.push_back({readers.get(), readers, &s});
-                return &s;
+                slot = &s;
             }
         }
-        return nullptr;  // every slot taken: this thread reads under the mutex
+        entries.push_back({readers, slot});
+        return slot;
     }
 };
 
@@ -297,17 +301,23 @@ struct alignas(64) BlockCache::Shard {
 
     // CLOCK: sweeps from the hand, giving referenced blocks a second chance, until the shard is
     // within budget; never evicts `keep`.
+    // Lock-free readers may set marks again behind the hand; after two full turns without an
+    // eviction the marks are ignored, so the sweep ends however hot the shard is.
     void shrink(std::uint64_t keep) {
+        std::size_t steps = 0;
         while (bytes > budget && count > 1) {
             SlotArray& t = slots();
             Node* n = t.slots[hand].load(std::memory_order_relaxed);
             if (!n || n->key == keep) {
                 hand = (hand + 1) & t.mask;
-            } else if (n->referenced.load(std::memory_order_relaxed)) {
+                ++steps;
+            } else if (steps <= 2 * (t.mask + 1) && n->referenced.load(std::memory_order_relaxed)) {
                 n->referenced.store(false, std::memory_order_relaxed);
                 hand = (hand + 1) & t.mask;
+                ++steps;
             } else {
                 erase_at(hand);  // the hand now sees whatever shifted into this slot
+                steps = 0;
             }
         }
     }

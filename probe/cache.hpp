@@ -16,8 +16,11 @@
 //    block that is there (then it retries under the mutex) but never sees a wrong one: a block's
 //    key is checked and its bytes never change.
 //  - Evicted blocks and outgrown slot arrays are freed only when every reader that could still
-//    hold them has withdrawn (epoch-based reclamation). Up to kReaderSlots threads per cache read
-//    lock-free; further threads take the mutex for every lookup.
+//    hold them has withdrawn (epoch-based reclamation, see cache.cpp): at once when no lookup is
+//    in flight, else at the shard's next eviction. Such blocks no longer count in
+//    CacheStats::bytes, so memory may briefly exceed the budget by the blocks evicted under
+//    readers. Up to kReaderSlots threads per cache read lock-free; further threads take the
+//    shard's mutex for every lookup.
 //
 // Blocks are stored packed at their table's bits_per_entry (2 bits per WDL entry), so a budget
 // holds up to 8 times more WDL entries than the uint16 values TableReader decodes to.

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <latch>
 #include <random>
 #include <thread>
 
@@ -113,4 +114,41 @@ TEST_CASE("8 threads with a small cache agree with a single thread", "[probe][co
                   stats.budget + static_cast<std::size_t>(shards) * BlockCache::charge(1024));
         }
     }
+}
+
+TEST_CASE("the block cache: one thread across many caches, more threads than reader slots",
+          "[probe][concurrency]") {
+    const auto block = [](std::uint16_t v) {
+        std::vector<std::uint16_t> values(256, v);
+        return PackedBlock::pack(values.data(), values.size(), 8);
+    };
+    // Caches built and destroyed one after another, often at the same address: the thread's
+    // reader slot of a destroyed cache is never taken for the new one's.
+    for (std::uint16_t c = 0; c < 300; ++c) {
+        BlockCache cache(1 << 20, 1);
+        cache.insert({1, 0}, block(c % 200), 0);
+        REQUIRE(cache.lookup({1, 0}, 7) == std::optional<std::uint16_t>(c % 200));
+    }
+    // More threads reading at once than the cache has reader slots: the others read under the
+    // shard mutexes, and every lookup is a hit with the right value.
+    BlockCache cache(1 << 20, 4);
+    for (std::uint16_t b = 0; b < 64; ++b) cache.insert({2, b}, block(b), 0);
+    const int threads = BlockCache::kReaderSlots + 8;
+    std::latch registered(threads);
+    std::atomic<int> wrong{0};
+    std::vector<std::thread> pool;
+    for (int t = 0; t < threads; ++t) {
+        pool.emplace_back([&, t] {
+            const auto check = [&](int b) {
+                const auto want = std::optional<std::uint16_t>(static_cast<std::uint16_t>(b));
+                if (cache.lookup({2, static_cast<std::uint64_t>(b)}, 3) != want) wrong.fetch_add(1);
+            };
+            check(t % 64);
+            registered.arrive_and_wait();  // every thread holds a reader slot, or found none
+            for (int k = 0; k < 200; ++k) check((t + k) % 64);
+        });
+    }
+    for (auto& th : pool) th.join();
+    CHECK(wrong.load() == 0);
+    CHECK(cache.stats().hits == static_cast<std::uint64_t>(threads) * 201);
 }
