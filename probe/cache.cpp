@@ -1,20 +1,32 @@
-// BlockCache: sharded CLOCK cache over open-addressing hash tables (see cache.hpp).
+// BlockCache: sharded CLOCK cache with lock-free hits (see cache.hpp).
+//
+// Epoch-based reclamation. `global_epoch` only grows. A reader stores the epoch it read into its
+// own slot (seq_cst), checks that the epoch has not moved meanwhile (else it retries with the new
+// one), reads, and stores 0. A writer unlinks a node (or slot array) under the shard mutex, then
+// retires it with E = global_epoch.fetch_add(1): only readers that announced an epoch <= E can
+// have seen it, because a reader announcing a later epoch read global_epoch after the unlink.
+// The item is freed once no reader slot holds an epoch in [1, E]. Every access a reader makes
+// to a node happens before its withdrawal (a release store the writer's scan acquires), so the
+// free happens after the last read.
 #include "probe/cache.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
+#include <cstring>
 #include <mutex>
+#include <new>
 #include <vector>
 
 namespace dtb::probe {
 
 namespace {
 
-// Fixed charge per cached block: its slot (twice, for the load factor) and allocator overhead.
+// Fixed charge per cached block: its node header, its slot (twice, for the load factor) and
+// allocator overhead.
 constexpr std::size_t kBookkeepingBytes = 64;
 constexpr std::size_t kMinShardBytes = 256 * 1024;
 constexpr int kMaxShards = 64;
-constexpr std::uint64_t kEmptyKey = ~std::uint64_t{0};
 
 // Table ids fit 24 bits and block numbers 40 (2^40 blocks of at least 64 entries each is far
 // beyond any slice an index can hold).
@@ -29,99 +41,290 @@ std::uint64_t mix(std::uint64_t h) {
     return h;
 }
 
+// Packs n values at Bits (2, 4 or 8) per entry: one output byte per 8 / Bits values, so the
+// compiler can vectorise the loop (this runs on every cache miss).
+template <int Bits>
+void pack_narrow(const std::uint16_t* values, std::size_t n, std::uint8_t* out) {
+    constexpr int kPerByte = 8 / Bits;
+    constexpr unsigned kMask = (1u << Bits) - 1;
+    const std::size_t full = n / kPerByte;
+    for (std::size_t k = 0; k < full; ++k) {
+        unsigned byte = 0;
+        for (int t = 0; t < kPerByte; ++t) byte |= (values[k * kPerByte + t] & kMask) << (t * Bits);
+        out[k] = static_cast<std::uint8_t>(byte);
+    }
+    if (const std::size_t rest = n - full * kPerByte; rest > 0) {
+        unsigned byte = 0;
+        for (std::size_t t = 0; t < rest; ++t)
+            byte |= (values[full * kPerByte + t] & kMask) << (t * Bits);
+        out[full] = static_cast<std::uint8_t>(byte);
+    }
+}
+
+// A cached block: immutable after publication except for its reference mark. Header and bytes
+// are one allocation, so a hit touches the slot and then this node only.
+struct Node {
+    std::uint64_t key;
+    std::uint32_t size;  // bytes of packed values
+    std::uint8_t bits;
+    std::atomic<bool> referenced{true};
+
+    std::uint8_t* data() { return reinterpret_cast<std::uint8_t*>(this + 1); }
+    const std::uint8_t* data() const { return reinterpret_cast<const std::uint8_t*>(this + 1); }
+
+    static Node* make(std::uint64_t key, const PackedBlock& b) {
+        void* memory = ::operator new(sizeof(Node) + b.size);
+        Node* n = new (memory)
+            Node{key, static_cast<std::uint32_t>(b.size), static_cast<std::uint8_t>(b.bits)};
+        std::memcpy(n->data(), b.bytes.get(), b.size);
+        return n;
+    }
+    static void destroy(Node* n) {
+        n->~Node();
+        ::operator delete(n);
+    }
+};
+static_assert(sizeof(Node) % alignof(Node) == 0);
+
+struct SlotArray {
+    std::size_t mask;
+    std::unique_ptr<std::atomic<Node*>[]> slots;
+    explicit SlotArray(std::size_t capacity)
+        : mask(capacity - 1), slots(new std::atomic<Node*>[capacity]) {
+        for (std::size_t i = 0; i < capacity; ++i)
+            slots[i].store(nullptr, std::memory_order_relaxed);
+    }
+};
+
+}  // namespace
+
+struct alignas(64) CacheReaderSlot {
+    std::atomic<std::uint64_t> epoch{0};  // 0: not reading
+    std::atomic<bool> taken{false};
+    std::atomic<std::uint64_t> hits{0};  // written by the owning thread only
+};
+
+struct BlockCache::Readers {
+    std::atomic<std::uint64_t> global_epoch{1};
+    std::atomic<int> used{0};  // slots [0, used) may have been taken
+    CacheReaderSlot slots[kReaderSlots];
+
+    // The smallest epoch a reader announces now, or UINT64_MAX when none is reading.
+    std::uint64_t min_active() const {
+        std::uint64_t m = ~std::uint64_t{0};
+        // seq_cst: ordered after the writer's fetch_add on global_epoch, these loads see every
+        // announcement made before it (and every slot claimed before it).
+        const int n = used.load(std::memory_order_seq_cst);
+        for (int i = 0; i < n; ++i) {
+            const std::uint64_t e = slots[i].epoch.load(std::memory_order_seq_cst);
+            if (e != 0) m = std::min(m, e);
+        }
+        return m;
+    }
+};
+
+namespace {
+
+// This thread's reader slot in each cache it has read from. Slots are given back when the thread
+// ends (if the cache still exists: the weak pointer tells). An entry is matched by its weak
+// pointer's control block, which lives while the entry does, so a cache built where a destroyed
+// one was is never taken for it.
+struct ThreadCacheReaderSlots {
+    struct Entry {
+        std::weak_ptr<BlockCache::Readers> readers;
+        CacheReaderSlot* slot;  // nullptr: every slot was taken, this thread reads under the mutex
+    };
+    std::vector<Entry> entries;
+
+    ~ThreadCacheReaderSlots() {
+        for (Entry& e : entries)
+            if (auto alive = e.readers.lock(); alive && e.slot)
+                e.slot->taken.store(false, std::memory_order_release);
+    }
+
+    CacheReaderSlot* find(const std::shared_ptr<BlockCache::Readers>& readers) {
+        for (const Entry& e : entries)
+            if (!e.readers.owner_before(readers) && !readers.owner_before(e.readers)) return e.slot;
+        return claim(readers);
+    }
+
+    CacheReaderSlot* claim(const std::shared_ptr<BlockCache::Readers>& readers) {
+        // Forget the caches destroyed since (a thread that outlives many handles keeps none).
+        std::erase_if(entries, [](const Entry& e) { return e.readers.expired(); });
+        CacheReaderSlot* slot = nullptr;
+        for (int i = 0; i < BlockCache::kReaderSlots && !slot; ++i) {
+            CacheReaderSlot& s = readers->slots[i];
+            bool free = false;
+            if (!s.taken.load(std::memory_order_relaxed) &&
+                s.taken.compare_exchange_strong(free, true, std::memory_order_acq_rel)) {
+                int used = readers->used.load(std::memory_order_relaxed);
+                while (used < i + 1 && !readers->used.compare_exchange_weak(
+                                           used, i + 1, std::memory_order_seq_cst)) {
+                }
+                slot = &s;
+            }
+        }
+        entries.push_back({readers, slot});
+        return slot;
+    }
+};
+
+ThreadCacheReaderSlots& thread_reader_slots() {
+    thread_local ThreadCacheReaderSlots slots;
+    return slots;
+}
+
 }  // namespace
 
 PackedBlock PackedBlock::pack(const std::uint16_t* values, std::size_t n, int bits) {
     PackedBlock b;
     b.bits = bits;
     b.size = (n * static_cast<std::size_t>(bits) + 7) / 8;
-    b.bytes = std::make_unique<std::uint8_t[]>(b.size);  // zeroed
+    b.bytes = std::make_unique_for_overwrite<std::uint8_t[]>(b.size);  // every byte is written
     std::uint8_t* out = b.bytes.get();
-    if (bits == 16) {
-        for (std::size_t j = 0; j < n; ++j) {
-            out[2 * j] = static_cast<std::uint8_t>(values[j]);
-            out[2 * j + 1] = static_cast<std::uint8_t>(values[j] >> 8);
-        }
-        return b;
-    }
-    const unsigned mask = (1u << bits) - 1;
-    for (std::size_t j = 0; j < n; ++j) {
-        const std::size_t bit = j * static_cast<std::size_t>(bits);
-        out[bit >> 3] |= static_cast<std::uint8_t>((values[j] & mask) << (bit & 7));
+    switch (bits) {
+        case 2:
+            pack_narrow<2>(values, n, out);
+            break;
+        case 4:
+            pack_narrow<4>(values, n, out);
+            break;
+        case 8:
+            pack_narrow<8>(values, n, out);
+            break;
+        default:
+            for (std::size_t j = 0; j < n; ++j) {
+                out[2 * j] = static_cast<std::uint8_t>(values[j]);
+                out[2 * j + 1] = static_cast<std::uint8_t>(values[j] >> 8);
+            }
     }
     return b;
 }
 
-struct BlockCache::Shard {
-    struct Slot {
-        std::uint64_t key = kEmptyKey;
-        std::uint8_t* bytes = nullptr;  // owned (new[]), nullptr when empty
-        std::uint32_t size = 0;
-        std::uint8_t bits = 0;
-        bool referenced = false;
+// One cache line (or more) per shard, so that threads working in different shards never write
+// to the same line.
+struct alignas(64) BlockCache::Shard {
+    struct Retired {
+        Node* node;        // or
+        SlotArray* array;  // (one of the two)
+        std::uint64_t epoch;
     };
 
-    mutable std::mutex mutex;
-    std::vector<Slot> slots = std::vector<Slot>(16);  // capacity a power of two, at most half full
-    std::size_t count = 0;
-    std::size_t hand = 0;
-    std::size_t bytes = 0;
-    std::size_t budget = 0;
+    std::mutex mutex;
+    Readers* readers = nullptr;
+    std::atomic<SlotArray*> table{nullptr};  // capacity a power of two, at most half full
+    // Under the mutex:
+    std::size_t count = 0, hand = 0, bytes = 0, budget = 0;
     std::uint64_t hits = 0, misses = 0, insertions = 0, evictions = 0;
+    std::vector<Retired> retired;
 
+    Shard() : table(new SlotArray(16)) {}
     ~Shard() {
-        for (Slot& s : slots) delete[] s.bytes;
+        SlotArray* t = table.load(std::memory_order_relaxed);
+        for (std::size_t i = 0; i <= t->mask; ++i)
+            if (Node* n = t->slots[i].load(std::memory_order_relaxed)) Node::destroy(n);
+        delete t;
+        for (const Retired& r : retired) {
+            if (r.node) Node::destroy(r.node);
+            delete r.array;
+        }
     }
-    std::size_t mask() const { return slots.size() - 1; }
-    // The slot holding key, or the empty slot where it would go.
-    std::size_t find(std::uint64_t key, std::uint64_t hash) const {
-        std::size_t i = hash & mask();
-        while (slots[i].key != kEmptyKey && slots[i].key != key) i = (i + 1) & mask();
+
+    SlotArray& slots() { return *table.load(std::memory_order_relaxed); }  // under the mutex
+    // The slot holding key, or the empty slot where it would go (under the mutex).
+    std::size_t find(std::uint64_t key, std::uint64_t hash) {
+        SlotArray& t = slots();
+        std::size_t i = hash & t.mask;
+        for (Node* n; (n = t.slots[i].load(std::memory_order_relaxed)) != nullptr && n->key != key;)
+            i = (i + 1) & t.mask;
         return i;
     }
-    void grow() {
-        std::vector<Slot> old(slots.size() * 2);
-        old.swap(slots);
-        hand = 0;
-        for (Slot& s : old)
-            if (s.key != kEmptyKey) slots[find(s.key, mix(s.key))] = s;
+
+    void retire(Node* node, SlotArray* array) {
+        retired.push_back(
+            {node, array, readers->global_epoch.fetch_add(1, std::memory_order_seq_cst)});
+        // At once: the scan reads only the slots of threads that ever read (a few loads), and an
+        // eviction has just paid a decompression; so evicted memory leaves with its budget.
+        reclaim();
     }
-    // Removes slot i, shifting back later slots of the same probe run (no tombstones).
+    void reclaim() {
+        const std::uint64_t oldest_reader = readers->min_active();
+        std::size_t kept = 0;
+        for (const Retired& r : retired) {
+            if (r.epoch < oldest_reader) {
+                if (r.node) Node::destroy(r.node);
+                delete r.array;
+            } else {
+                retired[kept++] = r;
+            }
+        }
+        retired.resize(kept);
+    }
+
+    void grow() {
+        SlotArray& old = slots();
+        auto* bigger = new SlotArray((old.mask + 1) * 2);
+        for (std::size_t i = 0; i <= old.mask; ++i) {
+            Node* n = old.slots[i].load(std::memory_order_relaxed);
+            if (!n) continue;
+            std::size_t j = mix(n->key) & bigger->mask;
+            while (bigger->slots[j].load(std::memory_order_relaxed)) j = (j + 1) & bigger->mask;
+            bigger->slots[j].store(n, std::memory_order_relaxed);
+        }
+        table.store(bigger, std::memory_order_release);
+        hand = 0;
+        retire(nullptr, &old);
+    }
+
+    // Removes slot i, shifting back later slots of the same probe run (no tombstones). A reader
+    // walking the run meanwhile may miss a block (it then asks under the mutex), never find a
+    // wrong one.
     void erase_at(std::size_t i) {
-        Slot& victim = slots[i];
-        delete[] victim.bytes;
-        bytes -= BlockCache::charge(victim.size);
+        SlotArray& t = slots();
+        Node* victim = t.slots[i].load(std::memory_order_relaxed);
+        bytes -= BlockCache::charge(victim->size);
         --count;
         ++evictions;
-        for (std::size_t j = (i + 1) & mask();; j = (j + 1) & mask()) {
-            if (slots[j].key == kEmptyKey) break;
-            const std::size_t home = mix(slots[j].key) & mask();
+        for (std::size_t j = (i + 1) & t.mask;; j = (j + 1) & t.mask) {
+            Node* n = t.slots[j].load(std::memory_order_relaxed);
+            if (!n) break;
+            const std::size_t home = mix(n->key) & t.mask;
             // Slot j may move to i unless its home lies cyclically in (i, j].
             const bool stays = i <= j ? (home > i && home <= j) : (home > i || home <= j);
             if (stays) continue;
-            slots[i] = slots[j];
+            t.slots[i].store(n, std::memory_order_release);
             i = j;
         }
-        slots[i] = Slot{};
+        t.slots[i].store(nullptr, std::memory_order_release);
+        retire(victim, nullptr);
     }
+
     // CLOCK: sweeps from the hand, giving referenced blocks a second chance, until the shard is
     // within budget; never evicts `keep`.
+    // Lock-free readers may set marks again behind the hand; after two full turns without an
+    // eviction the marks are ignored, so the sweep ends however hot the shard is.
     void shrink(std::uint64_t keep) {
+        std::size_t steps = 0;
         while (bytes > budget && count > 1) {
-            Slot& s = slots[hand];
-            if (s.key == kEmptyKey || s.key == keep) {
-                hand = (hand + 1) & mask();
-            } else if (s.referenced) {
-                s.referenced = false;
-                hand = (hand + 1) & mask();
+            SlotArray& t = slots();
+            Node* n = t.slots[hand].load(std::memory_order_relaxed);
+            if (!n || n->key == keep) {
+                hand = (hand + 1) & t.mask;
+                ++steps;
+            } else if (steps <= 2 * (t.mask + 1) && n->referenced.load(std::memory_order_relaxed)) {
+                n->referenced.store(false, std::memory_order_relaxed);
+                hand = (hand + 1) & t.mask;
+                ++steps;
             } else {
                 erase_at(hand);  // the hand now sees whatever shifted into this slot
+                steps = 0;
             }
         }
     }
 };
 
-BlockCache::BlockCache(std::size_t budget_bytes, int shards) : budget_(budget_bytes) {
+BlockCache::BlockCache(std::size_t budget_bytes, int shards)
+    : readers_(std::make_shared<Readers>()), budget_(budget_bytes) {
     if (shards <= 0) {
         const std::size_t by_budget = std::max<std::size_t>(1, budget_bytes / kMinShardBytes);
         shards = static_cast<int>(std::min<std::size_t>(kMaxShards, std::bit_floor(by_budget)));
@@ -129,7 +332,10 @@ BlockCache::BlockCache(std::size_t budget_bytes, int shards) : budget_(budget_by
     num_shards_ = static_cast<int>(std::bit_floor(static_cast<unsigned>(std::max(1, shards))));
     shard_shift_ = 64 - std::countr_zero(static_cast<unsigned>(num_shards_));
     shards_ = std::make_unique<Shard[]>(static_cast<std::size_t>(num_shards_));
-    for (int s = 0; s < num_shards_; ++s) shards_[s].budget = budget_bytes / num_shards_;
+    for (int s = 0; s < num_shards_; ++s) {
+        shards_[s].budget = budget_bytes / num_shards_;
+        shards_[s].readers = readers_.get();
+    }
 }
 
 BlockCache::~BlockCache() = default;
@@ -144,38 +350,68 @@ std::size_t BlockCache::charge(std::size_t payload_bytes) {
     return payload_bytes + kBookkeepingBytes;
 }
 
-std::optional<std::uint16_t> BlockCache::lookup(const BlockKey& key, std::size_t j) {
-    const std::uint64_t k = pack_key(key), h = mix(k);
-    Shard& s = shard_of(key);
+std::optional<std::uint16_t> BlockCache::locked_lookup(Shard& s, std::uint64_t k, std::size_t j) {
     std::lock_guard lock(s.mutex);
-    Shard::Slot& slot = s.slots[s.find(k, h)];
-    if (slot.key == kEmptyKey) {
+    Node* n = s.slots().slots[s.find(k, mix(k))].load(std::memory_order_relaxed);
+    if (!n) {
         ++s.misses;
         return std::nullopt;
     }
     ++s.hits;
-    slot.referenced = true;
-    return packed_entry(slot.bytes, slot.bits, j);
+    n->referenced.store(true, std::memory_order_relaxed);
+    return packed_entry(n->data(), n->bits, j);
+}
+
+std::optional<std::uint16_t> BlockCache::lookup(const BlockKey& key, std::size_t j) {
+    const std::uint64_t k = pack_key(key), h = mix(k);
+    Shard& s = shard_of(key);
+    CacheReaderSlot* me = thread_reader_slots().find(readers_);
+    if (!me) return locked_lookup(s, k, j);
+    // Announce an epoch that was current after the announcement (see the top of the file).
+    std::uint64_t epoch = readers_->global_epoch.load(std::memory_order_seq_cst);
+    for (;;) {
+        me->epoch.store(epoch, std::memory_order_seq_cst);
+        const std::uint64_t now = readers_->global_epoch.load(std::memory_order_seq_cst);
+        if (now == epoch) break;
+        epoch = now;
+    }
+    std::optional<std::uint16_t> value;
+    const SlotArray* t = s.table.load(std::memory_order_acquire);
+    std::size_t i = h & t->mask;
+    for (std::size_t probes = 0; probes <= t->mask; ++probes, i = (i + 1) & t->mask) {
+        Node* n = t->slots[i].load(std::memory_order_acquire);
+        if (!n) break;
+        if (n->key != k) continue;
+        if (!n->referenced.load(std::memory_order_relaxed))
+            n->referenced.store(true, std::memory_order_relaxed);
+        value = packed_entry(n->data(), n->bits, j);
+        break;
+    }
+    me->epoch.store(0, std::memory_order_release);
+    if (!value) return locked_lookup(s, k, j);  // absent, or moved by a writer meanwhile
+    me->hits.store(me->hits.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    return value;
 }
 
 std::uint16_t BlockCache::insert(const BlockKey& key, PackedBlock block, std::size_t j) {
     const std::uint64_t k = pack_key(key), h = mix(k);
     Shard& s = shard_of(key);
+    Node* node = Node::make(k, block);  // allocate and copy outside the lock
+    const std::uint16_t value = block.get(j);
     std::lock_guard lock(s.mutex);
     std::size_t i = s.find(k, h);
-    if (s.slots[i].key != kEmptyKey) {  // another thread was first
-        s.slots[i].referenced = true;
-        return packed_entry(s.slots[i].bytes, s.slots[i].bits, j);
+    if (Node* existing = s.slots().slots[i].load(std::memory_order_relaxed)) {
+        existing->referenced.store(true, std::memory_order_relaxed);  // another thread was first
+        Node::destroy(node);
+        return value;
     }
-    if (2 * (s.count + 1) > s.slots.size()) {
+    if (2 * (s.count + 1) > s.slots().mask + 1) {
         s.grow();
         i = s.find(k, h);
     }
-    const std::uint16_t value = block.get(j);
-    s.slots[i] = Shard::Slot{k, block.bytes.release(), static_cast<std::uint32_t>(block.size),
-                             static_cast<std::uint8_t>(block.bits), true};
+    s.slots().slots[i].store(node, std::memory_order_release);
     ++s.count;
-    s.bytes += charge(block.size);
+    s.bytes += charge(node->size);
     ++s.insertions;
     s.shrink(k);
     return value;
@@ -183,9 +419,9 @@ std::uint16_t BlockCache::insert(const BlockKey& key, PackedBlock block, std::si
 
 bool BlockCache::contains(const BlockKey& key) const {
     const std::uint64_t k = pack_key(key);
-    const Shard& s = shard_of(key);
+    Shard& s = shard_of(key);
     std::lock_guard lock(s.mutex);
-    return s.slots[s.find(k, mix(k))].key != kEmptyKey;
+    return s.slots().slots[s.find(k, mix(k))].load(std::memory_order_relaxed) != nullptr;
 }
 
 CacheStats BlockCache::stats() const {
@@ -193,7 +429,7 @@ CacheStats BlockCache::stats() const {
     c.budget = budget_;
     c.shards = num_shards_;
     for (int i = 0; i < num_shards_; ++i) {
-        const Shard& s = shards_[i];
+        Shard& s = shards_[i];
         std::lock_guard lock(s.mutex);
         c.hits += s.hits;
         c.misses += s.misses;
@@ -202,6 +438,8 @@ CacheStats BlockCache::stats() const {
         c.bytes += s.bytes;
         c.blocks += s.count;
     }
+    for (int i = 0; i < kReaderSlots; ++i)
+        c.hits += readers_->slots[i].hits.load(std::memory_order_relaxed);
     return c;
 }
 

@@ -1,17 +1,26 @@
 // BlockCache: decompressed table blocks kept in memory under a byte budget. Shared by every thread
 // of one Tablebase.
 //
-// Eviction is CLOCK (second chance), an approximation of least recently used that costs a hit
-// only one flag write: a hit marks its block referenced; to make room, a hand sweeps the blocks,
-// clearing marks and evicting the first block found unmarked. Each shard is an open-addressing
-// hash table (linear probing, backward-shift deletion) whose slots the hand sweeps, so a hit
-// touches one slot and the block's bytes, nothing else.
+// Eviction is CLOCK (second chance), an approximation of least recently used: a hit marks its
+// block referenced; to make room, a hand sweeps the blocks, clearing marks and evicting the first
+// block found unmarked. Each shard is an open-addressing hash table (linear probing,
+// backward-shift deletion) of pointers to immutable blocks; the hand sweeps its slots.
 //
-// Thread safety: every member may be called from any number of threads at once. The cache is
-// split into shards (a power of two, chosen from the budget), each with its own mutex, table and
-// share of the budget; a key always maps to the same shard, so threads probing different blocks
-// rarely wait for each other. A value is read while the shard's lock is held, so a block is
-// never freed under a reader; nothing the cache hands out outlives the call.
+// Thread safety: every member may be called from any number of threads at once.
+//  - Hits take no lock and write no shared memory (the reference mark is written only when it
+//    was clear): a reader announces the current epoch in its own cache line, follows the slot
+//    pointers, reads the value, and withdraws. So threads reading the same blocks share those
+//    lines read-only instead of passing a lock between cores.
+//  - Inserts, evictions and table growth hold the shard's mutex (shards: a power of two chosen
+//    from the budget, each with its own share of it). A reader racing with them may miss a
+//    block that is there (then it retries under the mutex) but never sees a wrong one: a block's
+//    key is checked and its bytes never change.
+//  - Evicted blocks and outgrown slot arrays are freed only when every reader that could still
+//    hold them has withdrawn (epoch-based reclamation, see cache.cpp): at once when no lookup is
+//    in flight, else at the shard's next eviction. Such blocks no longer count in
+//    CacheStats::bytes, so memory may briefly exceed the budget by the blocks evicted under
+//    readers. Up to kReaderSlots threads per cache read lock-free; further threads take the
+//    shard's mutex for every lookup.
 //
 // Blocks are stored packed at their table's bits_per_entry (2 bits per WDL entry), so a budget
 // holds up to 8 times more WDL entries than the uint16 values TableReader decodes to.
@@ -82,10 +91,15 @@ class BlockCache {
     // What one cached block of `payload_bytes` is charged against the budget.
     static std::size_t charge(std::size_t payload_bytes);
 
+    static constexpr int kReaderSlots = 128;
+    struct Readers;  // epochs of the threads reading (internal)
+
   private:
     struct Shard;
     Shard& shard_of(const BlockKey& key) const;
+    std::optional<std::uint16_t> locked_lookup(Shard& s, std::uint64_t key, std::size_t j);
 
+    std::shared_ptr<Readers> readers_;  // shared with each reading thread's registration (weak)
     std::unique_ptr<Shard[]> shards_;
     int num_shards_ = 1;
     int shard_shift_ = 64;

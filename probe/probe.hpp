@@ -26,9 +26,13 @@
 //    that into a result code too).
 //
 // Thread safety: a Tablebase is safe to use from any number of threads at once through its const
-// members (every probe member is const). Tables are opened under std::call_once per table; the
-// block cache is sharded, one mutex per shard, held only to look up, insert or evict a block
-// (decompression happens outside any lock). There is no global state: two handles share
+// members (every probe member is const). Tables are opened under std::call_once per table. The
+// block cache (probe/cache.hpp) is sharded: a hit takes no lock, the reading thread only
+// announces itself in its own slot of the cache (epoch-based reclamation keeps an evicted block
+// alive until no reader can hold it; up to 128 threads per handle read this way, further ones
+// lock the shard for each lookup); a miss, an insert, an eviction hold that shard's mutex, and
+// decompression happens outside any lock. There is no global state (only per-thread scratch:
+// move lists, decode buffers, the list of caches the thread has a slot in): two handles share
 // nothing. Moving or destroying a handle while another thread uses it is not allowed.
 #pragma once
 #include <array>

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <map>
 #include <mutex>
 #include <optional>
 
@@ -97,7 +98,7 @@ class EngineImpl final : public Engine {
                 return Error{"no table directory " + dir.string()};
         }
         // File names only: no table file is opened or even looked at beyond its name here.
-        std::vector<std::pair<Material, std::array<std::filesystem::path, kMetricCount>>> found;
+        std::map<Material, std::array<std::filesystem::path, kMetricCount>> found;
         for (const auto& dir : o.directories) {
             std::error_code ec;
             for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end;
@@ -111,13 +112,8 @@ class EngineImpl final : public Engine {
                 if (metric < 0) continue;
                 const auto m = Material::parse(name.stem().string());
                 if (!m || !material_fits<R>(*m) || m->pieces() > kMaxTablePieces) continue;
-                auto slot = std::find_if(found.begin(), found.end(),
-                                         [&](const auto& f) { return f.first == *m; });
-                if (slot == found.end()) {
-                    found.push_back({*m, {}});
-                    slot = found.end() - 1;
-                }
-                if (slot->second[metric].empty()) slot->second[metric] = it->path();
+                auto& paths = found[*m];
+                if (paths[metric].empty()) paths[metric] = it->path();  // the first folder wins
             }
             if (ec) return Error{"cannot list " + dir.string() + ": " + ec.message()};
         }

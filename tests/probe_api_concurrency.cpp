@@ -5,6 +5,7 @@
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <latch>
 #include <random>
 #include <thread>
 
@@ -90,19 +91,64 @@ TEST_CASE("8 threads with a small cache agree with a single thread", "[probe][co
         const auto samples = variant == VariantId::international
                                  ? random_samples<International>(*reference, 3, 20000, 7)
                                  : random_samples<Turkish>(*reference, 3, 20000, 7);
-        // 128 KB in 4 shards: a few dozen blocks, against thousands in the tables.
-        Options o = test::options_for(dir.path / sub, variant, 128 << 10);
-        o.cache_shards = 4;
-        auto shared = Tablebase::open(o);
-        REQUIRE(shared.ok());
-        std::atomic<std::uint64_t> wrong{0};
-        const std::uint64_t probes = hammer(*shared, samples, 8, 1.5, wrong);
-        const CacheStats stats = shared->cache_stats();
-        INFO(probes << " probes, " << stats.misses << " misses, " << stats.evictions
-                    << " evictions");
-        CHECK(wrong.load() == 0);
-        CHECK(probes > 1000);
-        CHECK(stats.evictions > 100);
-        CHECK(stats.bytes <= stats.budget + 4 * BlockCache::charge(1024));
+        // 128 KB in 4 shards: a few dozen blocks against thousands in the tables, nearly every
+        // probe a miss. 1 MB in 16 shards: about half hits (read without a lock) while blocks
+        // are evicted and freed under the readers.
+        for (const auto& [budget, shards] : {std::pair{128 << 10, 4}, std::pair{1 << 20, 16}}) {
+            INFO("budget " << budget << ", " << shards << " shards");
+            Options o =
+                test::options_for(dir.path / sub, variant, static_cast<std::size_t>(budget));
+            o.cache_shards = shards;
+            auto shared = Tablebase::open(o);
+            REQUIRE(shared.ok());
+            std::atomic<std::uint64_t> wrong{0};
+            const std::uint64_t probes = hammer(*shared, samples, 8, 0.75, wrong);
+            const CacheStats stats = shared->cache_stats();
+            INFO(probes << " probes, " << stats.hits << " hits, " << stats.misses << " misses, "
+                        << stats.evictions << " evictions");
+            CHECK(wrong.load() == 0);
+            CHECK(probes > 1000);
+            CHECK(stats.hits > 0);
+            CHECK(stats.evictions > 100);
+            CHECK(stats.bytes <=
+                  stats.budget + static_cast<std::size_t>(shards) * BlockCache::charge(1024));
+        }
     }
+}
+
+TEST_CASE("the block cache: one thread across many caches, more threads than reader slots",
+          "[probe][concurrency]") {
+    const auto block = [](std::uint16_t v) {
+        std::vector<std::uint16_t> values(256, v);
+        return PackedBlock::pack(values.data(), values.size(), 8);
+    };
+    // Caches built and destroyed one after another, often at the same address: the thread's
+    // reader slot of a destroyed cache is never taken for the new one's.
+    for (std::uint16_t c = 0; c < 300; ++c) {
+        BlockCache cache(1 << 20, 1);
+        cache.insert({1, 0}, block(c % 200), 0);
+        REQUIRE(cache.lookup({1, 0}, 7) == std::optional<std::uint16_t>(c % 200));
+    }
+    // More threads reading at once than the cache has reader slots: the others read under the
+    // shard mutexes, and every lookup is a hit with the right value.
+    BlockCache cache(1 << 20, 4);
+    for (std::uint16_t b = 0; b < 64; ++b) cache.insert({2, b}, block(b), 0);
+    const int threads = BlockCache::kReaderSlots + 8;
+    std::latch registered(threads);
+    std::atomic<int> wrong{0};
+    std::vector<std::thread> pool;
+    for (int t = 0; t < threads; ++t) {
+        pool.emplace_back([&, t] {
+            const auto check = [&](int b) {
+                const auto want = std::optional<std::uint16_t>(static_cast<std::uint16_t>(b));
+                if (cache.lookup({2, static_cast<std::uint64_t>(b)}, 3) != want) wrong.fetch_add(1);
+            };
+            check(t % 64);
+            registered.arrive_and_wait();  // every thread holds a reader slot, or found none
+            for (int k = 0; k < 200; ++k) check((t + k) % 64);
+        });
+    }
+    for (auto& th : pool) th.join();
+    CHECK(wrong.load() == 0);
+    CHECK(cache.stats().hits == static_cast<std::uint64_t>(threads) * 201);
 }

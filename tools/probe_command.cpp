@@ -163,6 +163,16 @@ void add_probe_command(CLI::App& app, ProbeOptions& o, std::function<int()>& act
     cmd->add_flag("--json", o.json, "One JSON object per position per line");
     cmd->add_option("--cache-mb", o.cache_mb, "Block cache budget in MB")->default_val(64);
     cmd->add_option("fen", o.fens, "Positions in PDN FEN (W:W31,K46:B1,K5)")->required();
+    cmd->footer(
+        "Prints, per position: the value for the side to move with DTW and DTC (plies),\n"
+        "every legal move best first with the result and distances of the side that\n"
+        "plays it, and the principal variation. --json, one object per line:\n"
+        "  {\"fen\",\"variant\",\"wdl\",\"dtw\",\"dtc\",\n"
+        "   \"moves\":[{\"move\",\"wdl\",\"dtw\",\"dtc\"},...],\"pv\":[...]}\n"
+        "  distances are null for draws.\n"
+        "Exit codes: 0 ok; 2 malformed FEN or illegal position; 3 position outside the\n"
+        "tables, or a table missing or corrupt. Every position is tried; the first\n"
+        "failure sets the exit code.");
     cmd->callback([&]() { action = [&]() { return run_probe(o); }; });
 }
 

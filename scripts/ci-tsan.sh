@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# CI step: ThreadSanitizer build (build-tsan/) of the probe library and its tests, and the tests
+# that share a handle or a table reader between std::threads: the probe concurrency test (one
+# handle, 8 threads, blocks evicted and freed under lock-free readers) and the format tests with
+# threads. They read synthetic tables they write themselves, so no generation runs here. Nothing
+# OpenMP-based runs under TSan (gcc's libgomp is not instrumented: TSan reports false races
+# inside it), which is why only probe_tests is built. Any report fails the step.
+# Environment: JOBS (build parallelism, default 2), TSAN_TESTS (Catch test spec, default below).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=${JOBS:-2}
+build=build-tsan
+tests=${TSAN_TESTS:-"[concurrency],format: four threads reading one reader agree with the input,format: the file does not depend on the number of threads"}
+start=$(date +%s)
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDTB_TSAN=ON -DDTB_BUILD_BENCH=OFF >/dev/null
+cmake --build "$build" -j"$jobs" --target probe_tests
+built=$(date +%s)
+# halt_on_error: the first report ends the run with exitcode (66), so the step fails.
+export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:exitcode=66:second_deadlock_stack=1}
+run() { "$build/tests/probe_tests" "$tests"; }
+# TSan's runtime maps its shadow at fixed addresses; on kernels with more mmap randomisation than
+# it knows ("unexpected memory mapping"), run without address randomisation.
+if command -v setarch >/dev/null && setarch "$(uname -m)" -R true 2>/dev/null; then
+  run() { setarch "$(uname -m)" -R "$build/tests/probe_tests" "$tests"; }
+fi
+run
+echo "ci-tsan: build $((built - start)) s, tests $(($(date +%s) - built)) s" >&2
