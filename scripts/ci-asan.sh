@@ -8,11 +8,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=${JOBS:-2}
 build=build-asan
-# Tests that need the 4-piece tables, sanitizer-slow ones, and the find_package consumer (an
+# Tests that need the 4-piece tables (adjudication among them: "3-piece adjudication" runs), sanitizer-slow ones, and the find_package consumer (an
 # outside project built without the sanitizer flags cannot link the sanitized library).
 # The fixture itself is named too: -E keeps it out of the selection, -FS keeps ctest from adding
 # it back as the setup of the selected tests.
-exclude=${ASAN_EXCLUDE:-"^fixture:|4 pieces|default set|kings-only counts|longest wins|4-piece|5-piece|depths 1-8|8 threads|consumer_project"}
+exclude=${ASAN_EXCLUDE:-"^fixture:|4 pieces|default set|kings-only counts|longest wins|4-piece|5-piece|depths 1-8|8 threads|consumer_project|adjudication:|dtb adjudicate"}
 start=$(date +%s)
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDTB_SANITIZE=ON -DDTB_BUILD_BENCH=OFF >/dev/null
 cmake --build "$build" -j"$jobs"
