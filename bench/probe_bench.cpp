@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "index/slice_index.hpp"
+#include "probe/adjudicate.hpp"
 #include "probe/probe.hpp"
 #include "rules/movegen.hpp"
 
@@ -194,6 +195,48 @@ void BM_MemoryForBudget(benchmark::State& state) {
 }
 
 }  // namespace
+
+// Counting rules (probe/adjudicate.hpp): the counter-aware WDL an engine asks, and the whole
+// adjudication (result, plies to the end, moves that keep it) a user asks. Counters: fresh,
+// except `reversible` cycling through 0..49. Warm cache with the rule tables.
+const Tablebase& hot_rule_tablebase() {
+    static const Tablebase tb = [] {
+        Tablebase t = open_or_die(std::size_t{512} << 20, kAllMetrics | kRuleMetrics);
+        const dtb::probe::Adjudicator judge(t, dtb::RuleSet::fmjd);
+        for (const Position& p : any_positions(kSmallPool)) judge.probe_wdl(p, {});
+        return t;
+    }();
+    return tb;
+}
+void BM_RuleWdlHot(benchmark::State& state) {
+    const Tablebase& tb = hot_rule_tablebase();
+    const dtb::probe::Adjudicator judge(tb, dtb::RuleSet::fmjd);
+    const auto& positions = any_positions(kSmallPool);
+    std::size_t k = 0;
+    std::uint64_t failed = 0;
+    for (auto _ : state) {
+        const Result r = judge.probe_wdl(positions[k & (kSmallPool - 1)], {static_cast<int>(k % 50)});
+        failed += !r.ok();
+        benchmark::DoNotOptimize(r);
+        ++k;
+    }
+    state.SetItemsProcessed(state.iterations());
+    state.counters["failed"] = static_cast<double>(failed);
+}
+void BM_Adjudicate(benchmark::State& state) {
+    const Tablebase& tb = hot_rule_tablebase();
+    const dtb::probe::Adjudicator judge(tb, dtb::RuleSet::fmjd);
+    const auto& positions = any_positions(kSmallPool);
+    std::size_t k = 0;
+    for (auto _ : state) {
+        const auto a = judge.adjudicate(positions[k & (kSmallPool - 1)], {});
+        benchmark::DoNotOptimize(a);
+        ++k;
+    }
+    state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_RuleWdlHot);
+BENCHMARK(BM_Adjudicate);
 
 BENCHMARK(BM_WdlHot)->Arg(kSmallPool)->Arg(kLargePool)->Threads(1)->Threads(2)->UseRealTime();
 BENCHMARK(BM_WdlHotPerThreadHandle)->Threads(1)->Threads(2)->UseRealTime();

@@ -118,16 +118,19 @@ class Question {
     // The result for the side to move of p with counters k (already applicable).
     Wdl value(const Position& p, const Counters& k) {
         if (judge_.rules() == RuleSet::none) return wdl_only(p);
-        MoveList moves;
-        generate_moves<R>(p, moves);
-        if (moves.empty()) return Wdl::loss;
+        if (p.of(p.side_to_move) == 0) return Wdl::loss;  // the game is over: no piece left
         const Regime r = regime_of(p, k);
-        if (std::min(r.rho, r.c) <= 0) return Wdl::draw;
         const ValueCode code = table_code(p, r.table);
+        // Every rule table stores "lost now" (loss_in(0)) exactly for the positions without a
+        // move, whatever the budget: the end of the game comes before any limit.
+        if (code == loss_in(0)) return Wdl::loss;
+        if (std::min(r.rho, r.c) <= 0) return Wdl::draw;
         const int d = distance_of(code);
         if (!r.is_class) return is_draw(code) || d > r.rho ? Wdl::draw : wdl_of(code);
         if (is_draw(code) || d > r.c) return Wdl::draw;
         if (r.rho >= r.c || d <= r.rho) return wdl_of(code);
+        MoveList moves;
+        generate_moves<R>(p, moves);
         return search_king_phase(p, k, r, moves);
     }
 
@@ -305,9 +308,8 @@ Result Adjudicator::probe_wdl(const Position& p, const Counters& counters, Acces
         r.reason = "the counting rules are those of international draughts";
         return r;
     }
-    // Also refuses illegal positions and positions outside the tables; `none` is this value.
-    const Result theory = tb_.probe(p, kWdl, access);
-    if (!theory.ok() || rules_ == RuleSet::none) return theory;
+    if (rules_ == RuleSet::none) return tb_.probe(p, kWdl, access);
+    // Illegal positions and positions outside the tables are refused by the table lookups.
     try {
         Question q(*this, tb_, access);
         return ok_result(q.value(p, applicable(p, counters)));
