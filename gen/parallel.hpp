@@ -18,6 +18,10 @@ template <class Body>
 void parallel_for(std::uint64_t total, Body&& body, const ChunkProgress& progress = {}) {
     constexpr std::uint64_t kChunk = 1 << 14;
     const std::int64_t chunks = static_cast<std::int64_t>((total + kChunk - 1) / kChunk);
+    if (chunks <= 1) {  // one chunk runs on one thread anyway: spare the team its wake-up and barrier
+        for (std::uint64_t i = 0; i < total; ++i) body(i);
+        return;
+    }
     std::atomic<std::uint64_t> done{0};
     auto last = std::chrono::steady_clock::now();
 #pragma omp parallel for schedule(dynamic, 1)

@@ -8,7 +8,8 @@
 // Passes (each a parallel loop over an index range):
 //   1. seed_from_exits     forward: for each position, the best value among the moves that
 //                          leave the slice (captures, promotions; looked up in finished tables)
-//                          and the number of moves that stay inside it.
+//                          and the number of moves that stay inside it. Plain king moves are
+//                          only counted, never built (gen/forward.hpp).
 //   2. iterate_dtw         by ply d = 1, 2, ...: wins at d from losses at d-1 (un-moves), from
 //                          exits at d; losses when the last in-slice successor turns out won.
 //   3. seed_dtc            forward again, now that every WDL is known: conversions (captures
@@ -27,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "gen/forward.hpp"
 #include "gen/frontier.hpp"
 #include "gen/parallel.hpp"
 #include "gen/retro.hpp"
@@ -186,7 +188,6 @@ private:
     UnmoveKinds unmove_kinds() const {
         return regime_.man_moves_inside ? UnmoveKinds::all : UnmoveKinds::kings_only;
     }
-    static bool is_conversion(const Move& m) { return m.is_capture() || !m.by_king; }
 
     // rp is the reversed position before the move (see reversed_after).
     ValueCode external_value_after(const Position& rp, const Move& m) const {
@@ -210,22 +211,28 @@ private:
             sd.open.assign(sd.index.size(), 0);
         }
         for_scope("seed", scope, [&](int s, std::uint64_t i) {
-            thread_local MoveList moves;
+            thread_local MoveList captures;
             Side& sd = sides_[s];
             const Position p = sd.index.unrank(i);
-            generate_moves<R>(p, moves);
-            if (moves.empty()) {
-                sd.value[i] = loss_in(0);
-                return;
-            }
+            const Position rp = reversed<typename R::Geometry>(p);
             ValueCode best = kValueUnknown;
             int inside = 0;
-            const Position rp = reversed<typename R::Geometry>(p);
-            for (const Move& m : moves) {
-                if (stays_inside(m))
-                    ++inside;
-                else
-                    best = better(best, exit_value(rp, m));
+            if (generate_captures<R>(p, captures)) {  // captures are compulsory: every move leaves
+                for (const Move& m : captures) best = better(best, exit_value(rp, m));
+            } else {
+                inside = count_king_steps<R>(p);  // plain king moves always stay inside
+                bool moves = inside > 0;
+                for_each_man_step<R>(p, [&](const Move& m) {
+                    moves = true;
+                    if (stays_inside(m))
+                        ++inside;
+                    else
+                        best = better(best, exit_value(rp, m));
+                });
+                if (!moves) {
+                    sd.value[i] = loss_in(0);
+                    return;
+                }
             }
             sd.exit[i] = best;
             sd.open[i] = static_cast<std::uint8_t>(inside);
@@ -323,41 +330,46 @@ private:
             std::fill(sd.open.begin(), sd.open.end(), 0);
         }
         for_all("dtc seed", [&](int s, std::uint64_t i) {
-            thread_local MoveList moves;
+            thread_local MoveList captures;
             Side& sd = sides_[s];
             const ValueCode v = sd.value[i];
-            if (is_draw(v)) {
+            if (is_draw(v) || v == loss_in(0)) {  // loss_in(0): no move (or no piece) left
                 sd.dtc[i] = 0;
                 return;
             }
             const Position p = sd.index.unrank(i);
-            generate_moves<R>(p, moves);
-            if (moves.empty()) {
-                sd.dtc[i] = 0;
-                return;
-            }
+            const Position rp = reversed<typename R::Geometry>(p);
             const Side& next_side = sides_[other(s)];
-            if (is_win(v)) {
-                const Position rp = reversed<typename R::Geometry>(p);
-                for (const Move& m : moves) {
-                    const ValueCode after = stays_inside(m)
-                        ? next_side.value[next_side.index.rank(reversed_after<typename R::Geometry>(rp, m))]
-                        : external_value_after(rp, m);
-                    if (is_loss(after) && (is_conversion(m) || after == loss_in(0))) {
+            auto after = [&](const Move& m) {
+                return stays_inside(m)
+                    ? next_side.value[next_side.index.rank(reversed_after<typename R::Geometry>(rp, m))]
+                    : external_value_after(rp, m);
+            };
+            if (generate_captures<R>(p, captures)) {  // every move converts
+                if (is_loss(v)) {
+                    sd.dtc[i] = 1;
+                    return;
+                }
+                for (const Move& m : captures)
+                    if (is_loss(after(m))) {
                         sd.dtc[i] = 1;
                         return;
                     }
-                }
-                return;  // waits for a king move into a lost position
+                return;
             }
-            int king_moves = 0;
+            if (is_win(v)) {
+                // A man move into a lost position converts at once; so does a king move into a
+                // position lost at once, which only a win in 1 can have.
+                bool converts = false;
+                for_each_man_step<R>(p, [&](const Move& m) { converts = converts || is_loss(after(m)); });
+                if (!converts && v == win_in(1))
+                    for_each_king_step<R>(p, [&](const Move& m) { converts = converts || after(m) == loss_in(0); });
+                if (converts) sd.dtc[i] = 1;
+                return;  // else waits for a king move into a lost position
+            }
+            const int king_moves = count_king_steps<R>(p);
             bool converts = false;
-            for (const Move& m : moves) {
-                if (is_conversion(m))
-                    converts = true;
-                else
-                    ++king_moves;
-            }
+            for_each_man_step<R>(p, [&](const Move&) { converts = true; });
             if (king_moves == 0) {
                 sd.dtc[i] = converts ? 1 : 0;
                 return;
