@@ -139,7 +139,7 @@ private:
         }
         for (int s = 0; s < solver.num_sides(); ++s) {
             const auto& sd = solver.side(s);
-            auto w = write_side(sd.index.material(), sd.value, sd.dtc);
+            auto w = write_side(sd.index.material(), sd.value, sd.dtc, sd.capture);
             if (!w) return Error{w.error()};
             bytes += *w;
         }
@@ -159,14 +159,14 @@ private:
     }
 
     Expected<std::uint64_t> write_side(const Material& m, const std::vector<ValueCode>& value,
-                                       const std::vector<std::uint16_t>& dtc) {
+                                       const std::vector<std::uint16_t>& dtc, const std::vector<std::uint8_t>& captures) {
         std::vector<std::uint16_t> wdl(value.size()), dtw(value.size()), dtc_out(dtc);
         for (std::size_t i = 0; i < value.size(); ++i) {
             wdl[i] = static_cast<std::uint16_t>(wdl_of(value[i]));
             dtw[i] = static_cast<std::uint16_t>(distance_of(value[i]));
         }
         // Capture positions are stored as "don't care" (gen/dont_care.hpp); readers resolve them.
-        const auto captures = capture_flags(SliceIndex<R>(m));
+        // The solver's seed pass flagged them.
         fill_dont_care(wdl, captures);
         fill_dont_care(dtw, captures);
         fill_dont_care(dtc_out, captures);

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "gen/forward.hpp"
 #include "gen/parallel.hpp"
 #include "gen/retro.hpp"
 #include "gen/slice_solver.hpp"
@@ -123,6 +124,7 @@ public:
             if (rules == RuleSet::ffjd && is_ffjd_carried(m_))
                 append(out, format::Metric::ffjd16, solve_class(rules, CountClass::sixteen, /*carried=*/true));
         }
+        std::vector<std::vector<std::uint16_t>>().swap(phase_seeds_);
         return out;
     }
 
@@ -146,6 +148,7 @@ private:
     // solver handles phases by decreasing advancement (SliceSolver::solve_values), so its value
     // is final when it is read.
     Values solve_phases(RuleSet rules) {
+        if (phase_seeds_.empty()) prepare_phase_seeds();
         const SliceSolver<R>* self = nullptr;
         Regime regime;
         regime.man_moves_inside = false;
@@ -154,12 +157,69 @@ private:
                 return value_of_fresh_exit(fresh_value(self->value_of(next), CountClass::none));
             return value_of_fresh_exit(fresh_elsewhere(rules, next));
         };
+        regime.prepared = [this, shift = exit_shift(rules)](int s, std::uint64_t i) {
+            const unsigned word = phase_seeds_[static_cast<std::size_t>(s)][i];
+            return PreparedSeed{(word & kCaptureBit) != 0, static_cast<std::uint8_t>(word & 0xFF),
+                                unpack_exit(word >> shift)};
+        };
         SliceSolver<R> solver(m_, std::move(regime), named(std::string(to_string(rules))));
         self = &solver;
         solver.solve_values();
         Values out(static_cast<std::size_t>(solver.num_sides()));
         for (int s = 0; s < solver.num_sides(); ++s) out[static_cast<std::size_t>(s)] = solver.side(s).value;
         return out;
+    }
+
+    // The seeds of the phase solves. Captures and promotions lead to other slices, whose rule
+    // tables are final, so one pass values them for every rule set that solves phases (one capture
+    // generation for both). Per position, 16 bits: plain king moves (bits 0-7), must capture
+    // (bit 8), and per rule set the best of those exits (2 bits each, all of them worth win in 1,
+    // draw or loss in 1 with fresh counters).
+    static constexpr unsigned kCaptureBit = 1u << 8;
+    static constexpr unsigned exit_shift(RuleSet rules) { return rules == RuleSet::fmjd ? 9 : 11; }
+    static unsigned pack_exit(ValueCode v) {
+        return v == kValueUnknown ? 0 : v == win_in(1) ? 1 : is_draw(v) ? 2 : 3;
+    }
+    static ValueCode unpack_exit(unsigned bits) {
+        constexpr ValueCode kCodes[] = {kValueUnknown, win_in(1), kValueDraw, loss_in(1)};
+        return kCodes[bits & 3];
+    }
+    void prepare_phase_seeds() {
+        std::vector<RuleSet> phased;
+        for (RuleSet rules : {RuleSet::fmjd, RuleSet::ffjd})
+            if (count_class(m_, rules) == CountClass::none) phased.push_back(rules);
+        phase_seeds_.resize(static_cast<std::size_t>(theory_.num_sides()));
+        for (int s = 0; s < theory_.num_sides(); ++s) {
+            const auto& sd = theory_.side(s);
+            auto& out = phase_seeds_[static_cast<std::size_t>(s)];
+            out.assign(sd.index.size(), 0);
+            parallel_for(sd.index.size(), [&](std::uint64_t i) {
+                thread_local MoveList captures;
+                const Position p = sd.index.unrank(i);
+                const Position rp = reversed<G>(p);
+                ValueCode best[2] = {kValueUnknown, kValueUnknown};
+                auto value_exit = [&](const Move& m) {
+                    const Position next = reversed_after<G>(rp, m);
+                    for (std::size_t k = 0; k < phased.size(); ++k)
+                        best[k] = better(best[k], next.of(Color::white) == 0
+                                                      ? win_in(1)
+                                                      : value_of_fresh_exit(fresh_elsewhere(phased[k], next)));
+                };
+                unsigned word = 0;
+                if (sd.capture[i]) {
+                    generate_captures<R>(p, captures);
+                    for (const Move& m : captures) value_exit(m);
+                    word = kCaptureBit;
+                } else {
+                    word = static_cast<unsigned>(count_king_steps<R>(p));
+                    for_each_man_step<R>(p, [&](const Move& m) {
+                        if (m.promotes) value_exit(m);
+                    });
+                }
+                for (std::size_t k = 0; k < phased.size(); ++k) word |= pack_exit(best[k]) << exit_shift(phased[k]);
+                out[i] = static_cast<std::uint16_t>(word);
+            });
+        }
     }
 
     // A counting class: the class budget, every non-converting move inside.
@@ -233,6 +293,7 @@ private:
     const FinishedRuleTables<R>& finished_;
     const SliceSolver<R>& theory_;
     PassProgress progress_;
+    std::vector<std::vector<std::uint16_t>> phase_seeds_;  // per side, while the phases are solved
 };
 
 }  // namespace dtb::gen

@@ -41,12 +41,23 @@ namespace dtb::gen {
 // Values of positions outside the slice being solved (White to move, any other material).
 using ExternalLookup = std::function<ValueCode(const Position&)>;
 // What moves are worth under a set of rules other than the plain game (the counting rules).
+// What a seed pass learns from a position's captures and promotions, which lead to other slices
+// and so are the same for every regime that reads the same finished tables.
+struct PreparedSeed {
+    bool capture = false;                    // the side to move must capture: every move leaves
+    std::uint8_t king_steps = 0;             // plain king moves (0 when it must capture)
+    ValueCode best_elsewhere = kValueUnknown;  // best value among its captures and promotions
+};
 struct Regime {
     // false: only king moves stay inside (the 25-move rule's king phases); man moves are exits.
     bool man_moves_inside = true;
     // The value, for the side that moves, of a move that does not stay inside. next is the
     // position after the move, colour-reversed (White to move, with at least one white piece).
     std::function<ValueCode(const Position& next, const Move& m)> exit;
+    // Optional, only with man_moves_inside = false: the seed of position `index` of side `side`
+    // computed beforehand (gen/rule_tables.hpp does it for both rule sets in one pass). The seed
+    // pass then generates only plain man moves, and values those that do not promote by exit().
+    std::function<PreparedSeed(int side, std::uint64_t index)> prepared;
 };
 // (pass name, done, total) for progress lines.
 using PassProgress = std::function<void(const std::string& pass, std::uint64_t done, std::uint64_t total)>;
@@ -69,12 +80,13 @@ public:
         std::vector<ValueCode> exit;     // best value among moves leaving the slice (pass 1)
         std::vector<std::uint8_t> open;  // in-slice successors not yet known to be won
         std::vector<std::uint16_t> dtc;  // pass 3-4
+        std::vector<std::uint8_t> capture;  // 1 where the side to move must capture (pass 1)
     };
 
     SliceSolver(Material m, ExternalLookup external, PassProgress progress = {})
         : external_(std::move(external)), progress_(std::move(progress)) {
-        sides_.push_back(Side{SliceIndex<R>(m), {}, {}, {}, {}});
-        if (m.mirrored() != m) sides_.push_back(Side{SliceIndex<R>(m.mirrored()), {}, {}, {}, {}});
+        sides_.push_back(Side{SliceIndex<R>(m), {}, {}, {}, {}, {}});
+        if (m.mirrored() != m) sides_.push_back(Side{SliceIndex<R>(m.mirrored()), {}, {}, {}, {}, {}});
     }
     // The same recursion under other rules of the game (the counting rules, gen/rule_tables.hpp):
     // which moves stay inside and what the others are worth is the regime's.
@@ -209,35 +221,61 @@ private:
             sd.value.assign(sd.index.size(), kValueUnknown);
             sd.exit.assign(sd.index.size(), kValueUnknown);
             sd.open.assign(sd.index.size(), 0);
+            sd.capture.assign(sd.index.size(), 0);
         }
         for_scope("seed", scope, [&](int s, std::uint64_t i) {
-            thread_local MoveList captures;
+            const PreparedSeed seed = regime_.prepared ? prepared_seed(s, i) : generated_seed(s, i);
             Side& sd = sides_[s];
-            const Position p = sd.index.unrank(i);
-            const Position rp = reversed<typename R::Geometry>(p);
-            ValueCode best = kValueUnknown;
-            int inside = 0;
-            if (generate_captures<R>(p, captures)) {  // captures are compulsory: every move leaves
-                for (const Move& m : captures) best = better(best, exit_value(rp, m));
-            } else {
-                inside = count_king_steps<R>(p);  // plain king moves always stay inside
-                bool moves = inside > 0;
-                for_each_man_step<R>(p, [&](const Move& m) {
-                    moves = true;
-                    if (stays_inside(m))
-                        ++inside;
-                    else
-                        best = better(best, exit_value(rp, m));
-                });
-                if (!moves) {
-                    sd.value[i] = loss_in(0);
-                    return;
-                }
+            sd.capture[i] = seed.capture;
+            if (seed.king_steps == kNoMove) {
+                sd.value[i] = loss_in(0);
+                return;
             }
-            sd.exit[i] = best;
-            sd.open[i] = static_cast<std::uint8_t>(inside);
-            if (inside == 0) sd.value[i] = best;
+            sd.exit[i] = seed.best_elsewhere;
+            sd.open[i] = seed.king_steps;
+            if (seed.king_steps == 0) sd.value[i] = seed.best_elsewhere;
         });
+    }
+    // In the seeds below, king_steps counts every move that stays inside, and is kNoMove when
+    // the side to move has no move at all.
+    static constexpr std::uint8_t kNoMove = 0xFF;
+    PreparedSeed generated_seed(int s, std::uint64_t i) const {
+        thread_local MoveList captures;
+        const Position p = sides_[s].index.unrank(i);
+        const Position rp = reversed<typename R::Geometry>(p);
+        PreparedSeed seed;
+        if (generate_captures<R>(p, captures)) {  // captures are compulsory: every move leaves
+            seed.capture = true;
+            for (const Move& m : captures) seed.best_elsewhere = better(seed.best_elsewhere, exit_value(rp, m));
+            return seed;
+        }
+        int inside = count_king_steps<R>(p);  // plain king moves always stay inside
+        bool moves = inside > 0;
+        for_each_man_step<R>(p, [&](const Move& m) {
+            moves = true;
+            if (stays_inside(m))
+                ++inside;
+            else
+                seed.best_elsewhere = better(seed.best_elsewhere, exit_value(rp, m));
+        });
+        seed.king_steps = moves ? static_cast<std::uint8_t>(inside) : kNoMove;
+        return seed;
+    }
+    PreparedSeed prepared_seed(int s, std::uint64_t i) const {
+        PreparedSeed seed = regime_.prepared(s, i);
+        if (seed.capture || sides_[s].index.material().wm == 0) {
+            if (!seed.capture && seed.king_steps == 0) seed.king_steps = kNoMove;
+            return seed;
+        }
+        const Position p = sides_[s].index.unrank(i);
+        const Position rp = reversed<typename R::Geometry>(p);
+        bool moves = seed.king_steps > 0;
+        for_each_man_step<R>(p, [&](const Move& m) {
+            moves = true;
+            if (!m.promotes) seed.best_elsewhere = better(seed.best_elsewhere, exit_value(rp, m));
+        });
+        if (!moves) seed.king_steps = kNoMove;
+        return seed;
     }
 
     // Buckets every position whose value is known after the seed pass, and every open one whose
