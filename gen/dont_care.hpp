@@ -5,13 +5,14 @@
 // capture, the solver's seed pass records (SliceSolver::Side::capture).
 #pragma once
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace dtb::gen {
 
 // Replaces don't-care entries by the last quiet value before them (the first quiet value for
 // a leading run).
-inline void fill_dont_care(std::vector<std::uint16_t>& values, const std::vector<std::uint8_t>& is_capture) {
+inline void fill_dont_care(std::vector<std::uint16_t>& values, std::span<const std::uint8_t> is_capture) {
     std::uint16_t last = 0;
     bool seen = false;
     for (std::size_t i = 0; i < values.size(); ++i) {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "gen/big_array.hpp"
 #include "gen/parallel.hpp"
 #include "gen/retro.hpp"
 #include "gen/slice_solver.hpp"
@@ -27,7 +28,7 @@ public:
 
     struct Slice {
         SliceIndex<R> index;
-        std::vector<ValueCode> value;
+        BigArray<ValueCode> value;
     };
 
     // Loads a slice's WDL and DTW tables (once), and the smaller slices its captures lead to.
@@ -55,7 +56,7 @@ public:
         return static_cast<const Slice*>(slot.get());
     }
     // Adds a slice solved in this run without reading it back.
-    void adopt(const Material& m, std::vector<ValueCode> values) {
+    void adopt(const Material& m, BigArray<ValueCode> values) {
         slots_[code(m)] = std::make_unique<Slice>(Slice{SliceIndex<R>(m), std::move(values)});
     }
     void forget(const Material& m) { slots_[code(m)].reset(); }

@@ -16,139 +16,68 @@
 // move it is 50 again, more than any class budget, so it can bind only on counters given at the
 // start of a query; probe/adjudicate.cpp solves that case at query time.
 #pragma once
-#include <array>
-#include <filesystem>
-#include <memory>
+#include <functional>
 #include <string>
 #include <vector>
 
-#include "gen/forward.hpp"
+#include "gen/finished_rule_tables.hpp"
 #include "gen/parallel.hpp"
+#include "gen/phase_seeds.hpp"
 #include "gen/retro.hpp"
 #include "gen/slice_solver.hpp"
 #include "index/slice_index.hpp"
 #include "probe/counting_rules.hpp"
 #include "probe/format.hpp"
 #include "probe/value.hpp"
-#include "rules/expected.hpp"
 
 namespace dtb::gen {
-
-// The rule tables this generator writes for a slice (White to move): fmjd and ffjd, and ffjd16
-// for K+M v K.
-inline std::vector<format::Metric> rule_metrics_of(const Material& m) {
-    std::vector<format::Metric> out{format::Metric::fmjd, format::Metric::ffjd};
-    if (is_ffjd_carried(m)) out.push_back(format::Metric::ffjd16);
-    return out;
-}
-
-// The rule value with fresh counters (the position just arose from a capture or a man move)
-// of a position whose threshold code under its class is `code`.
-inline Wdl fresh_value(ValueCode code, CountClass c) {
-    if (is_draw(code) || distance_of(code) > fresh_budget(c)) return Wdl::draw;
-    return wdl_of(code);
-}
-// The value, for the side that moves, of a move into a position of rule value v whose counters
-// restart (every limit out of reach in one ply): a win for the mover iff v is a loss.
-inline ValueCode value_of_fresh_exit(Wdl v) {
-    return v == Wdl::loss ? win_in(1) : v == Wdl::win ? loss_in(1) : kValueDraw;
-}
-
-// Rule tables of finished slices, in memory while later slices are solved.
-template <class R>
-class FinishedRuleTables {
-public:
-    explicit FinishedRuleTables(std::filesystem::path dir) : dir_(std::move(dir)) {}
-
-    // Loads every rule table of m (once). Not thread-safe: call before parallel passes.
-    Expected<bool> load(const Material& m) {
-        for (format::Metric metric : rule_metrics_of(m)) {
-            auto& slot = slots_[slot_of(m, metric)];
-            if (slot) continue;
-            const std::string name = format::file_name(m.name(), metric);
-            auto reader = format::TableReader::open(dir_ / name, R::kId, rules_fingerprint<R>());
-            if (!reader) return Error{reader.error()};
-            auto values = reader->read_all();
-            if (!values) return Error{values.error()};
-            if (values->size() != SliceIndex<R>(m).size()) return Error{"table " + name + " has the wrong number of entries"};
-            adopt(m, metric, std::move(*values));
-        }
-        return true;
-    }
-    void adopt(const Material& m, format::Metric metric, std::vector<ValueCode> values) {
-        slots_[slot_of(m, metric)] = std::make_unique<Slice>(Slice{SliceIndex<R>(m), std::move(values)});
-    }
-    // Code of a White-to-move position whose table was loaded. Safe from many threads.
-    ValueCode code(format::Metric metric, const Position& p) const {
-        const Slice& s = *slots_[slot_of(Material::of(p), metric)];
-        return s.value[s.index.rank(p)];
-    }
-
-private:
-    struct Slice {
-        SliceIndex<R> index;
-        std::vector<ValueCode> value;
-    };
-    static std::size_t slot_of(const Material& m, format::Metric metric) {
-        const int material = ((m.wk * 10 + m.wm) * 10 + m.bk) * 10 + m.bm;
-        return static_cast<std::size_t>(material) * 3 + (static_cast<std::size_t>(metric) - 3);
-    }
-    std::filesystem::path dir_;
-    std::array<std::unique_ptr<Slice>, 30000> slots_{};
-};
 
 // The rule tables of one slice and its mirror, given the slice's game-theoretic values.
 template <class R>
 class RuleTableSolver {
 public:
-    struct Table {
-        Material material;  // White to move
-        format::Metric metric;
-        std::vector<ValueCode> value;
-    };
-
+    // phase_seeds: filled by theory's seed pass (PhaseSeeds::observer).
     RuleTableSolver(Material m, const FinishedRuleTables<R>& finished, const SliceSolver<R>& theory,
-                    PassProgress progress)
-        : m_(m), finished_(finished), theory_(theory), progress_(std::move(progress)) {}
+                    const PhaseSeeds<R>& phase_seeds, PassProgress progress)
+        : m_(m), finished_(finished), theory_(theory), progress_(std::move(progress)), phase_seeds_(phase_seeds) {}
 
-    std::vector<Table> solve() {
-        std::vector<Table> out;
+    // Solves every rule table of the slice and its mirror, handing each to sink(material,
+    // metric, values) as soon as it is done; stops at the first error the sink returns.
+    using Sink = std::function<format::Status(const Material&, format::Metric, BigArray<ValueCode>)>;
+    format::Status solve(const Sink& sink) {
         for (RuleSet rules : {RuleSet::fmjd, RuleSet::ffjd}) {
             const CountClass c = count_class(m_, rules);
-            if (c == CountClass::ffjd_small)
-                append(out, rule_metric(rules), solve_ffjd_small());
-            else if (c == CountClass::none)
-                append(out, rule_metric(rules), solve_phases(rules));
-            else
-                append(out, rule_metric(rules), solve_class(rules, c, /*carried=*/false));
-            if (rules == RuleSet::ffjd && is_ffjd_carried(m_))
-                append(out, format::Metric::ffjd16, solve_class(rules, CountClass::sixteen, /*carried=*/true));
+            Values values = c == CountClass::ffjd_small ? solve_ffjd_small()
+                            : c == CountClass::none     ? solve_phases(rules)
+                                                        : solve_class(rules, c, /*carried=*/false);
+            if (format::Status st = hand_over(sink, rule_metric(rules), std::move(values)); !st) return st;
+            if (rules == RuleSet::ffjd && is_ffjd_carried(m_)) {
+                values = solve_class(rules, CountClass::sixteen, /*carried=*/true);
+                if (format::Status st = hand_over(sink, format::Metric::ffjd16, std::move(values)); !st) return st;
+            }
         }
-        std::vector<std::vector<std::uint16_t>>().swap(phase_seeds_);
-        return out;
+        return {};
     }
 
 private:
     using G = typename R::Geometry;
-    using Values = std::vector<std::vector<ValueCode>>;  // per side of the solver
+    using Values = std::vector<BigArray<ValueCode>>;  // per side of the solver
 
-    void append(std::vector<Table>& out, format::Metric metric, Values values) const {
+    format::Status hand_over(const Sink& sink, format::Metric metric, Values values) const {
         for (int s = 0; s < theory_.num_sides(); ++s)
-            out.push_back(Table{theory_.side(s).index.material(), metric, std::move(values[static_cast<std::size_t>(s)])});
+            if (format::Status st = sink(theory_.side(s).index.material(), metric, std::move(values[static_cast<std::size_t>(s)])); !st)
+                return st;
+        return {};
     }
 
     // Rule value with fresh counters of a position in another slice.
-    Wdl fresh_elsewhere(RuleSet rules, const Position& next) const {
-        const CountClass c = count_class(Material::of(next), rules);
-        return fresh_value(finished_.code(rule_metric(rules), next), c);
-    }
+    Wdl fresh_elsewhere(RuleSet rules, const Position& next) const { return finished_.fresh(rules, next); }
 
     // No class: king phases by the 25-move budget, exits valued with fresh counters. A man move
     // that stays in the slice leads to a position of this very table with more advanced men: the
     // solver handles phases by decreasing advancement (SliceSolver::solve_values), so its value
     // is final when it is read.
     Values solve_phases(RuleSet rules) {
-        if (phase_seeds_.empty()) prepare_phase_seeds();
         const SliceSolver<R>* self = nullptr;
         Regime regime;
         regime.man_moves_inside = false;
@@ -157,69 +86,13 @@ private:
                 return value_of_fresh_exit(fresh_value(self->value_of(next), CountClass::none));
             return value_of_fresh_exit(fresh_elsewhere(rules, next));
         };
-        regime.prepared = [this, shift = exit_shift(rules)](int s, std::uint64_t i) {
-            const unsigned word = phase_seeds_[static_cast<std::size_t>(s)][i];
-            return PreparedSeed{(word & kCaptureBit) != 0, static_cast<std::uint8_t>(word & 0xFF),
-                                unpack_exit(word >> shift)};
-        };
+        regime.prepared = [this, rules](int s, std::uint64_t i) { return phase_seeds_.seed(rules, s, i); };
         SliceSolver<R> solver(m_, std::move(regime), named(std::string(to_string(rules))));
         self = &solver;
         solver.solve_values();
         Values out(static_cast<std::size_t>(solver.num_sides()));
-        for (int s = 0; s < solver.num_sides(); ++s) out[static_cast<std::size_t>(s)] = solver.side(s).value;
+        for (int s = 0; s < solver.num_sides(); ++s) out[static_cast<std::size_t>(s)] = solver.release_values(s);
         return out;
-    }
-
-    // The seeds of the phase solves. Captures and promotions lead to other slices, whose rule
-    // tables are final, so one pass values them for every rule set that solves phases (one capture
-    // generation for both). Per position, 16 bits: plain king moves (bits 0-7), must capture
-    // (bit 8), and per rule set the best of those exits (2 bits each, all of them worth win in 1,
-    // draw or loss in 1 with fresh counters).
-    static constexpr unsigned kCaptureBit = 1u << 8;
-    static constexpr unsigned exit_shift(RuleSet rules) { return rules == RuleSet::fmjd ? 9 : 11; }
-    static unsigned pack_exit(ValueCode v) {
-        return v == kValueUnknown ? 0 : v == win_in(1) ? 1 : is_draw(v) ? 2 : 3;
-    }
-    static ValueCode unpack_exit(unsigned bits) {
-        constexpr ValueCode kCodes[] = {kValueUnknown, win_in(1), kValueDraw, loss_in(1)};
-        return kCodes[bits & 3];
-    }
-    void prepare_phase_seeds() {
-        std::vector<RuleSet> phased;
-        for (RuleSet rules : {RuleSet::fmjd, RuleSet::ffjd})
-            if (count_class(m_, rules) == CountClass::none) phased.push_back(rules);
-        phase_seeds_.resize(static_cast<std::size_t>(theory_.num_sides()));
-        for (int s = 0; s < theory_.num_sides(); ++s) {
-            const auto& sd = theory_.side(s);
-            auto& out = phase_seeds_[static_cast<std::size_t>(s)];
-            out.assign(sd.index.size(), 0);
-            parallel_for(sd.index.size(), [&](std::uint64_t i) {
-                thread_local MoveList captures;
-                const Position p = sd.index.unrank(i);
-                const Position rp = reversed<G>(p);
-                ValueCode best[2] = {kValueUnknown, kValueUnknown};
-                auto value_exit = [&](const Move& m) {
-                    const Position next = reversed_after<G>(rp, m);
-                    for (std::size_t k = 0; k < phased.size(); ++k)
-                        best[k] = better(best[k], next.of(Color::white) == 0
-                                                      ? win_in(1)
-                                                      : value_of_fresh_exit(fresh_elsewhere(phased[k], next)));
-                };
-                unsigned word = 0;
-                if (sd.capture[i]) {
-                    generate_captures<R>(p, captures);
-                    for (const Move& m : captures) value_exit(m);
-                    word = kCaptureBit;
-                } else {
-                    word = static_cast<unsigned>(count_king_steps<R>(p));
-                    for_each_man_step<R>(p, [&](const Move& m) {
-                        if (m.promotes) value_exit(m);
-                    });
-                }
-                for (std::size_t k = 0; k < phased.size(); ++k) word |= pack_exit(best[k]) << exit_shift(phased[k]);
-                out[i] = static_cast<std::uint16_t>(word);
-            });
-        }
     }
 
     // A counting class: the class budget, every non-converting move inside.
@@ -247,7 +120,7 @@ private:
         SliceSolver<R> solver(m_, std::move(regime), named(std::string(to_string(rules)) + (carried ? "16" : "") + " class"));
         solver.solve_values();
         Values out(static_cast<std::size_t>(solver.num_sides()));
-        for (int s = 0; s < solver.num_sides(); ++s) out[static_cast<std::size_t>(s)] = solver.side(s).value;
+        for (int s = 0; s < solver.num_sides(); ++s) out[static_cast<std::size_t>(s)] = solver.release_values(s);
         return out;
     }
 
@@ -293,7 +166,7 @@ private:
     const FinishedRuleTables<R>& finished_;
     const SliceSolver<R>& theory_;
     PassProgress progress_;
-    std::vector<std::vector<std::uint16_t>> phase_seeds_;  // per side, while the phases are solved
+    const PhaseSeeds<R>& phase_seeds_;
 };
 
 }  // namespace dtb::gen

@@ -25,9 +25,11 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "gen/big_array.hpp"
 #include "gen/forward.hpp"
 #include "gen/frontier.hpp"
 #include "gen/parallel.hpp"
@@ -59,6 +61,10 @@ struct Regime {
     // pass then generates only plain man moves, and values those that do not promote by exit().
     std::function<PreparedSeed(int side, std::uint64_t index)> prepared;
 };
+// Told, for a position (side, index) of a seed pass: the position reversed, its moves that leave
+// the slice (every capture, or the promotions), whether it must capture, its plain king moves.
+using SeedObserver = std::function<void(int side, std::uint64_t index, const Position& rp, std::span<const Move> exits,
+                                        bool capture, int king_steps)>;
 // (pass name, done, total) for progress lines.
 using PassProgress = std::function<void(const std::string& pass, std::uint64_t done, std::uint64_t total)>;
 
@@ -76,11 +82,11 @@ class SliceSolver {
 public:
     struct Side {
         SliceIndex<R> index;
-        std::vector<ValueCode> value;    // WDL + DTW (value code), kValueUnknown while open
-        std::vector<ValueCode> exit;     // best value among moves leaving the slice (pass 1)
-        std::vector<std::uint8_t> open;  // in-slice successors not yet known to be won
-        std::vector<std::uint16_t> dtc;  // pass 3-4
-        std::vector<std::uint8_t> capture;  // 1 where the side to move must capture (pass 1)
+        BigArray<ValueCode> value;        // WDL + DTW (value code), kValueUnknown while open
+        BigArray<ValueCode> exit;         // best value among moves leaving the slice (pass 1)
+        BigArray<std::uint8_t> open;      // in-slice successors not yet known to be won
+        BigArray<std::uint16_t> dtc;      // pass 3-4
+        BigArray<std::uint8_t> capture;   // 1 where the side to move must capture (pass 1)
     };
 
     SliceSolver(Material m, ExternalLookup external, PassProgress progress = {})
@@ -119,8 +125,14 @@ public:
         release_work_arrays();
     }
 
+    // Shows every position of the seed pass to observer, so that another computation can share
+    // its move generation (gen/phase_seeds.hpp). Not with a regime's prepared seeds.
+    void observe_seeds(SeedObserver observer) { observer_ = std::move(observer); }
+
     int num_sides() const { return static_cast<int>(sides_.size()); }
     const Side& side(int s) const { return sides_[s]; }
+    // Hands over the values of side s (the solver keeps none).
+    BigArray<ValueCode> release_values(int s) { return std::move(sides_[s].value); }
     // Value (WDL + DTW) of a position of this slice or its mirror, White to move.
     ValueCode value_of(const Position& p) const {
         const int s = side_of(Material::of(p));
@@ -240,25 +252,30 @@ private:
     // the side to move has no move at all.
     static constexpr std::uint8_t kNoMove = 0xFF;
     PreparedSeed generated_seed(int s, std::uint64_t i) const {
-        thread_local MoveList captures;
+        thread_local MoveList exits;  // the captures, or the promotions
         const Position p = sides_[s].index.unrank(i);
         const Position rp = reversed<typename R::Geometry>(p);
         PreparedSeed seed;
-        if (generate_captures<R>(p, captures)) {  // captures are compulsory: every move leaves
+        int king_steps = 0;
+        if (generate_captures<R>(p, exits)) {  // captures are compulsory: every move leaves
             seed.capture = true;
-            for (const Move& m : captures) seed.best_elsewhere = better(seed.best_elsewhere, exit_value(rp, m));
-            return seed;
+            for (const Move& m : exits) seed.best_elsewhere = better(seed.best_elsewhere, exit_value(rp, m));
+        } else {
+            king_steps = count_king_steps<R>(p);  // plain king moves always stay inside
+            int inside = king_steps;
+            bool moves = inside > 0;
+            for_each_man_step<R>(p, [&](const Move& m) {
+                moves = true;
+                if (stays_inside(m)) {
+                    ++inside;
+                } else {
+                    seed.best_elsewhere = better(seed.best_elsewhere, exit_value(rp, m));
+                    if (m.promotes) exits.push_back(m);
+                }
+            });
+            seed.king_steps = moves ? static_cast<std::uint8_t>(inside) : kNoMove;
         }
-        int inside = count_king_steps<R>(p);  // plain king moves always stay inside
-        bool moves = inside > 0;
-        for_each_man_step<R>(p, [&](const Move& m) {
-            moves = true;
-            if (stays_inside(m))
-                ++inside;
-            else
-                seed.best_elsewhere = better(seed.best_elsewhere, exit_value(rp, m));
-        });
-        seed.king_steps = moves ? static_cast<std::uint8_t>(inside) : kNoMove;
+        if (observer_) observer_(s, i, rp, exits, seed.capture, king_steps);
         return seed;
     }
     PreparedSeed prepared_seed(int s, std::uint64_t i) const {
@@ -304,6 +321,20 @@ private:
         parallel_for(items.size(), [&](std::uint64_t k) { body(items[k]); }, report);
     }
 
+    // Calls f(j) for the index j (in the other side) of every predecessor of item it. The indices
+    // are ranked first and their entries prefetched, so that the cache misses of one position's
+    // predecessors overlap instead of following one another.
+    template <class Prefetch, class F>
+    void for_each_predecessor_index(Item it, UnmoveKinds kinds, Prefetch&& prefetch, F&& f) const {
+        thread_local std::vector<std::uint64_t> indices;
+        indices.clear();
+        const SliceIndex<R>& pred_index = sides_[other(item_side(it))].index;
+        const Position p = sides_[item_side(it)].index.unrank(item_index(it));
+        for_each_predecessor<R, Quiet::assume>(p, kinds, [&](const Position& q) { indices.push_back(pred_index.rank(q)); });
+        for (std::uint64_t j : indices) prefetch(j);
+        for (std::uint64_t j : indices) f(j);
+    }
+
     void iterate_dtw(const Scope& scope) {
         wins_.clear();
         losses_.clear();
@@ -325,9 +356,8 @@ private:
             // Wins at d by a plain move into a loss at d - 1.
             for_items(pass, losses_.peek(d - 1), [&](Item it) {
                 Side& pred_side = sides_[other(item_side(it))];
-                const Position p = sides_[item_side(it)].index.unrank(item_index(it));
-                for_each_predecessor<R, Quiet::assume>(p, unmove_kinds(), [&](const Position& q) {
-                    const std::uint64_t j = pred_side.index.rank(q);
+                auto prefetch = [&](std::uint64_t j) { __builtin_prefetch(&pred_side.value[j], 1); };
+                for_each_predecessor_index(it, unmove_kinds(), prefetch, [&](std::uint64_t j) {
                     std::atomic_ref<ValueCode> pv(pred_side.value[j]);
                     ValueCode expected = kValueUnknown;
                     if (pv.compare_exchange_strong(expected, win_d)) appends.add(d, make_item(other(item_side(it)), j));
@@ -339,9 +369,11 @@ private:
             for_items(pass, wins_.peek(d), [&](Item it) {
                 Side& pred_side = sides_[other(item_side(it))];
                 const int pred = other(item_side(it));
-                const Position p = sides_[item_side(it)].index.unrank(item_index(it));
-                for_each_predecessor<R, Quiet::assume>(p, unmove_kinds(), [&](const Position& q) {
-                    const std::uint64_t j = pred_side.index.rank(q);
+                auto prefetch = [&](std::uint64_t j) {
+                    __builtin_prefetch(&pred_side.value[j]);
+                    __builtin_prefetch(&pred_side.open[j], 1);
+                };
+                for_each_predecessor_index(it, unmove_kinds(), prefetch, [&](std::uint64_t j) {
                     std::atomic_ref<ValueCode> pv(pred_side.value[j]);
                     if (pv.load(std::memory_order_relaxed) != kValueUnknown) return;
                     if (std::atomic_ref<std::uint8_t>(pred_side.open[j]).fetch_sub(1) != 1) return;
@@ -430,9 +462,11 @@ private:
                 const int s = item_side(it), pred = other(s);
                 Side& pred_side = sides_[pred];
                 const bool lost = is_loss(sides_[s].value[item_index(it)]);
-                const Position p = sides_[s].index.unrank(item_index(it));
-                for_each_predecessor<R, Quiet::assume>(p, UnmoveKinds::kings_only, [&](const Position& q) {
-                    const std::uint64_t j = pred_side.index.rank(q);
+                auto prefetch = [&](std::uint64_t j) {
+                    __builtin_prefetch(&pred_side.dtc[j], 1);
+                    __builtin_prefetch(&pred_side.value[j]);
+                };
+                for_each_predecessor_index(it, UnmoveKinds::kings_only, prefetch, [&](std::uint64_t j) {
                     std::atomic_ref<std::uint16_t> pd(pred_side.dtc[j]);
                     if (pd.load(std::memory_order_relaxed) != kDtcUnknown) return;
                     if (lost) {
@@ -454,8 +488,8 @@ private:
 
     void release_work_arrays() {
         for (Side& sd : sides_) {
-            std::vector<ValueCode>().swap(sd.exit);
-            std::vector<std::uint8_t>().swap(sd.open);
+            BigArray<ValueCode>().swap(sd.exit);
+            BigArray<std::uint8_t>().swap(sd.open);
         }
     }
 
@@ -466,6 +500,7 @@ private:
     std::vector<Side> sides_;
     LevelBuckets wins_, losses_, exit_wins_;  // pass 2
     ExternalLookup external_;
+    SeedObserver observer_;
     Regime regime_;
     PassProgress progress_;
 };

@@ -1,0 +1,95 @@
+// Rule tables (gen/rule_tables.hpp) of finished slices, in memory while later slices are solved,
+// and what a move into one of their positions is worth.
+#pragma once
+#include <array>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gen/big_array.hpp"
+#include "index/slice_index.hpp"
+#include "probe/counting_rules.hpp"
+#include "probe/format.hpp"
+#include "probe/value.hpp"
+#include "rules/expected.hpp"
+
+namespace dtb::gen {
+
+// The rule tables this generator writes for a slice (White to move): fmjd and ffjd, and ffjd16
+// for K+M v K.
+inline std::vector<format::Metric> rule_metrics_of(const Material& m) {
+    std::vector<format::Metric> out{format::Metric::fmjd, format::Metric::ffjd};
+    if (is_ffjd_carried(m)) out.push_back(format::Metric::ffjd16);
+    return out;
+}
+
+// The rule value with fresh counters (the position just arose from a capture or a man move)
+// of a position whose threshold code under its class is `code`.
+inline Wdl fresh_value(ValueCode code, CountClass c) {
+    if (is_draw(code) || distance_of(code) > fresh_budget(c)) return Wdl::draw;
+    return wdl_of(code);
+}
+// The value, for the side that moves, of a move into a position of rule value v whose counters
+// restart (every limit out of reach in one ply): a win for the mover iff v is a loss.
+inline ValueCode value_of_fresh_exit(Wdl v) {
+    return v == Wdl::loss ? win_in(1) : v == Wdl::win ? loss_in(1) : kValueDraw;
+}
+
+// Rule tables of finished slices, in memory while later slices are solved.
+template <class R>
+class FinishedRuleTables {
+public:
+    explicit FinishedRuleTables(std::filesystem::path dir) : dir_(std::move(dir)) {}
+
+    // Loads every rule table of m (once). Not thread-safe: call before parallel passes.
+    Expected<bool> load(const Material& m) {
+        for (format::Metric metric : rule_metrics_of(m)) {
+            auto& slot = slots_[slot_of(m, metric)];
+            if (slot) continue;
+            const std::string name = format::file_name(m.name(), metric);
+            auto reader = format::TableReader::open(dir_ / name, R::kId, rules_fingerprint<R>());
+            if (!reader) return Error{reader.error()};
+            auto values = reader->read_all();
+            if (!values) return Error{values.error()};
+            if (values->size() != SliceIndex<R>(m).size()) return Error{"table " + name + " has the wrong number of entries"};
+            adopt(m, metric, BigArray<ValueCode>(values->begin(), values->end()));
+        }
+        return true;
+    }
+    void adopt(const Material& m, format::Metric metric, BigArray<ValueCode> values) {
+        slots_[slot_of(m, metric)] = std::make_unique<Slice>(Slice{SliceIndex<R>(m), std::move(values)});
+    }
+    std::size_t bytes_in_memory() const {
+        std::size_t n = 0;
+        for (const auto& s : slots_)
+            if (s) n += s->value.size() * sizeof(ValueCode);
+        return n;
+    }
+    void forget(const Material& m) {
+        for (format::Metric metric : rule_metrics_of(m)) slots_[slot_of(m, metric)].reset();
+    }
+    // Code of a White-to-move position whose table was loaded. Safe from many threads.
+    ValueCode code(format::Metric metric, const Position& p) const {
+        const Slice& s = *slots_[slot_of(Material::of(p), metric)];
+        return s.value[s.index.rank(p)];
+    }
+    // Rule value with fresh counters of a position of a loaded slice.
+    Wdl fresh(RuleSet rules, const Position& p) const {
+        return fresh_value(code(rule_metric(rules), p), count_class(Material::of(p), rules));
+    }
+
+private:
+    struct Slice {
+        SliceIndex<R> index;
+        BigArray<ValueCode> value;
+    };
+    static std::size_t slot_of(const Material& m, format::Metric metric) {
+        const int material = ((m.wk * 10 + m.wm) * 10 + m.bk) * 10 + m.bm;
+        return static_cast<std::size_t>(material) * 3 + (static_cast<std::size_t>(metric) - 3);
+    }
+    std::filesystem::path dir_;
+    std::array<std::unique_ptr<Slice>, 30000> slots_{};
+};
+
+}  // namespace dtb::gen
