@@ -1,5 +1,8 @@
-// Rule tables (gen/rule_tables.hpp) of finished slices, in memory while later slices are solved,
-// and what a move into one of their positions is worth.
+// Rule tables (gen/rule_tables.hpp) of finished slices, and what a move into one of their
+// positions is worth. A rule solve reads most finished positions only through their value with
+// fresh counters, which FinishedTables keeps with the theoretical value (gen/finished_tables.hpp);
+// full thresholds are read only where a counting class goes on across a capture or promotion,
+// so FinishedRuleTables holds the tables of material in a class (at most 4 pieces) alone.
 #pragma once
 #include <array>
 #include <filesystem>
@@ -36,14 +39,23 @@ inline ValueCode value_of_fresh_exit(Wdl v) {
     return v == Wdl::loss ? win_in(1) : v == Wdl::win ? loss_in(1) : kValueDraw;
 }
 
-// Rule tables of finished slices, in memory while later slices are solved.
+// The materials whose full rule thresholds a later rule solve reads: those in a counting class
+// under either rule set, and K+M v K (its ffjd16 table).
+constexpr bool has_class_thresholds(const Material& m) {
+    return count_class(m, RuleSet::fmjd) != CountClass::none || count_class(m, RuleSet::ffjd) != CountClass::none ||
+           is_ffjd_carried(m);
+}
+
+// Rule tables of finished slices with class thresholds, in memory while later slices are solved.
 template <class R>
 class FinishedRuleTables {
 public:
     explicit FinishedRuleTables(std::filesystem::path dir) : dir_(std::move(dir)) {}
 
-    // Loads every rule table of m (once). Not thread-safe: call before parallel passes.
+    // Loads every rule table of m (once) if m has class thresholds. Not thread-safe: call
+    // before parallel passes.
     Expected<bool> load(const Material& m) {
+        if (!has_class_thresholds(m)) return true;
         for (format::Metric metric : rule_metrics_of(m)) {
             auto& slot = slots_[slot_of(m, metric)];
             if (slot) continue;
@@ -73,10 +85,6 @@ public:
     ValueCode code(format::Metric metric, const Position& p) const {
         const Slice& s = *slots_[slot_of(Material::of(p), metric)];
         return s.value[s.index.rank(p)];
-    }
-    // Rule value with fresh counters of a position of a loaded slice.
-    Wdl fresh(RuleSet rules, const Position& p) const {
-        return fresh_value(code(rule_metric(rules), p), count_class(Material::of(p), rules));
     }
 
 private:

@@ -98,13 +98,17 @@ private:
         if (e_.log) e_.log(s);
     }
 
-    // The files of a slice: the rule tables (variants with counting rules), then DTC, DTW, and
-    // WDL last, the order they are written in.
+    // The files of a slice: DTC, DTW, the rule tables (variants with counting rules), and WDL
+    // last, the order they are written in.
     static std::vector<format::Metric> metrics_of(const Material& m) {
-        std::vector<format::Metric> out;
-        if constexpr (R::kCountingRules) out = rule_metrics_of(m);
-        for (auto metric : {format::Metric::dtc, format::Metric::dtw, format::Metric::wdl}) out.push_back(metric);
+        std::vector<format::Metric> out{format::Metric::dtc, format::Metric::dtw};
+        if constexpr (R::kCountingRules)
+            for (auto metric : rule_metrics_of(m)) out.push_back(metric);
+        out.push_back(format::Metric::wdl);
         return out;
+    }
+    static RuleSet rule_set_of(format::Metric metric) {
+        return metric == format::Metric::fmjd ? RuleSet::fmjd : RuleSet::ffjd;
     }
 
     bool complete_on_disk(const Material& m) const {
@@ -129,9 +133,10 @@ private:
         }
         const std::uint64_t positions =
             SliceIndex<R>(m).size() + (m.mirrored() == m ? 0 : SliceIndex<R>(m.mirrored()).size());
-        // Per position of the slice at the peak: the theoretical solve's value, DTC and capture flag
-        // (5 bytes), with counting rules also the phase seeds (2) and a rule solve (6 + its result 2).
-        const std::uint64_t per_position = R::kCountingRules ? 15 : 8;
+        // Per position of the slice at the peak: the theoretical solve (value, exit, open, DTC,
+        // capture: 8 bytes); with counting rules, the phase seeds (2) and, while the rule tables
+        // are solved, the theoretical value and capture flag (3) with a rule solve (6 + result 2).
+        const std::uint64_t per_position = R::kCountingRules ? 13 : 8;
         const std::uint64_t need = positions * per_position + finished_.bytes_in_memory() + finished_rules_.bytes_in_memory();
         if (o_.memory_mb && need > o_.memory_mb * 1024 * 1024)
             return Error{"slice " + m.name() + " needs about " + std::to_string(need >> 20) +
@@ -141,46 +146,55 @@ private:
             return Error{"not enough free disk space in " + o_.out_dir.string() + " for slice " + m.name()};
 
         const std::string name = m.name();
-        SliceSolver<R> solver(
-            m, [this](const Position& p) { return finished_.value(p); },
-            [&](const std::string& pass, std::uint64_t done, std::uint64_t total) {
-                if (e_.progress) e_.progress(name, pass, done, total);
-            });
-        // With counting rules, the seed pass also gathers the seeds of the rule tables' phases.
-        PhaseSeeds<R> phase_seeds(m, finished_rules_);
+        auto progress = [&](const std::string& pass, std::uint64_t done, std::uint64_t total) {
+            if (e_.progress) e_.progress(name, pass, done, total);
+        };
+        std::uint64_t bytes = 0;
+        // With counting rules, the theoretical seed pass also gathers the rule phases' seeds.
+        PhaseSeeds<R> phase_seeds(m, finished_);
+        SliceSolver<R> solver(m, [this](const Position& p) { return finished_.value(p); }, progress);
         if (R::kCountingRules && phase_seeds.needed())
             solver.observe_seeds([&](int side, std::uint64_t i, const Position& rp, std::span<const Move> exits,
                                      bool capture, int king_steps) {
                 phase_seeds.record(side, i, rp, exits, capture, king_steps);
             });
         solver.solve();
-
-        std::uint64_t bytes = 0;
+        // Files in the order of metrics_of: DTC and DTW now, WDL last.
+        for (int s = 0; s < solver.num_sides(); ++s) {
+            const auto& sd = solver.side(s);
+            if (R::kCountingRules && phase_seeds.needed()) phase_seeds.record_draws(s, sd.value);
+            auto w = write_distances(sd.index.material(), sd.value, sd.dtc, sd.capture);
+            if (!w) return Error{w.error()};
+            bytes += *w;
+            // This slice now feeds the later ones that read it.
+            if (read_later(sd.index.material())) {
+                auto a = finished_.adopt(sd.index.material(), sd.value);
+                if (!a) return Error{a.error()};
+            }
+        }
+        solver.release_dtc();
         if constexpr (R::kCountingRules) {
-            RuleTableSolver<R> rules(m, finished_rules_, solver, phase_seeds,
-                                     [&](const std::string& pass, std::uint64_t done, std::uint64_t total) {
-                                         if (e_.progress) e_.progress(name, pass, done, total);
-                                     });
+            RuleTableSolver<R> rules(m, finished_, finished_rules_, phase_seeds, progress);
             auto written = rules.solve([&](const Material& x, format::Metric metric, BigArray<ValueCode> values) -> format::Status {
                 auto w = write_table(x, metric, values);
                 if (!w) return format::Status(Error{w.error()});
                 bytes += *w;
-                if (read_later(x)) finished_rules_.adopt(x, metric, std::move(values));
+                if (read_later(x)) {
+                    if (metric != format::Metric::ffjd16) finished_.add_fresh(x, rule_set_of(metric), values);
+                    if (has_class_thresholds(x)) finished_rules_.adopt(x, metric, std::move(values));
+                }
                 return {};
             });
             if (!written) return Error{written.error()};
             phase_seeds.release();
         }
+        // WDL last: a slice counts as present only when all its files are.
         for (int s = 0; s < solver.num_sides(); ++s) {
             const auto& sd = solver.side(s);
-            auto w = write_side(sd.index.material(), sd.value, sd.dtc, sd.capture);
+            auto w = write_wdl(sd.index.material(), sd.value, sd.capture);
             if (!w) return Error{w.error()};
             bytes += *w;
         }
-        // This slice now feeds later ones (those that read it).
-        for (int s = 0; s < solver.num_sides(); ++s)
-            if (read_later(solver.side(s).index.material()))
-                finished_.adopt(solver.side(s).index.material(), solver.release_values(s));
         const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         ++summary_.slices_generated;
         summary_.positions += positions;
@@ -193,28 +207,26 @@ private:
         return true;
     }
 
-    Expected<std::uint64_t> write_side(const Material& m, std::span<const ValueCode> value,
-                                       std::span<const std::uint16_t> dtc, std::span<const std::uint8_t> captures) {
-        std::vector<std::uint16_t> wdl(value.size()), dtw(value.size()), dtc_out(dtc.begin(), dtc.end());
-        for (std::size_t i = 0; i < value.size(); ++i) {
-            wdl[i] = static_cast<std::uint16_t>(wdl_of(value[i]));
-            dtw[i] = static_cast<std::uint16_t>(distance_of(value[i]));
-        }
-        // Capture positions are stored as "don't care" (gen/dont_care.hpp); readers resolve them.
-        // The solver's seed pass flagged them.
+    // Capture positions are stored as "don't care" (gen/dont_care.hpp); readers resolve them.
+    // The solver's seed pass flagged them.
+    Expected<std::uint64_t> write_distances(const Material& m, std::span<const ValueCode> value,
+                                            std::span<const std::uint16_t> dtc, std::span<const std::uint8_t> captures) {
+        std::vector<std::uint16_t> out(dtc.begin(), dtc.end());
+        fill_dont_care(out, captures);
+        auto w = write_table(m, format::Metric::dtc, out);
+        if (!w) return Error{w.error()};
+        for (std::size_t i = 0; i < value.size(); ++i) out[i] = static_cast<std::uint16_t>(distance_of(value[i]));
+        fill_dont_care(out, captures);
+        auto w2 = write_table(m, format::Metric::dtw, out);
+        if (!w2) return Error{w2.error()};
+        return *w + *w2;
+    }
+    Expected<std::uint64_t> write_wdl(const Material& m, std::span<const ValueCode> value,
+                                      std::span<const std::uint8_t> captures) {
+        std::vector<std::uint16_t> wdl(value.size());
+        for (std::size_t i = 0; i < value.size(); ++i) wdl[i] = static_cast<std::uint16_t>(wdl_of(value[i]));
         fill_dont_care(wdl, captures);
-        fill_dont_care(dtw, captures);
-        fill_dont_care(dtc_out, captures);
-        std::uint64_t bytes = 0;
-        const std::pair<format::Metric, const std::vector<std::uint16_t>*> files[] = {
-            {format::Metric::dtc, &dtc_out}, {format::Metric::dtw, &dtw}, {format::Metric::wdl, &wdl}};
-        // WDL last: a slice counts as present only when all its files are.
-        for (const auto& [metric, data] : files) {
-            auto w = write_table(m, metric, *data);
-            if (!w) return Error{w.error()};
-            bytes += *w;
-        }
-        return bytes;
+        return write_table(m, format::Metric::wdl, wdl);
     }
 
     Expected<std::uint64_t> write_table(const Material& m, format::Metric metric, std::span<const std::uint16_t> data) {

@@ -6,9 +6,10 @@
 // final before this slice is solved, so the values are known at the theoretical seed pass: this
 // class is its observer (SliceSolver::observe_seeds), and values them for every rule set that
 // solves phases at once. Each value is a fresh-counter exit (win in 1, draw or loss in 1), so per
-// position 16 bits hold it all: king moves (bits 0-7), must capture (bit 8), and 2 bits per rule
-// set (fmjd bits 9-10, ffjd bits 11-12). Plain man moves stay with the phase solve: their values
-// are in this very slice.
+// position 16 bits hold it all: king moves (bits 0-7), must capture (bit 8), 2 bits per rule set
+// (fmjd bits 9-10, ffjd bits 11-12), and whether the theoretical value is a draw (bit 15): the
+// counting rules only add draws, so such a position is a draw under every rule set, and the phase
+// solves skip it. Plain man moves stay with the phase solve: their values are in this very slice.
 #pragma once
 #include <cstdint>
 #include <span>
@@ -16,6 +17,8 @@
 
 #include "gen/big_array.hpp"
 #include "gen/finished_rule_tables.hpp"
+#include "gen/finished_tables.hpp"
+#include "gen/parallel.hpp"
 #include "gen/retro.hpp"
 #include "gen/slice_solver.hpp"
 #include "index/slice_index.hpp"
@@ -27,8 +30,10 @@ namespace dtb::gen {
 template <class R>
 class PhaseSeeds {
 public:
-    // Sizes itself for m and its mirror (the sides of SliceSolver<R>(m, ...), in that order).
-    PhaseSeeds(const Material& m, const FinishedRuleTables<R>& finished) : finished_(finished) {
+    // Sizes itself for m and its mirror (the sides of SliceSolver<R>(m, ...), in that order);
+    // without counting rules, holds nothing.
+    PhaseSeeds(const Material& m, const FinishedTables<R>& finished) : finished_(finished) {
+        if constexpr (!R::kCountingRules) return;
         for (RuleSet rules : {RuleSet::fmjd, RuleSet::ffjd})
             if (count_class(m, rules) == CountClass::none) phased_.push_back(rules);
         if (phased_.empty()) return;
@@ -55,16 +60,26 @@ public:
         seeds_[static_cast<std::size_t>(side)][index] = static_cast<std::uint16_t>(word);
     }
 
+    // After the theoretical solve: its values of side `side`, to mark the draws.
+    void record_draws(int side, std::span<const ValueCode> values) {
+        BigArray<std::uint16_t>& seeds = seeds_[static_cast<std::size_t>(side)];
+        parallel_for(values.size(), [&](std::uint64_t i) {
+            if (is_draw(values[i])) seeds[i] = static_cast<std::uint16_t>(seeds[i] | kDrawnBit);
+        });
+    }
+
     // The seed of a position for a rule set's phase solve (Regime::prepared).
     PreparedSeed seed(RuleSet rules, int side, std::uint64_t index) const {
         const unsigned word = seeds_[static_cast<std::size_t>(side)][index];
-        return PreparedSeed{(word & kCaptureBit) != 0, static_cast<std::uint8_t>(word & 0xFF), unpack(word >> shift(rules))};
+        return PreparedSeed{(word & kDrawnBit) != 0, (word & kCaptureBit) != 0, static_cast<std::uint8_t>(word & 0xFF),
+                            unpack(word >> shift(rules))};
     }
 
     void release() { std::vector<BigArray<std::uint16_t>>().swap(seeds_); }
 
 private:
     static constexpr unsigned kCaptureBit = 1u << 8;
+    static constexpr unsigned kDrawnBit = 1u << 15;
     static constexpr unsigned shift(RuleSet rules) { return rules == RuleSet::fmjd ? 9 : 11; }
     static unsigned pack(ValueCode v) { return v == kValueUnknown ? 0 : v == win_in(1) ? 1 : is_draw(v) ? 2 : 3; }
     static ValueCode unpack(unsigned bits) {
@@ -72,7 +87,7 @@ private:
         return kCodes[bits & 3];
     }
 
-    const FinishedRuleTables<R>& finished_;
+    const FinishedTables<R>& finished_;
     std::vector<RuleSet> phased_;
     std::vector<BigArray<std::uint16_t>> seeds_;  // per side
 };

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "gen/finished_rule_tables.hpp"
+#include "gen/finished_tables.hpp"
 #include "gen/parallel.hpp"
 #include "gen/phase_seeds.hpp"
 #include "gen/retro.hpp"
@@ -36,10 +37,14 @@ namespace dtb::gen {
 template <class R>
 class RuleTableSolver {
 public:
-    // phase_seeds: filled by theory's seed pass (PhaseSeeds::observer).
-    RuleTableSolver(Material m, const FinishedRuleTables<R>& finished, const SliceSolver<R>& theory,
+    // finished: values with fresh counters of every input; class_thresholds: the rule tables of
+    // the inputs in a class; phase_seeds: filled by the theoretical seed pass (PhaseSeeds::record).
+    RuleTableSolver(Material m, const FinishedTables<R>& finished, const FinishedRuleTables<R>& class_thresholds,
                     const PhaseSeeds<R>& phase_seeds, PassProgress progress)
-        : m_(m), finished_(finished), theory_(theory), progress_(std::move(progress)), phase_seeds_(phase_seeds) {}
+        : m_(m), fresh_(finished), finished_(class_thresholds), progress_(std::move(progress)), phase_seeds_(phase_seeds) {
+        indices_.emplace_back(m);
+        if (m.mirrored() != m) indices_.emplace_back(m.mirrored());
+    }
 
     // Solves every rule table of the slice and its mirror, handing each to sink(material,
     // metric, values) as soon as it is done; stops at the first error the sink returns.
@@ -64,14 +69,14 @@ private:
     using Values = std::vector<BigArray<ValueCode>>;  // per side of the solver
 
     format::Status hand_over(const Sink& sink, format::Metric metric, Values values) const {
-        for (int s = 0; s < theory_.num_sides(); ++s)
-            if (format::Status st = sink(theory_.side(s).index.material(), metric, std::move(values[static_cast<std::size_t>(s)])); !st)
+        for (std::size_t s = 0; s < indices_.size(); ++s)
+            if (format::Status st = sink(indices_[s].material(), metric, std::move(values[s])); !st)
                 return st;
         return {};
     }
 
     // Rule value with fresh counters of a position in another slice.
-    Wdl fresh_elsewhere(RuleSet rules, const Position& next) const { return finished_.fresh(rules, next); }
+    Wdl fresh_elsewhere(RuleSet rules, const Position& next) const { return fresh_.fresh(rules, next); }
 
     // No class: king phases by the 25-move budget, exits valued with fresh counters. A man move
     // that stays in the slice leads to a position of this very table with more advanced men: the
@@ -127,9 +132,9 @@ private:
     // ffjd 2K v K and K v K: drawn at the first position without a capture for the side to move
     // (a side without a move has lost first); capture positions take their best capture.
     Values solve_ffjd_small() {
-        Values out(static_cast<std::size_t>(theory_.num_sides()));
-        for (int s = 0; s < theory_.num_sides(); ++s) {
-            const auto& index = theory_.side(s).index;
+        Values out(indices_.size());
+        for (std::size_t s = 0; s < indices_.size(); ++s) {
+            const auto& index = indices_[s];
             auto& v = out[static_cast<std::size_t>(s)];
             v.assign(index.size(), kValueDraw);
             parallel_for(index.size(), [&](std::uint64_t i) {
@@ -163,8 +168,9 @@ private:
     }
 
     Material m_;
+    const FinishedTables<R>& fresh_;
     const FinishedRuleTables<R>& finished_;
-    const SliceSolver<R>& theory_;
+    std::vector<SliceIndex<R>> indices_;  // of the slice and its mirror, as in SliceSolver
     PassProgress progress_;
     const PhaseSeeds<R>& phase_seeds_;
 };

@@ -46,6 +46,7 @@ using ExternalLookup = std::function<ValueCode(const Position&)>;
 // What a seed pass learns from a position's captures and promotions, which lead to other slices
 // and so are the same for every regime that reads the same finished tables.
 struct PreparedSeed {
+    bool drawn = false;                      // known to be a draw (the rest does not matter)
     bool capture = false;                    // the side to move must capture: every move leaves
     std::uint8_t king_steps = 0;             // plain king moves (0 when it must capture)
     ValueCode best_elsewhere = kValueUnknown;  // best value among its captures and promotions
@@ -133,6 +134,9 @@ public:
     const Side& side(int s) const { return sides_[s]; }
     // Hands over the values of side s (the solver keeps none).
     BigArray<ValueCode> release_values(int s) { return std::move(sides_[s].value); }
+    void release_dtc() {
+        for (Side& sd : sides_) BigArray<std::uint16_t>().swap(sd.dtc);
+    }
     // Value (WDL + DTW) of a position of this slice or its mirror, White to move.
     ValueCode value_of(const Position& p) const {
         const int s = side_of(Material::of(p));
@@ -194,9 +198,13 @@ private:
         }
         ChunkProgress report;
         if (progress_) report = [&](std::uint64_t done, std::uint64_t) { progress_(pass, done, all); };
-        parallel_for(all, [&](std::uint64_t k) {
-            const auto at = static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), k) - starts.begin()) - 1;
-            body(scope[at].side, scope[at].begin + (k - starts[at]));
+        parallel_for_chunks(all, [&](std::uint64_t begin, std::uint64_t end) {
+            // The range holding begin, then on through the following ranges.
+            auto at = static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), begin) - starts.begin()) - 1;
+            for (std::uint64_t k = begin; k < end; ++k) {
+                while (k - starts[at] >= scope[at].end - scope[at].begin) ++at;
+                body(scope[at].side, scope[at].begin + (k - starts[at]));
+            }
         }, report);
     }
     template <class Body>
@@ -239,6 +247,10 @@ private:
             const PreparedSeed seed = regime_.prepared ? prepared_seed(s, i) : generated_seed(s, i);
             Side& sd = sides_[s];
             sd.capture[i] = seed.capture;
+            if (seed.drawn) {
+                sd.value[i] = kValueDraw;
+                return;
+            }
             if (seed.king_steps == kNoMove) {
                 sd.value[i] = loss_in(0);
                 return;
@@ -280,6 +292,7 @@ private:
     }
     PreparedSeed prepared_seed(int s, std::uint64_t i) const {
         PreparedSeed seed = regime_.prepared(s, i);
+        if (seed.drawn) return seed;
         if (seed.capture || sides_[s].index.material().wm == 0) {
             if (!seed.capture && seed.king_steps == 0) seed.king_steps = kNoMove;
             return seed;
@@ -298,20 +311,21 @@ private:
     // Buckets every position whose value is known after the seed pass, and every open one whose
     // best exit is a win, by the level at which pass 2 must look at it.
     void bucket_seeds(const Scope& scope) {
-        for (const Range& r : scope) {
-            const int s = r.side;
+        PendingAppends wins, losses, exit_wins;
+        for_scope("bucket", scope, [&](int s, std::uint64_t i) {
             const Side& sd = sides_[s];
-            for (std::uint64_t i = r.begin; i < r.end; ++i) {
-                const ValueCode v = sd.value[i];
-                if (v == kValueUnknown) {
-                    if (is_win(sd.exit[i])) exit_wins_.at(distance_of(sd.exit[i])).push_back(make_item(s, i));
-                } else if (is_win(v)) {
-                    wins_.at(distance_of(v)).push_back(make_item(s, i));
-                } else if (is_loss(v)) {
-                    losses_.at(distance_of(v)).push_back(make_item(s, i));
-                }
+            const ValueCode v = sd.value[i];
+            if (v == kValueUnknown) {
+                if (is_win(sd.exit[i])) exit_wins.add(static_cast<std::size_t>(distance_of(sd.exit[i])), make_item(s, i));
+            } else if (is_win(v)) {
+                wins.add(static_cast<std::size_t>(distance_of(v)), make_item(s, i));
+            } else if (is_loss(v)) {
+                losses.add(static_cast<std::size_t>(distance_of(v)), make_item(s, i));
             }
-        }
+        });
+        wins.flush_into(wins_);
+        losses.flush_into(losses_);
+        exit_wins.flush_into(exit_wins_);
     }
 
     template <class Body>
@@ -387,9 +401,9 @@ private:
             appends.flush_into(losses_);
             wins_.release(d);
         }
-        for (const Range& r : scope)
-            for (std::uint64_t i = r.begin; i < r.end; ++i)
-                if (sides_[r.side].value[i] == kValueUnknown) sides_[r.side].value[i] = kValueDraw;
+        for_scope("draws", scope, [&](int s, std::uint64_t i) {
+            if (sides_[s].value[i] == kValueUnknown) sides_[s].value[i] = kValueDraw;
+        });
     }
 
     // DTC seeds: won positions with a winning conversion (or game-ending move) are at 1; lost
