@@ -373,6 +373,7 @@ private:
                 auto prefetch = [&](std::uint64_t j) { __builtin_prefetch(&pred_side.value[j], 1); };
                 for_each_predecessor_index(it, unmove_kinds(), prefetch, [&](std::uint64_t j) {
                     std::atomic_ref<ValueCode> pv(pred_side.value[j]);
+                    if (pv.load(std::memory_order_relaxed) != kValueUnknown) return;  // spares the locked op
                     ValueCode expected = kValueUnknown;
                     if (pv.compare_exchange_strong(expected, win_d)) appends.add(d, make_item(other(item_side(it)), j));
                 });
@@ -464,10 +465,11 @@ private:
 
     void iterate_dtc() {
         LevelBuckets level;
-        for (int s = 0; s < num_sides(); ++s)
-            for (std::uint64_t i = 0; i < sides_[s].dtc.size(); ++i)
-                if (sides_[s].dtc[i] == 1) level.at(1).push_back(make_item(s, i));
         PendingAppends appends;
+        for_all("dtc 1", [&](int s, std::uint64_t i) {
+            if (sides_[s].dtc[i] == 1) appends.add(1, make_item(s, i));
+        });
+        appends.flush_into(level);
         for (std::size_t c = 1; c < level.levels(); ++c) {
             const auto next = static_cast<std::uint16_t>(c + 1);
             // A king move into a loss of DTC c gives a win c + 1; when the last king move of a lost
