@@ -1,28 +1,18 @@
 // "Don't care" entries: a position whose side to move has a capture is decided by its captures
 // alone (all into smaller slices), so its stored value is never read; every reader resolves it
 // from the captures. The writer fills such entries with the value of the nearest quiet position
-// before it, which lengthens runs and lets zstd compress the tables better.
+// before it, which lengthens runs and lets zstd compress the tables better. Which positions must
+// capture, the solver's seed pass records (SliceSolver::Side::capture).
 #pragma once
 #include <cstdint>
+#include <span>
 #include <vector>
-
-#include "gen/parallel.hpp"
-#include "index/slice_index.hpp"
-#include "rules/movegen.hpp"
 
 namespace dtb::gen {
 
-// 1 for every index whose position has a capture for the side to move.
-template <class R>
-std::vector<std::uint8_t> capture_flags(const SliceIndex<R>& index) {
-    std::vector<std::uint8_t> flags(index.size());
-    parallel_for(index.size(), [&](std::uint64_t i) { flags[i] = has_capture<R>(index.unrank(i)) ? 1 : 0; });
-    return flags;
-}
-
 // Replaces don't-care entries by the last quiet value before them (the first quiet value for
 // a leading run).
-inline void fill_dont_care(std::vector<std::uint16_t>& values, const std::vector<std::uint8_t>& is_capture) {
+inline void fill_dont_care(std::vector<std::uint16_t>& values, std::span<const std::uint8_t> is_capture) {
     std::uint16_t last = 0;
     bool seen = false;
     for (std::size_t i = 0; i < values.size(); ++i) {

@@ -1,19 +1,32 @@
-// Finished tables of other slices, read back through probe's format module and held in memory
-// while a slice is solved. Only WDL and DTW are needed: every move that leaves a slice is a
-// conversion, so DTC of other slices never enters the computation. Capture positions are stored
-// as "don't care"; loading resolves them from their captures (into smaller slices, loaded first).
+// Finished slices, held in memory while later slices are solved: those solved in this run as they
+// come out of the solver, others read back through probe's format module. One 16-bit word per
+// position:
+//   bits 0-11   its value code (WDL + DTW). DTC is not needed: every move that leaves a slice is
+//               a conversion, so DTC of other slices never enters the computation.
+//   bits 12-15  with counting rules (international), its rule values with fresh counters (Wdl,
+//               fmjd in bits 12-13, ffjd in 14-15): what a capture or man move into the position
+//               is worth to a rule table's phase (gen/phase_seeds.hpp, gen/rule_tables.hpp). The
+//               full thresholds are needed only for material in a counting class
+//               (gen/finished_rule_tables.hpp).
+// So one rank answers every lookup of a capture, in one cache line. Capture positions are stored
+// as "don't care" in WDL and DTW files; loading resolves them from their captures (into smaller
+// slices, loaded first).
 #pragma once
 #include <array>
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "gen/big_array.hpp"
+#include "gen/finished_rule_tables.hpp"
 #include "gen/parallel.hpp"
 #include "gen/retro.hpp"
 #include "gen/slice_solver.hpp"
 #include "index/slice_index.hpp"
+#include "probe/counting_rules.hpp"
 #include "probe/format.hpp"
 #include "probe/value.hpp"
 #include "rules/expected.hpp"
@@ -25,9 +38,12 @@ class FinishedTables {
 public:
     explicit FinishedTables(std::filesystem::path dir) : dir_(std::move(dir)) {}
 
+    // The largest value code a word holds (DTW 2046 plies; 6-piece slices stay below 300).
+    static constexpr ValueCode kMaxCode = 0x0FFF;
+
     struct Slice {
         SliceIndex<R> index;
-        std::vector<ValueCode> value;
+        BigArray<std::uint16_t> word;
     };
 
     // Loads a slice's WDL and DTW tables (once), and the smaller slices its captures lead to.
@@ -47,30 +63,52 @@ public:
         auto slice = std::make_unique<Slice>(Slice{SliceIndex<R>(m), {}});
         if (wdl->size() != slice->index.size() || dtw->size() != slice->index.size())
             return Error{"table " + name + " has the wrong number of entries"};
-        slice->value.resize(wdl->size());
-        for (std::size_t i = 0; i < wdl->size(); ++i)
-            slice->value[i] = make_value(static_cast<Wdl>((*wdl)[i]), (*dtw)[i]);
+        slice->word.resize(wdl->size());
+        for (std::size_t i = 0; i < wdl->size(); ++i) {
+            const ValueCode v = make_value(static_cast<Wdl>((*wdl)[i]), (*dtw)[i]);
+            if (v > kMaxCode) return Error{"table " + name + " has a distance too long for the generator"};
+            slice->word[i] = v;
+        }
         resolve_captures(*slice);
+        if constexpr (R::kCountingRules) {
+            for (RuleSet rules : {RuleSet::fmjd, RuleSet::ffjd}) {
+                auto codes = read_values(name, rule_metric(rules));
+                if (!codes) return Error{codes.error()};
+                if (codes->size() != slice->index.size()) return Error{"table " + name + " has the wrong number of entries"};
+                add_fresh(*slice, rules, *codes);
+            }
+        }
         slot = std::move(slice);
         return static_cast<const Slice*>(slot.get());
     }
-    // Adds a slice solved in this run without reading it back.
-    void adopt(const Material& m, std::vector<ValueCode> values) {
-        slots_[code(m)] = std::make_unique<Slice>(Slice{SliceIndex<R>(m), std::move(values)});
+    // Adds a slice solved in this run without reading it back (its rule values come with
+    // add_fresh). Refuses codes above kMaxCode.
+    Expected<bool> adopt(const Material& m, const BigArray<ValueCode>& values) {
+        auto slice = std::make_unique<Slice>(Slice{SliceIndex<R>(m), BigArray<std::uint16_t>(values.size())});
+        for (std::size_t i = 0; i < values.size(); ++i) {
+            if (values[i] > kMaxCode) return Error{"slice " + m.name() + " has a distance too long for the generator"};
+            slice->word[i] = values[i];
+        }
+        slots_[code(m)] = std::move(slice);
+        return true;
+    }
+    // Records a rule table of an adopted slice: the rule values with fresh counters.
+    void add_fresh(const Material& m, RuleSet rules, std::span<const ValueCode> codes) {
+        add_fresh(*slots_[code(m)], rules, codes);
     }
     void forget(const Material& m) { slots_[code(m)].reset(); }
 
     // Value of a White-to-move position whose slice was loaded. Safe from many threads.
-    ValueCode value(const Position& p) const {
-        const Material m = Material::of(p);
-        const Slice& s = *slots_[code(m)];
-        return s.value[s.index.rank(p)];
+    ValueCode value(const Position& p) const { return word(p) & kMaxCode; }
+    // Its rule value with fresh counters (with counting rules).
+    Wdl fresh(RuleSet rules, const Position& p) const {
+        return static_cast<Wdl>((word(p) >> fresh_shift(rules)) & 3);
     }
     bool loaded(const Material& m) const { return slots_[code(m)] != nullptr; }
     std::size_t bytes_in_memory() const {
         std::size_t n = 0;
         for (const auto& s : slots_)
-            if (s) n += s->value.size() * sizeof(ValueCode);
+            if (s) n += s->word.size() * sizeof(std::uint16_t);
         return n;
     }
 
@@ -100,8 +138,18 @@ private:
                 const ValueCode after = next.of(Color::white) == 0 ? loss_in(0) : value(next);
                 best = better(best, value_one_ply_before(after));
             }
-            s.value[i] = best;
+            s.word[i] = best;
         });
+    }
+    std::uint16_t word(const Position& p) const {
+        const Slice& s = *slots_[code(Material::of(p))];
+        return s.word[s.index.rank(p)];
+    }
+    static constexpr int fresh_shift(RuleSet rules) { return rules == RuleSet::fmjd ? 12 : 14; }
+    static void add_fresh(Slice& s, RuleSet rules, std::span<const ValueCode> codes) {
+        const CountClass c = count_class(s.index.material(), rules);
+        for (std::size_t i = 0; i < codes.size(); ++i)
+            s.word[i] = static_cast<std::uint16_t>(s.word[i] | static_cast<unsigned>(fresh_value(codes[i], c)) << fresh_shift(rules));
     }
 
     static int code(const Material& m) { return ((m.wk * 10 + m.wm) * 10 + m.bk) * 10 + m.bm; }

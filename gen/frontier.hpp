@@ -38,26 +38,29 @@ private:
     std::vector<std::vector<Item>> buckets_;
 };
 
-// Per-thread buffers of (level, item) pairs, flushed into LevelBuckets after a parallel loop.
+// Per-thread frontier lists, merged into LevelBuckets after a parallel loop (level by level,
+// thread after thread).
 class PendingAppends {
 public:
     PendingAppends() : per_thread_(static_cast<std::size_t>(omp_get_max_threads())) {}
     void add(std::size_t level, Item it) {
-        per_thread_[static_cast<std::size_t>(omp_get_thread_num())].push_back({level, it});
+        per_thread_[static_cast<std::size_t>(omp_get_thread_num())].at(level).push_back(it);
     }
     void flush_into(LevelBuckets& b) {
-        for (auto& buf : per_thread_) {
-            for (const auto& [level, it] : buf) b.at(level).push_back(it);
+        for (LevelBuckets& buf : per_thread_) {
+            for (std::size_t level = 0; level < buf.levels(); ++level) {
+                const std::vector<Item>& from = buf.peek(level);
+                if (from.empty()) continue;
+                std::vector<Item>& to = b.at(level);
+                to.insert(to.end(), from.begin(), from.end());
+                buf.release(level);
+            }
             buf.clear();
         }
     }
 
 private:
-    struct Entry {
-        std::size_t level;
-        Item item;
-    };
-    std::vector<std::vector<Entry>> per_thread_;
+    std::vector<LevelBuckets> per_thread_;
 };
 
 }  // namespace dtb::gen

@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <set>
+#include <span>
 
 #include "gen/dont_care.hpp"
 #include "gen/finished_tables.hpp"
@@ -51,36 +53,62 @@ public:
             wanted.insert(*m);
             wanted.insert(m->mirrored());
         }
+        // The slices to solve (each with its mirror), and the last of them that reads each input.
+        std::vector<Material> order;
         std::set<Material> done;
         for (const Material& m : all_materials<R>(o_.max_pieces)) {
             if (done.count(m)) continue;
             done.insert(m);
             done.insert(m.mirrored());
-            if (!wanted.empty() && !wanted.count(m)) continue;
+            if (wanted.empty() || wanted.count(m)) order.push_back(m);
+        }
+        for (std::size_t k = 0; k < order.size(); ++k)
+            for (const Material& x : inputs_of(order[k])) last_use_[x] = k;
+        for (std::size_t k = 0; k < order.size(); ++k) {
+            const Material& m = order[k];
             if (complete_on_disk(m) && complete_on_disk(m.mirrored())) {
                 ++summary_.slices_skipped;
                 log(m.name() + ": present and valid, skipped");
-                continue;
+            } else {
+                auto r = solve_and_write(m);
+                if (!r) return Error{r.error()};
             }
-            auto r = solve_and_write(m);
-            if (!r) return Error{r.error()};
+            // Memory holds only the finished slices that a later slice still reads.
+            for (const Material& x : inputs_of(m)) {
+                if (last_use_.at(x) != k) continue;
+                finished_.forget(x);
+                finished_rules_.forget(x);
+            }
         }
         summary_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         return summary_;
     }
 
 private:
+    // Every slice a capture or promotion leads to, from either side to move.
+    static std::set<Material> inputs_of(const Material& m) {
+        std::set<Material> inputs;
+        for (const Material& side : {m, m.mirrored()})
+            for (const Material& x : exit_materials(side)) inputs.insert(x);
+        return inputs;
+    }
+    bool read_later(const Material& m) const { return last_use_.count(m) != 0; }
+
     void log(const std::string& s) {
         if (e_.log) e_.log(s);
     }
 
-    // The files of a slice: the rule tables (variants with counting rules), then DTC, DTW, and
-    // WDL last, the order they are written in.
+    // The files of a slice: DTC, DTW, the rule tables (variants with counting rules), and WDL
+    // last, the order they are written in.
     static std::vector<format::Metric> metrics_of(const Material& m) {
-        std::vector<format::Metric> out;
-        if constexpr (R::kCountingRules) out = rule_metrics_of(m);
-        for (auto metric : {format::Metric::dtc, format::Metric::dtw, format::Metric::wdl}) out.push_back(metric);
+        std::vector<format::Metric> out{format::Metric::dtc, format::Metric::dtw};
+        if constexpr (R::kCountingRules)
+            for (auto metric : rule_metrics_of(m)) out.push_back(metric);
+        out.push_back(format::Metric::wdl);
         return out;
+    }
+    static RuleSet rule_set_of(format::Metric metric) {
+        return metric == format::Metric::fmjd ? RuleSet::fmjd : RuleSet::ffjd;
     }
 
     bool complete_on_disk(const Material& m) const {
@@ -94,17 +122,22 @@ private:
 
     Expected<bool> solve_and_write(const Material& m) {
         const auto t0 = std::chrono::steady_clock::now();
-        // Inputs: every slice a capture or promotion leads to, from either side to move.
-        std::set<Material> inputs;
-        for (const Material& side : {m, m.mirrored()})
-            for (const Material& x : exit_materials(side)) inputs.insert(x);
+        const std::set<Material> inputs = inputs_of(m);
         for (const Material& x : inputs) {
             auto r = finished_.load(x);
             if (!r) return Error{"slice " + m.name() + " needs " + x.name() + ": " + r.error()};
+            if constexpr (R::kCountingRules) {
+                auto rr = finished_rules_.load(x);
+                if (!rr) return Error{"slice " + m.name() + " needs " + x.name() + ": " + rr.error()};
+            }
         }
         const std::uint64_t positions =
             SliceIndex<R>(m).size() + (m.mirrored() == m ? 0 : SliceIndex<R>(m.mirrored()).size());
-        const std::uint64_t need = positions * 7 + finished_.bytes_in_memory();
+        // Per position of the slice at the peak: the theoretical solve (value, exit, open, DTC,
+        // capture: 8 bytes); with counting rules, the phase seeds (2) and, while the rule tables
+        // are solved, the theoretical value and capture flag (3) with a rule solve (6 + result 2).
+        const std::uint64_t per_position = R::kCountingRules ? 13 : 8;
+        const std::uint64_t need = positions * per_position + finished_.bytes_in_memory() + finished_rules_.bytes_in_memory();
         if (o_.memory_mb && need > o_.memory_mb * 1024 * 1024)
             return Error{"slice " + m.name() + " needs about " + std::to_string(need >> 20) +
                          " MB, more than --memory " + std::to_string(o_.memory_mb)};
@@ -113,39 +146,55 @@ private:
             return Error{"not enough free disk space in " + o_.out_dir.string() + " for slice " + m.name()};
 
         const std::string name = m.name();
-        SliceSolver<R> solver(
-            m, [this](const Position& p) { return finished_.value(p); },
-            [&](const std::string& pass, std::uint64_t done, std::uint64_t total) {
-                if (e_.progress) e_.progress(name, pass, done, total);
+        auto progress = [&](const std::string& pass, std::uint64_t done, std::uint64_t total) {
+            if (e_.progress) e_.progress(name, pass, done, total);
+        };
+        std::uint64_t bytes = 0;
+        // With counting rules, the theoretical seed pass also gathers the rule phases' seeds.
+        PhaseSeeds<R> phase_seeds(m, finished_);
+        SliceSolver<R> solver(m, [this](const Position& p) { return finished_.value(p); }, progress);
+        if (R::kCountingRules && phase_seeds.needed())
+            solver.observe_seeds([&](int side, std::uint64_t i, const Position& rp, std::span<const Move> exits,
+                                     bool capture, int king_steps) {
+                phase_seeds.record(side, i, rp, exits, capture, king_steps);
             });
         solver.solve();
-
-        std::uint64_t bytes = 0;
-        if constexpr (R::kCountingRules) {
-            for (const Material& x : inputs) {
-                auto r = finished_rules_.load(x);
-                if (!r) return Error{"slice " + m.name() + " needs " + x.name() + ": " + r.error()};
-            }
-            RuleTableSolver<R> rules(m, finished_rules_, solver,
-                                     [&](const std::string& pass, std::uint64_t done, std::uint64_t total) {
-                                         if (e_.progress) e_.progress(name, pass, done, total);
-                                     });
-            for (auto& table : rules.solve()) {
-                auto w = write_table(table.material, table.metric, table.value);
-                if (!w) return Error{w.error()};
-                bytes += *w;
-                finished_rules_.adopt(table.material, table.metric, std::move(table.value));
-            }
-        }
+        // Files in the order of metrics_of: DTC and DTW now, WDL last.
         for (int s = 0; s < solver.num_sides(); ++s) {
             const auto& sd = solver.side(s);
-            auto w = write_side(sd.index.material(), sd.value, sd.dtc);
+            if (R::kCountingRules && phase_seeds.needed()) phase_seeds.record_draws(s, sd.value);
+            auto w = write_distances(sd.index.material(), sd.value, sd.dtc, sd.capture);
+            if (!w) return Error{w.error()};
+            bytes += *w;
+            // This slice now feeds the later ones that read it.
+            if (read_later(sd.index.material())) {
+                auto a = finished_.adopt(sd.index.material(), sd.value);
+                if (!a) return Error{a.error()};
+            }
+        }
+        solver.release_dtc();
+        if constexpr (R::kCountingRules) {
+            RuleTableSolver<R> rules(m, finished_, finished_rules_, phase_seeds, progress);
+            auto written = rules.solve([&](const Material& x, format::Metric metric, BigArray<ValueCode> values) -> format::Status {
+                auto w = write_table(x, metric, values);
+                if (!w) return format::Status(Error{w.error()});
+                bytes += *w;
+                if (read_later(x)) {
+                    if (metric != format::Metric::ffjd16) finished_.add_fresh(x, rule_set_of(metric), values);
+                    if (has_class_thresholds(x)) finished_rules_.adopt(x, metric, std::move(values));
+                }
+                return {};
+            });
+            if (!written) return Error{written.error()};
+            phase_seeds.release();
+        }
+        // WDL last: a slice counts as present only when all its files are.
+        for (int s = 0; s < solver.num_sides(); ++s) {
+            const auto& sd = solver.side(s);
+            auto w = write_wdl(sd.index.material(), sd.value, sd.capture);
             if (!w) return Error{w.error()};
             bytes += *w;
         }
-        // This slice now feeds later ones; drop inputs that no later slice of equal size needs.
-        for (int s = 0; s < solver.num_sides(); ++s)
-            finished_.adopt(solver.side(s).index.material(), solver.side(s).value);
         const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         ++summary_.slices_generated;
         summary_.positions += positions;
@@ -158,31 +207,29 @@ private:
         return true;
     }
 
-    Expected<std::uint64_t> write_side(const Material& m, const std::vector<ValueCode>& value,
-                                       const std::vector<std::uint16_t>& dtc) {
-        std::vector<std::uint16_t> wdl(value.size()), dtw(value.size()), dtc_out(dtc);
-        for (std::size_t i = 0; i < value.size(); ++i) {
-            wdl[i] = static_cast<std::uint16_t>(wdl_of(value[i]));
-            dtw[i] = static_cast<std::uint16_t>(distance_of(value[i]));
-        }
-        // Capture positions are stored as "don't care" (gen/dont_care.hpp); readers resolve them.
-        const auto captures = capture_flags(SliceIndex<R>(m));
+    // Capture positions are stored as "don't care" (gen/dont_care.hpp); readers resolve them.
+    // The solver's seed pass flagged them.
+    Expected<std::uint64_t> write_distances(const Material& m, std::span<const ValueCode> value,
+                                            std::span<const std::uint16_t> dtc, std::span<const std::uint8_t> captures) {
+        std::vector<std::uint16_t> out(dtc.begin(), dtc.end());
+        fill_dont_care(out, captures);
+        auto w = write_table(m, format::Metric::dtc, out);
+        if (!w) return Error{w.error()};
+        for (std::size_t i = 0; i < value.size(); ++i) out[i] = static_cast<std::uint16_t>(distance_of(value[i]));
+        fill_dont_care(out, captures);
+        auto w2 = write_table(m, format::Metric::dtw, out);
+        if (!w2) return Error{w2.error()};
+        return *w + *w2;
+    }
+    Expected<std::uint64_t> write_wdl(const Material& m, std::span<const ValueCode> value,
+                                      std::span<const std::uint8_t> captures) {
+        std::vector<std::uint16_t> wdl(value.size());
+        for (std::size_t i = 0; i < value.size(); ++i) wdl[i] = static_cast<std::uint16_t>(wdl_of(value[i]));
         fill_dont_care(wdl, captures);
-        fill_dont_care(dtw, captures);
-        fill_dont_care(dtc_out, captures);
-        std::uint64_t bytes = 0;
-        const std::pair<format::Metric, const std::vector<std::uint16_t>*> files[] = {
-            {format::Metric::dtc, &dtc_out}, {format::Metric::dtw, &dtw}, {format::Metric::wdl, &wdl}};
-        // WDL last: a slice counts as present only when all its files are.
-        for (const auto& [metric, data] : files) {
-            auto w = write_table(m, metric, *data);
-            if (!w) return Error{w.error()};
-            bytes += *w;
-        }
-        return bytes;
+        return write_table(m, format::Metric::wdl, wdl);
     }
 
-    Expected<std::uint64_t> write_table(const Material& m, format::Metric metric, const std::vector<std::uint16_t>& data) {
+    Expected<std::uint64_t> write_table(const Material& m, format::Metric metric, std::span<const std::uint16_t> data) {
         format::TableInfo info{};
         info.variant = R::kId;
         info.rules_fingerprint = rules_fingerprint<R>();
@@ -203,6 +250,7 @@ private:
     const GenerateEvents& e_;
     FinishedTables<R> finished_;
     FinishedRuleTables<R> finished_rules_;
+    std::map<Material, std::size_t> last_use_;  // input -> the last slice (in run order) reading it
     GenerateSummary summary_;
 };
 

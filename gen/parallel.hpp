@@ -14,17 +14,22 @@ namespace dtb::gen {
 // Called with (done, total) from one thread, at most a few times per second.
 using ChunkProgress = std::function<void(std::uint64_t done, std::uint64_t total)>;
 
-template <class Body>
-void parallel_for(std::uint64_t total, Body&& body, const ChunkProgress& progress = {}) {
+// Calls chunk(begin, end) for consecutive chunks covering [0, total).
+template <class Chunk>
+void parallel_for_chunks(std::uint64_t total, Chunk&& chunk, const ChunkProgress& progress = {}) {
     constexpr std::uint64_t kChunk = 1 << 14;
     const std::int64_t chunks = static_cast<std::int64_t>((total + kChunk - 1) / kChunk);
+    if (chunks <= 1) {  // one chunk runs on one thread anyway: spare the team its wake-up and barrier
+        if (total) chunk(std::uint64_t{0}, total);
+        return;
+    }
     std::atomic<std::uint64_t> done{0};
     auto last = std::chrono::steady_clock::now();
 #pragma omp parallel for schedule(dynamic, 1)
     for (std::int64_t c = 0; c < chunks; ++c) {
         const std::uint64_t begin = static_cast<std::uint64_t>(c) * kChunk;
         const std::uint64_t end = begin + kChunk < total ? begin + kChunk : total;
-        for (std::uint64_t i = begin; i < end; ++i) body(i);
+        chunk(begin, end);
         const std::uint64_t now_done = done.fetch_add(end - begin, std::memory_order_relaxed) + (end - begin);
         if (progress && omp_get_thread_num() == 0) {
             const auto now = std::chrono::steady_clock::now();
@@ -34,6 +39,13 @@ void parallel_for(std::uint64_t total, Body&& body, const ChunkProgress& progres
             }
         }
     }
+}
+
+template <class Body>
+void parallel_for(std::uint64_t total, Body&& body, const ChunkProgress& progress = {}) {
+    parallel_for_chunks(total, [&](std::uint64_t begin, std::uint64_t end) {
+        for (std::uint64_t i = begin; i < end; ++i) body(i);
+    }, progress);
 }
 
 }  // namespace dtb::gen

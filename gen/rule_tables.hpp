@@ -16,164 +16,69 @@
 // move it is 50 again, more than any class budget, so it can bind only on counters given at the
 // start of a query; probe/adjudicate.cpp solves that case at query time.
 #pragma once
-#include <array>
-#include <filesystem>
-#include <memory>
+#include <functional>
 #include <string>
 #include <vector>
 
+#include "gen/finished_rule_tables.hpp"
+#include "gen/finished_tables.hpp"
 #include "gen/parallel.hpp"
+#include "gen/phase_seeds.hpp"
 #include "gen/retro.hpp"
 #include "gen/slice_solver.hpp"
 #include "index/slice_index.hpp"
 #include "probe/counting_rules.hpp"
 #include "probe/format.hpp"
 #include "probe/value.hpp"
-#include "rules/expected.hpp"
 
 namespace dtb::gen {
-
-// The rule tables this generator writes for a slice (White to move): fmjd and ffjd, and ffjd16
-// for K+M v K.
-inline std::vector<format::Metric> rule_metrics_of(const Material& m) {
-    std::vector<format::Metric> out{format::Metric::fmjd, format::Metric::ffjd};
-    if (is_ffjd_carried(m)) out.push_back(format::Metric::ffjd16);
-    return out;
-}
-
-// The rule value with fresh counters (the position just arose from a capture or a man move)
-// of a position whose threshold code under its class is `code`.
-inline Wdl fresh_value(ValueCode code, CountClass c) {
-    if (is_draw(code) || distance_of(code) > fresh_budget(c)) return Wdl::draw;
-    return wdl_of(code);
-}
-// The value, for the side that moves, of a move into a position of rule value v whose counters
-// restart (every limit out of reach in one ply): a win for the mover iff v is a loss.
-inline ValueCode value_of_fresh_exit(Wdl v) {
-    return v == Wdl::loss ? win_in(1) : v == Wdl::win ? loss_in(1) : kValueDraw;
-}
-
-// Rule tables of finished slices, in memory while later slices are solved.
-template <class R>
-class FinishedRuleTables {
-public:
-    explicit FinishedRuleTables(std::filesystem::path dir) : dir_(std::move(dir)) {}
-
-    // Loads every rule table of m (once). Not thread-safe: call before parallel passes.
-    Expected<bool> load(const Material& m) {
-        for (format::Metric metric : rule_metrics_of(m)) {
-            auto& slot = slots_[slot_of(m, metric)];
-            if (slot) continue;
-            const std::string name = format::file_name(m.name(), metric);
-            auto reader = format::TableReader::open(dir_ / name, R::kId, rules_fingerprint<R>());
-            if (!reader) return Error{reader.error()};
-            auto values = reader->read_all();
-            if (!values) return Error{values.error()};
-            if (values->size() != SliceIndex<R>(m).size()) return Error{"table " + name + " has the wrong number of entries"};
-            adopt(m, metric, std::move(*values));
-        }
-        return true;
-    }
-    void adopt(const Material& m, format::Metric metric, std::vector<ValueCode> values) {
-        slots_[slot_of(m, metric)] = std::make_unique<Slice>(Slice{SliceIndex<R>(m), std::move(values)});
-    }
-    // Code of a White-to-move position whose table was loaded. Safe from many threads.
-    ValueCode code(format::Metric metric, const Position& p) const {
-        const Slice& s = *slots_[slot_of(Material::of(p), metric)];
-        return s.value[s.index.rank(p)];
-    }
-
-private:
-    struct Slice {
-        SliceIndex<R> index;
-        std::vector<ValueCode> value;
-    };
-    static std::size_t slot_of(const Material& m, format::Metric metric) {
-        const int material = ((m.wk * 10 + m.wm) * 10 + m.bk) * 10 + m.bm;
-        return static_cast<std::size_t>(material) * 3 + (static_cast<std::size_t>(metric) - 3);
-    }
-    std::filesystem::path dir_;
-    std::array<std::unique_ptr<Slice>, 30000> slots_{};
-};
-
-// How one rule table of a material is computed (see the comment at the top).
-struct RuleRegime {
-    RuleSet rules = RuleSet::fmjd;
-    CountClass cls = CountClass::none;  // the class whose budget the table counts (none: 25-move)
-    bool carried = false;               // ffjd16: K+M v K under a carried 16-move limit
-    bool ffjd_small() const { return cls == CountClass::ffjd_small; }
-    // Class budgets do not restart on man moves; the 25-move budget does.
-    bool man_moves_inside() const { return cls != CountClass::none; }
-};
-inline RuleRegime rule_regime(const Material& m, format::Metric metric) {
-    if (metric == format::Metric::ffjd16) return RuleRegime{RuleSet::ffjd, CountClass::sixteen, true};
-    const RuleSet rules = metric == format::Metric::ffjd ? RuleSet::ffjd : RuleSet::fmjd;
-    return RuleRegime{rules, count_class(m, rules), false};
-}
-
-// The value, for the side that moves, of a move that leaves the slice (a capture or a
-// promotion; next: the position after it, colour-reversed, with a white piece) in a table of
-// regime `g`.
-template <class R>
-ValueCode rule_exit_value(const FinishedRuleTables<R>& finished, const RuleRegime& g, const Position& next) {
-    const Material x = Material::of(next);
-    const CountClass cx = count_class(x, g.rules);
-    if (g.cls != CountClass::none) {
-        if (g.rules == RuleSet::fmjd) {
-            if (cx == CountClass::sixteen || (cx == CountClass::five && g.cls == CountClass::five))
-                return value_one_ply_before(finished.code(format::Metric::fmjd, next));
-            if (cx == CountClass::five) {  // from the 16-move class: the smaller budget rules
-                const ValueCode t = finished.code(format::Metric::fmjd, next);
-                return value_one_ply_before(distance_of(t) <= kFiveMoveLimit ? t : kValueDraw);
-            }
-        } else {
-            if (cx == CountClass::sixteen || cx == CountClass::ffjd_small)
-                return value_one_ply_before(finished.code(format::Metric::ffjd, next));
-            if (!g.carried && is_ffjd_carried(x))  // the 16-move limit stays in force
-                return value_one_ply_before(finished.code(format::Metric::ffjd16, next));
-        }
-    }
-    // Into material in no class (a class left behind, or the 25-move rule's fresh counters).
-    return value_of_fresh_exit(fresh_value(finished.code(rule_metric(g.rules), next), cx));
-}
 
 // The rule tables of one slice and its mirror, given the slice's game-theoretic values.
 template <class R>
 class RuleTableSolver {
 public:
-    struct Table {
-        Material material;  // White to move
-        format::Metric metric;
-        std::vector<ValueCode> value;
-    };
+    // finished: values with fresh counters of every input; class_thresholds: the rule tables of
+    // the inputs in a class; phase_seeds: filled by the theoretical seed pass (PhaseSeeds::record).
+    RuleTableSolver(Material m, const FinishedTables<R>& finished, const FinishedRuleTables<R>& class_thresholds,
+                    const PhaseSeeds<R>& phase_seeds, PassProgress progress)
+        : m_(m), fresh_(finished), finished_(class_thresholds), progress_(std::move(progress)), phase_seeds_(phase_seeds) {
+        indices_.emplace_back(m);
+        if (m.mirrored() != m) indices_.emplace_back(m.mirrored());
+    }
 
-    RuleTableSolver(Material m, const FinishedRuleTables<R>& finished, const SliceSolver<R>& theory,
-                    PassProgress progress)
-        : m_(m), finished_(finished), theory_(theory), progress_(std::move(progress)) {}
-
-    std::vector<Table> solve() {
-        std::vector<Table> out;
+    // Solves every rule table of the slice and its mirror, handing each to sink(material,
+    // metric, values) as soon as it is done; stops at the first error the sink returns.
+    using Sink = std::function<format::Status(const Material&, format::Metric, BigArray<ValueCode>)>;
+    format::Status solve(const Sink& sink) {
         for (RuleSet rules : {RuleSet::fmjd, RuleSet::ffjd}) {
             const CountClass c = count_class(m_, rules);
-            if (c == CountClass::ffjd_small)
-                append(out, rule_metric(rules), solve_ffjd_small());
-            else if (c == CountClass::none)
-                append(out, rule_metric(rules), solve_phases(rules));
-            else
-                append(out, rule_metric(rules), solve_class(rules, c, /*carried=*/false));
-            if (rules == RuleSet::ffjd && is_ffjd_carried(m_))
-                append(out, format::Metric::ffjd16, solve_class(rules, CountClass::sixteen, /*carried=*/true));
+            Values values = c == CountClass::ffjd_small ? solve_ffjd_small()
+                            : c == CountClass::none     ? solve_phases(rules)
+                                                        : solve_class(rules, c, /*carried=*/false);
+            if (format::Status st = hand_over(sink, rule_metric(rules), std::move(values)); !st) return st;
+            if (rules == RuleSet::ffjd && is_ffjd_carried(m_)) {
+                values = solve_class(rules, CountClass::sixteen, /*carried=*/true);
+                if (format::Status st = hand_over(sink, format::Metric::ffjd16, std::move(values)); !st) return st;
+            }
         }
-        return out;
+        return {};
     }
 
 private:
     using G = typename R::Geometry;
-    using Values = std::vector<std::vector<ValueCode>>;  // per side of the solver
+    using Values = std::vector<BigArray<ValueCode>>;  // per side of the solver
 
-    void append(std::vector<Table>& out, format::Metric metric, Values values) const {
-        for (int s = 0; s < theory_.num_sides(); ++s)
-            out.push_back(Table{theory_.side(s).index.material(), metric, std::move(values[static_cast<std::size_t>(s)])});
+    format::Status hand_over(const Sink& sink, format::Metric metric, Values values) const {
+        for (std::size_t s = 0; s < indices_.size(); ++s)
+            if (format::Status st = sink(indices_[s].material(), metric, std::move(values[s])); !st)
+                return st;
+        return {};
+    }
+
+    // Rule value with fresh counters of a position in another slice.
+    Wdl fresh_elsewhere(RuleSet rules, const Position& next) const { return fresh_.fresh(rules, next); }
+    auto fresh_of() const {
+        return [this](RuleSet rules, const Position& next) { return fresh_elsewhere(rules, next); };
     }
 
     // No class: king phases by the 25-move budget, exits valued with fresh counters. A man move
@@ -187,13 +92,14 @@ private:
         regime.exit = [&](const Position& next, const Move& m) {
             if (!m.is_capture() && !m.promotes)  // a man move inside the slice
                 return value_of_fresh_exit(fresh_value(self->value_of(next), CountClass::none));
-            return rule_exit_value(finished_, RuleRegime{rules, CountClass::none, false}, next);
+            return rule_exit_value(finished_, RuleRegime{rules, CountClass::none, false}, next, fresh_of());
         };
+        regime.prepared = [this, rules](int s, std::uint64_t i) { return phase_seeds_.seed(rules, s, i); };
         SliceSolver<R> solver(m_, std::move(regime), named(std::string(to_string(rules))));
         self = &solver;
         solver.solve_values();
         Values out(static_cast<std::size_t>(solver.num_sides()));
-        for (int s = 0; s < solver.num_sides(); ++s) out[static_cast<std::size_t>(s)] = solver.side(s).value;
+        for (int s = 0; s < solver.num_sides(); ++s) out[static_cast<std::size_t>(s)] = solver.release_values(s);
         return out;
     }
 
@@ -202,21 +108,21 @@ private:
         Regime regime;
         regime.man_moves_inside = true;
         regime.exit = [this, g = RuleRegime{rules, c, carried}](const Position& next, const Move&) {
-            return rule_exit_value(finished_, g, next);
+            return rule_exit_value(finished_, g, next, fresh_of());
         };
         SliceSolver<R> solver(m_, std::move(regime), named(std::string(to_string(rules)) + (carried ? "16" : "") + " class"));
         solver.solve_values();
         Values out(static_cast<std::size_t>(solver.num_sides()));
-        for (int s = 0; s < solver.num_sides(); ++s) out[static_cast<std::size_t>(s)] = solver.side(s).value;
+        for (int s = 0; s < solver.num_sides(); ++s) out[static_cast<std::size_t>(s)] = solver.release_values(s);
         return out;
     }
 
     // ffjd 2K v K and K v K: drawn at the first position without a capture for the side to move
     // (a side without a move has lost first); capture positions take their best capture.
     Values solve_ffjd_small() {
-        Values out(static_cast<std::size_t>(theory_.num_sides()));
-        for (int s = 0; s < theory_.num_sides(); ++s) {
-            const auto& index = theory_.side(s).index;
+        Values out(indices_.size());
+        for (std::size_t s = 0; s < indices_.size(); ++s) {
+            const auto& index = indices_[s];
             auto& v = out[static_cast<std::size_t>(s)];
             v.assign(index.size(), kValueDraw);
             parallel_for(index.size(), [&](std::uint64_t i) {
@@ -250,9 +156,11 @@ private:
     }
 
     Material m_;
+    const FinishedTables<R>& fresh_;
     const FinishedRuleTables<R>& finished_;
-    const SliceSolver<R>& theory_;
+    std::vector<SliceIndex<R>> indices_;  // of the slice and its mirror, as in SliceSolver
     PassProgress progress_;
+    const PhaseSeeds<R>& phase_seeds_;
 };
 
 }  // namespace dtb::gen

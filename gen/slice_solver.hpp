@@ -8,7 +8,8 @@
 // Passes (each a parallel loop over an index range):
 //   1. seed_from_exits     forward: for each position, the best value among the moves that
 //                          leave the slice (captures, promotions; looked up in finished tables)
-//                          and the number of moves that stay inside it.
+//                          and the number of moves that stay inside it. Plain king moves are
+//                          only counted, never built (gen/forward.hpp).
 //   2. iterate_dtw         by ply d = 1, 2, ...: wins at d from losses at d-1 (un-moves), from
 //                          exits at d; losses when the last in-slice successor turns out won.
 //   3. seed_dtc            forward again, now that every WDL is known: conversions (captures
@@ -24,9 +25,12 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "gen/big_array.hpp"
+#include "gen/forward.hpp"
 #include "gen/frontier.hpp"
 #include "gen/parallel.hpp"
 #include "gen/retro.hpp"
@@ -39,13 +43,29 @@ namespace dtb::gen {
 // Values of positions outside the slice being solved (White to move, any other material).
 using ExternalLookup = std::function<ValueCode(const Position&)>;
 // What moves are worth under a set of rules other than the plain game (the counting rules).
+// What a seed pass learns from a position's captures and promotions, which lead to other slices
+// and so are the same for every regime that reads the same finished tables.
+struct PreparedSeed {
+    bool drawn = false;                      // known to be a draw (the rest does not matter)
+    bool capture = false;                    // the side to move must capture: every move leaves
+    std::uint8_t king_steps = 0;             // plain king moves (0 when it must capture)
+    ValueCode best_elsewhere = kValueUnknown;  // best value among its captures and promotions
+};
 struct Regime {
     // false: only king moves stay inside (the 25-move rule's king phases); man moves are exits.
     bool man_moves_inside = true;
     // The value, for the side that moves, of a move that does not stay inside. next is the
     // position after the move, colour-reversed (White to move, with at least one white piece).
     std::function<ValueCode(const Position& next, const Move& m)> exit;
+    // Optional, only with man_moves_inside = false: the seed of position `index` of side `side`
+    // computed beforehand (gen/rule_tables.hpp does it for both rule sets in one pass). The seed
+    // pass then generates only plain man moves, and values those that do not promote by exit().
+    std::function<PreparedSeed(int side, std::uint64_t index)> prepared;
 };
+// Told, for a position (side, index) of a seed pass: the position reversed, its moves that leave
+// the slice (every capture, or the promotions), whether it must capture, its plain king moves.
+using SeedObserver = std::function<void(int side, std::uint64_t index, const Position& rp, std::span<const Move> exits,
+                                        bool capture, int king_steps)>;
 // (pass name, done, total) for progress lines.
 using PassProgress = std::function<void(const std::string& pass, std::uint64_t done, std::uint64_t total)>;
 
@@ -63,16 +83,17 @@ class SliceSolver {
 public:
     struct Side {
         SliceIndex<R> index;
-        std::vector<ValueCode> value;    // WDL + DTW (value code), kValueUnknown while open
-        std::vector<ValueCode> exit;     // best value among moves leaving the slice (pass 1)
-        std::vector<std::uint8_t> open;  // in-slice successors not yet known to be won
-        std::vector<std::uint16_t> dtc;  // pass 3-4
+        BigArray<ValueCode> value;        // WDL + DTW (value code), kValueUnknown while open
+        BigArray<ValueCode> exit;         // best value among moves leaving the slice (pass 1)
+        BigArray<std::uint8_t> open;      // in-slice successors not yet known to be won
+        BigArray<std::uint16_t> dtc;      // pass 3-4
+        BigArray<std::uint8_t> capture;   // 1 where the side to move must capture (pass 1)
     };
 
     SliceSolver(Material m, ExternalLookup external, PassProgress progress = {})
         : external_(std::move(external)), progress_(std::move(progress)) {
-        sides_.push_back(Side{SliceIndex<R>(m), {}, {}, {}, {}});
-        if (m.mirrored() != m) sides_.push_back(Side{SliceIndex<R>(m.mirrored()), {}, {}, {}, {}});
+        sides_.push_back(Side{SliceIndex<R>(m), {}, {}, {}, {}, {}});
+        if (m.mirrored() != m) sides_.push_back(Side{SliceIndex<R>(m.mirrored()), {}, {}, {}, {}, {}});
     }
     // The same recursion under other rules of the game (the counting rules, gen/rule_tables.hpp):
     // which moves stay inside and what the others are worth is the regime's.
@@ -105,8 +126,17 @@ public:
         release_work_arrays();
     }
 
+    // Shows every position of the seed pass to observer, so that another computation can share
+    // its move generation (gen/phase_seeds.hpp). Not with a regime's prepared seeds.
+    void observe_seeds(SeedObserver observer) { observer_ = std::move(observer); }
+
     int num_sides() const { return static_cast<int>(sides_.size()); }
     const Side& side(int s) const { return sides_[s]; }
+    // Hands over the values of side s (the solver keeps none).
+    BigArray<ValueCode> release_values(int s) { return std::move(sides_[s].value); }
+    void release_dtc() {
+        for (Side& sd : sides_) BigArray<std::uint16_t>().swap(sd.dtc);
+    }
     // Value (WDL + DTW) of a position of this slice or its mirror, White to move.
     ValueCode value_of(const Position& p) const {
         const int s = side_of(Material::of(p));
@@ -168,9 +198,13 @@ private:
         }
         ChunkProgress report;
         if (progress_) report = [&](std::uint64_t done, std::uint64_t) { progress_(pass, done, all); };
-        parallel_for(all, [&](std::uint64_t k) {
-            const auto at = static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), k) - starts.begin()) - 1;
-            body(scope[at].side, scope[at].begin + (k - starts[at]));
+        parallel_for_chunks(all, [&](std::uint64_t begin, std::uint64_t end) {
+            // The range holding begin, then on through the following ranges.
+            auto at = static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), begin) - starts.begin()) - 1;
+            for (std::uint64_t k = begin; k < end; ++k) {
+                while (k - starts[at] >= scope[at].end - scope[at].begin) ++at;
+                body(scope[at].side, scope[at].begin + (k - starts[at]));
+            }
         }, report);
     }
     template <class Body>
@@ -186,7 +220,6 @@ private:
     UnmoveKinds unmove_kinds() const {
         return regime_.man_moves_inside ? UnmoveKinds::all : UnmoveKinds::kings_only;
     }
-    static bool is_conversion(const Move& m) { return m.is_capture() || !m.by_king; }
 
     // rp is the reversed position before the move (see reversed_after).
     ValueCode external_value_after(const Position& rp, const Move& m) const {
@@ -208,48 +241,91 @@ private:
             sd.value.assign(sd.index.size(), kValueUnknown);
             sd.exit.assign(sd.index.size(), kValueUnknown);
             sd.open.assign(sd.index.size(), 0);
+            sd.capture.assign(sd.index.size(), 0);
         }
         for_scope("seed", scope, [&](int s, std::uint64_t i) {
-            thread_local MoveList moves;
+            const PreparedSeed seed = regime_.prepared ? prepared_seed(s, i) : generated_seed(s, i);
             Side& sd = sides_[s];
-            const Position p = sd.index.unrank(i);
-            generate_moves<R>(p, moves);
-            if (moves.empty()) {
+            sd.capture[i] = seed.capture;
+            if (seed.drawn) {
+                sd.value[i] = kValueDraw;
+                return;
+            }
+            if (seed.king_steps == kNoMove) {
                 sd.value[i] = loss_in(0);
                 return;
             }
-            ValueCode best = kValueUnknown;
-            int inside = 0;
-            const Position rp = reversed<typename R::Geometry>(p);
-            for (const Move& m : moves) {
-                if (stays_inside(m))
-                    ++inside;
-                else
-                    best = better(best, exit_value(rp, m));
-            }
-            sd.exit[i] = best;
-            sd.open[i] = static_cast<std::uint8_t>(inside);
-            if (inside == 0) sd.value[i] = best;
+            sd.exit[i] = seed.best_elsewhere;
+            sd.open[i] = seed.king_steps;
+            if (seed.king_steps == 0) sd.value[i] = seed.best_elsewhere;
         });
+    }
+    // In the seeds below, king_steps counts every move that stays inside, and is kNoMove when
+    // the side to move has no move at all.
+    static constexpr std::uint8_t kNoMove = 0xFF;
+    PreparedSeed generated_seed(int s, std::uint64_t i) const {
+        thread_local MoveList exits;  // the captures, or the promotions
+        const Position p = sides_[s].index.unrank(i);
+        const Position rp = reversed<typename R::Geometry>(p);
+        PreparedSeed seed;
+        int king_steps = 0;
+        if (generate_captures<R>(p, exits)) {  // captures are compulsory: every move leaves
+            seed.capture = true;
+            for (const Move& m : exits) seed.best_elsewhere = better(seed.best_elsewhere, exit_value(rp, m));
+        } else {
+            king_steps = count_king_steps<R>(p);  // plain king moves always stay inside
+            int inside = king_steps;
+            bool moves = inside > 0;
+            for_each_man_step<R>(p, [&](const Move& m) {
+                moves = true;
+                if (stays_inside(m)) {
+                    ++inside;
+                } else {
+                    seed.best_elsewhere = better(seed.best_elsewhere, exit_value(rp, m));
+                    if (m.promotes) exits.push_back(m);
+                }
+            });
+            seed.king_steps = moves ? static_cast<std::uint8_t>(inside) : kNoMove;
+        }
+        if (observer_) observer_(s, i, rp, exits, seed.capture, king_steps);
+        return seed;
+    }
+    PreparedSeed prepared_seed(int s, std::uint64_t i) const {
+        PreparedSeed seed = regime_.prepared(s, i);
+        if (seed.drawn) return seed;
+        if (seed.capture || sides_[s].index.material().wm == 0) {
+            if (!seed.capture && seed.king_steps == 0) seed.king_steps = kNoMove;
+            return seed;
+        }
+        const Position p = sides_[s].index.unrank(i);
+        const Position rp = reversed<typename R::Geometry>(p);
+        bool moves = seed.king_steps > 0;
+        for_each_man_step<R>(p, [&](const Move& m) {
+            moves = true;
+            if (!m.promotes) seed.best_elsewhere = better(seed.best_elsewhere, exit_value(rp, m));
+        });
+        if (!moves) seed.king_steps = kNoMove;
+        return seed;
     }
 
     // Buckets every position whose value is known after the seed pass, and every open one whose
     // best exit is a win, by the level at which pass 2 must look at it.
     void bucket_seeds(const Scope& scope) {
-        for (const Range& r : scope) {
-            const int s = r.side;
+        PendingAppends wins, losses, exit_wins;
+        for_scope("bucket", scope, [&](int s, std::uint64_t i) {
             const Side& sd = sides_[s];
-            for (std::uint64_t i = r.begin; i < r.end; ++i) {
-                const ValueCode v = sd.value[i];
-                if (v == kValueUnknown) {
-                    if (is_win(sd.exit[i])) exit_wins_.at(distance_of(sd.exit[i])).push_back(make_item(s, i));
-                } else if (is_win(v)) {
-                    wins_.at(distance_of(v)).push_back(make_item(s, i));
-                } else if (is_loss(v)) {
-                    losses_.at(distance_of(v)).push_back(make_item(s, i));
-                }
+            const ValueCode v = sd.value[i];
+            if (v == kValueUnknown) {
+                if (is_win(sd.exit[i])) exit_wins.add(static_cast<std::size_t>(distance_of(sd.exit[i])), make_item(s, i));
+            } else if (is_win(v)) {
+                wins.add(static_cast<std::size_t>(distance_of(v)), make_item(s, i));
+            } else if (is_loss(v)) {
+                losses.add(static_cast<std::size_t>(distance_of(v)), make_item(s, i));
             }
-        }
+        });
+        wins.flush_into(wins_);
+        losses.flush_into(losses_);
+        exit_wins.flush_into(exit_wins_);
     }
 
     template <class Body>
@@ -257,6 +333,20 @@ private:
         ChunkProgress report;
         if (progress_) report = [&](std::uint64_t done, std::uint64_t all) { progress_(pass, done, all); };
         parallel_for(items.size(), [&](std::uint64_t k) { body(items[k]); }, report);
+    }
+
+    // Calls f(j) for the index j (in the other side) of every predecessor of item it. The indices
+    // are ranked first and their entries prefetched, so that the cache misses of one position's
+    // predecessors overlap instead of following one another.
+    template <class Prefetch, class F>
+    void for_each_predecessor_index(Item it, UnmoveKinds kinds, Prefetch&& prefetch, F&& f) const {
+        thread_local std::vector<std::uint64_t> indices;
+        indices.clear();
+        const SliceIndex<R>& pred_index = sides_[other(item_side(it))].index;
+        const Position p = sides_[item_side(it)].index.unrank(item_index(it));
+        for_each_predecessor<R, Quiet::assume>(p, kinds, [&](const Position& q) { indices.push_back(pred_index.rank(q)); });
+        for (std::uint64_t j : indices) prefetch(j);
+        for (std::uint64_t j : indices) f(j);
     }
 
     void iterate_dtw(const Scope& scope) {
@@ -280,10 +370,10 @@ private:
             // Wins at d by a plain move into a loss at d - 1.
             for_items(pass, losses_.peek(d - 1), [&](Item it) {
                 Side& pred_side = sides_[other(item_side(it))];
-                const Position p = sides_[item_side(it)].index.unrank(item_index(it));
-                for_each_predecessor<R, Quiet::assume>(p, unmove_kinds(), [&](const Position& q) {
-                    const std::uint64_t j = pred_side.index.rank(q);
+                auto prefetch = [&](std::uint64_t j) { __builtin_prefetch(&pred_side.value[j], 1); };
+                for_each_predecessor_index(it, unmove_kinds(), prefetch, [&](std::uint64_t j) {
                     std::atomic_ref<ValueCode> pv(pred_side.value[j]);
+                    if (pv.load(std::memory_order_relaxed) != kValueUnknown) return;  // spares the locked op
                     ValueCode expected = kValueUnknown;
                     if (pv.compare_exchange_strong(expected, win_d)) appends.add(d, make_item(other(item_side(it)), j));
                 });
@@ -294,9 +384,11 @@ private:
             for_items(pass, wins_.peek(d), [&](Item it) {
                 Side& pred_side = sides_[other(item_side(it))];
                 const int pred = other(item_side(it));
-                const Position p = sides_[item_side(it)].index.unrank(item_index(it));
-                for_each_predecessor<R, Quiet::assume>(p, unmove_kinds(), [&](const Position& q) {
-                    const std::uint64_t j = pred_side.index.rank(q);
+                auto prefetch = [&](std::uint64_t j) {
+                    __builtin_prefetch(&pred_side.value[j]);
+                    __builtin_prefetch(&pred_side.open[j], 1);
+                };
+                for_each_predecessor_index(it, unmove_kinds(), prefetch, [&](std::uint64_t j) {
                     std::atomic_ref<ValueCode> pv(pred_side.value[j]);
                     if (pv.load(std::memory_order_relaxed) != kValueUnknown) return;
                     if (std::atomic_ref<std::uint8_t>(pred_side.open[j]).fetch_sub(1) != 1) return;
@@ -310,9 +402,9 @@ private:
             appends.flush_into(losses_);
             wins_.release(d);
         }
-        for (const Range& r : scope)
-            for (std::uint64_t i = r.begin; i < r.end; ++i)
-                if (sides_[r.side].value[i] == kValueUnknown) sides_[r.side].value[i] = kValueDraw;
+        for_scope("draws", scope, [&](int s, std::uint64_t i) {
+            if (sides_[s].value[i] == kValueUnknown) sides_[s].value[i] = kValueDraw;
+        });
     }
 
     // DTC seeds: won positions with a winning conversion (or game-ending move) are at 1; lost
@@ -323,41 +415,46 @@ private:
             std::fill(sd.open.begin(), sd.open.end(), 0);
         }
         for_all("dtc seed", [&](int s, std::uint64_t i) {
-            thread_local MoveList moves;
+            thread_local MoveList captures;
             Side& sd = sides_[s];
             const ValueCode v = sd.value[i];
-            if (is_draw(v)) {
+            if (is_draw(v) || v == loss_in(0)) {  // loss_in(0): no move (or no piece) left
                 sd.dtc[i] = 0;
                 return;
             }
             const Position p = sd.index.unrank(i);
-            generate_moves<R>(p, moves);
-            if (moves.empty()) {
-                sd.dtc[i] = 0;
-                return;
-            }
+            const Position rp = reversed<typename R::Geometry>(p);
             const Side& next_side = sides_[other(s)];
-            if (is_win(v)) {
-                const Position rp = reversed<typename R::Geometry>(p);
-                for (const Move& m : moves) {
-                    const ValueCode after = stays_inside(m)
-                        ? next_side.value[next_side.index.rank(reversed_after<typename R::Geometry>(rp, m))]
-                        : external_value_after(rp, m);
-                    if (is_loss(after) && (is_conversion(m) || after == loss_in(0))) {
+            auto after = [&](const Move& m) {
+                return stays_inside(m)
+                    ? next_side.value[next_side.index.rank(reversed_after<typename R::Geometry>(rp, m))]
+                    : external_value_after(rp, m);
+            };
+            if (generate_captures<R>(p, captures)) {  // every move converts
+                if (is_loss(v)) {
+                    sd.dtc[i] = 1;
+                    return;
+                }
+                for (const Move& m : captures)
+                    if (is_loss(after(m))) {
                         sd.dtc[i] = 1;
                         return;
                     }
-                }
-                return;  // waits for a king move into a lost position
+                return;
             }
-            int king_moves = 0;
+            if (is_win(v)) {
+                // A man move into a lost position converts at once; so does a king move into a
+                // position lost at once, which only a win in 1 can have.
+                bool converts = false;
+                for_each_man_step<R>(p, [&](const Move& m) { converts = converts || is_loss(after(m)); });
+                if (!converts && v == win_in(1))
+                    for_each_king_step<R>(p, [&](const Move& m) { converts = converts || after(m) == loss_in(0); });
+                if (converts) sd.dtc[i] = 1;
+                return;  // else waits for a king move into a lost position
+            }
+            const int king_moves = count_king_steps<R>(p);
             bool converts = false;
-            for (const Move& m : moves) {
-                if (is_conversion(m))
-                    converts = true;
-                else
-                    ++king_moves;
-            }
+            for_each_man_step<R>(p, [&](const Move&) { converts = true; });
             if (king_moves == 0) {
                 sd.dtc[i] = converts ? 1 : 0;
                 return;
@@ -368,10 +465,11 @@ private:
 
     void iterate_dtc() {
         LevelBuckets level;
-        for (int s = 0; s < num_sides(); ++s)
-            for (std::uint64_t i = 0; i < sides_[s].dtc.size(); ++i)
-                if (sides_[s].dtc[i] == 1) level.at(1).push_back(make_item(s, i));
         PendingAppends appends;
+        for_all("dtc 1", [&](int s, std::uint64_t i) {
+            if (sides_[s].dtc[i] == 1) appends.add(1, make_item(s, i));
+        });
+        appends.flush_into(level);
         for (std::size_t c = 1; c < level.levels(); ++c) {
             const auto next = static_cast<std::uint16_t>(c + 1);
             // A king move into a loss of DTC c gives a win c + 1; when the last king move of a lost
@@ -380,9 +478,11 @@ private:
                 const int s = item_side(it), pred = other(s);
                 Side& pred_side = sides_[pred];
                 const bool lost = is_loss(sides_[s].value[item_index(it)]);
-                const Position p = sides_[s].index.unrank(item_index(it));
-                for_each_predecessor<R, Quiet::assume>(p, UnmoveKinds::kings_only, [&](const Position& q) {
-                    const std::uint64_t j = pred_side.index.rank(q);
+                auto prefetch = [&](std::uint64_t j) {
+                    __builtin_prefetch(&pred_side.dtc[j], 1);
+                    __builtin_prefetch(&pred_side.value[j]);
+                };
+                for_each_predecessor_index(it, UnmoveKinds::kings_only, prefetch, [&](std::uint64_t j) {
                     std::atomic_ref<std::uint16_t> pd(pred_side.dtc[j]);
                     if (pd.load(std::memory_order_relaxed) != kDtcUnknown) return;
                     if (lost) {
@@ -404,8 +504,8 @@ private:
 
     void release_work_arrays() {
         for (Side& sd : sides_) {
-            std::vector<ValueCode>().swap(sd.exit);
-            std::vector<std::uint8_t>().swap(sd.open);
+            BigArray<ValueCode>().swap(sd.exit);
+            BigArray<std::uint8_t>().swap(sd.open);
         }
     }
 
@@ -416,6 +516,7 @@ private:
     std::vector<Side> sides_;
     LevelBuckets wins_, losses_, exit_wins_;  // pass 2
     ExternalLookup external_;
+    SeedObserver observer_;
     Regime regime_;
     PassProgress progress_;
 };

@@ -44,7 +44,9 @@ ValueCode derive_rule_value(const FinishedRuleTables<R>& tables, const Material&
         if (next.of(Color::white) == 0)
             v = win_in(1);
         else if (mv.is_capture() || mv.promotes)
-            v = rule_exit_value(tables, g, next);
+            v = rule_exit_value(tables, g, next, [&](RuleSet rules, const Position& x) {
+                return fresh_value(tables.code(rule_metric(rules), x), count_class(Material::of(x), rules));
+            });
         else if (mv.by_king || g.man_moves_inside())
             v = value_one_ply_before(tables.code(metric, next));  // the same table, one ply on
         else  // 25-move rule: a man move restarts the count

@@ -36,7 +36,7 @@ std::uint64_t verify_rules(const std::filesystem::path& dir, const std::vector<M
             for (const Material& x : gen::FinishedTables<R>::capture_materials(side)) needed.push_back(x);
         bool loaded = true;
         for (const Material& x : needed)
-            if (auto r = tables.load(x); !r) {
+            if (auto r = tables.load(x, gen::FinishedRuleTables<R>::Keep::all); !r) {
                 problems.push_back({{"slice", m.name()}, {"problem", r.error()}});
                 if (!o.json) std::cout << "FAIL " << m.name() << ": " << r.error() << "\n";
                 loaded = false;

@@ -1,0 +1,152 @@
+// Rule tables (gen/rule_tables.hpp) of finished slices, and what a move into one of their
+// positions is worth. A rule solve reads most finished positions only through their value with
+// fresh counters, which FinishedTables keeps with the theoretical value (gen/finished_tables.hpp);
+// full thresholds are read only where a counting class goes on across a capture or promotion,
+// so FinishedRuleTables holds the tables of material in a class (at most 4 pieces) alone.
+#pragma once
+#include <array>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gen/big_array.hpp"
+#include "index/slice_index.hpp"
+#include "probe/counting_rules.hpp"
+#include "probe/format.hpp"
+#include "probe/value.hpp"
+#include "rules/expected.hpp"
+
+namespace dtb::gen {
+
+// The rule tables this generator writes for a slice (White to move): fmjd and ffjd, and ffjd16
+// for K+M v K.
+inline std::vector<format::Metric> rule_metrics_of(const Material& m) {
+    std::vector<format::Metric> out{format::Metric::fmjd, format::Metric::ffjd};
+    if (is_ffjd_carried(m)) out.push_back(format::Metric::ffjd16);
+    return out;
+}
+
+// The rule value with fresh counters (the position just arose from a capture or a man move)
+// of a position whose threshold code under its class is `code`.
+inline Wdl fresh_value(ValueCode code, CountClass c) {
+    if (is_draw(code) || distance_of(code) > fresh_budget(c)) return Wdl::draw;
+    return wdl_of(code);
+}
+// The value, for the side that moves, of a move into a position of rule value v whose counters
+// restart (every limit out of reach in one ply): a win for the mover iff v is a loss.
+inline ValueCode value_of_fresh_exit(Wdl v) {
+    return v == Wdl::loss ? win_in(1) : v == Wdl::win ? loss_in(1) : kValueDraw;
+}
+
+// The materials whose full rule thresholds a later rule solve reads: those in a counting class
+// under either rule set, and K+M v K (its ffjd16 table).
+constexpr bool has_class_thresholds(const Material& m) {
+    return count_class(m, RuleSet::fmjd) != CountClass::none || count_class(m, RuleSet::ffjd) != CountClass::none ||
+           is_ffjd_carried(m);
+}
+
+// Rule tables of finished slices with class thresholds, in memory while later slices are solved.
+template <class R>
+class FinishedRuleTables {
+public:
+    explicit FinishedRuleTables(std::filesystem::path dir) : dir_(std::move(dir)) {}
+
+    // Which slices load keeps: the generator needs class thresholds only; dtb verify --full
+    // re-derives every table and reads them all.
+    enum class Keep { class_thresholds, all };
+
+    // Loads every rule table of m (once) if m has class thresholds, or always with Keep::all.
+    // Not thread-safe: call before parallel passes.
+    Expected<bool> load(const Material& m, Keep keep = Keep::class_thresholds) {
+        if (keep == Keep::class_thresholds && !has_class_thresholds(m)) return true;
+        for (format::Metric metric : rule_metrics_of(m)) {
+            auto& slot = slots_[slot_of(m, metric)];
+            if (slot) continue;
+            const std::string name = format::file_name(m.name(), metric);
+            auto reader = format::TableReader::open(dir_ / name, R::kId, rules_fingerprint<R>());
+            if (!reader) return Error{reader.error()};
+            auto values = reader->read_all();
+            if (!values) return Error{values.error()};
+            if (values->size() != SliceIndex<R>(m).size()) return Error{"table " + name + " has the wrong number of entries"};
+            adopt(m, metric, BigArray<ValueCode>(values->begin(), values->end()));
+        }
+        return true;
+    }
+    void adopt(const Material& m, format::Metric metric, BigArray<ValueCode> values) {
+        slots_[slot_of(m, metric)] = std::make_unique<Slice>(Slice{SliceIndex<R>(m), std::move(values)});
+    }
+    std::size_t bytes_in_memory() const {
+        std::size_t n = 0;
+        for (const auto& s : slots_)
+            if (s) n += s->value.size() * sizeof(ValueCode);
+        return n;
+    }
+    void forget(const Material& m) {
+        for (format::Metric metric : rule_metrics_of(m)) slots_[slot_of(m, metric)].reset();
+    }
+    // Code of a White-to-move position whose table was loaded. Safe from many threads.
+    ValueCode code(format::Metric metric, const Position& p) const {
+        const Slice& s = *slots_[slot_of(Material::of(p), metric)];
+        return s.value[s.index.rank(p)];
+    }
+
+private:
+    struct Slice {
+        SliceIndex<R> index;
+        BigArray<ValueCode> value;
+    };
+    static std::size_t slot_of(const Material& m, format::Metric metric) {
+        const int material = ((m.wk * 10 + m.wm) * 10 + m.bk) * 10 + m.bm;
+        return static_cast<std::size_t>(material) * 3 + (static_cast<std::size_t>(metric) - 3);
+    }
+    std::filesystem::path dir_;
+    std::array<std::unique_ptr<Slice>, 30000> slots_{};
+};
+
+// How one rule table of a material is computed (gen/rule_tables.hpp).
+struct RuleRegime {
+    RuleSet rules = RuleSet::fmjd;
+    CountClass cls = CountClass::none;  // the class whose budget the table counts (none: 25-move)
+    bool carried = false;               // ffjd16: K+M v K under a carried 16-move limit
+    bool ffjd_small() const { return cls == CountClass::ffjd_small; }
+    // Class budgets do not restart on man moves; the 25-move budget does.
+    bool man_moves_inside() const { return cls != CountClass::none; }
+};
+inline RuleRegime rule_regime(const Material& m, format::Metric metric) {
+    if (metric == format::Metric::ffjd16) return RuleRegime{RuleSet::ffjd, CountClass::sixteen, true};
+    const RuleSet rules = metric == format::Metric::ffjd ? RuleSet::ffjd : RuleSet::fmjd;
+    return RuleRegime{rules, count_class(m, rules), false};
+}
+
+// The value, for the side that moves, of a move that leaves the slice (a capture or a
+// promotion; next: the position after it, colour-reversed, with a white piece) in a table of
+// regime `g`. thresholds holds the class tables; fresh(rules, next) gives next's rule value with
+// fresh counters (the generator keeps it with the theoretical value, the verifier derives it
+// from the full tables). The generator and dtb verify --full both value exits here, so the
+// counting rules live in one place.
+template <class R, class Fresh>
+ValueCode rule_exit_value(const FinishedRuleTables<R>& thresholds, const RuleRegime& g, const Position& next,
+                          const Fresh& fresh) {
+    const Material x = Material::of(next);
+    const CountClass cx = count_class(x, g.rules);
+    if (g.cls != CountClass::none) {
+        if (g.rules == RuleSet::fmjd) {
+            if (cx == CountClass::sixteen || (cx == CountClass::five && g.cls == CountClass::five))
+                return value_one_ply_before(thresholds.code(format::Metric::fmjd, next));
+            if (cx == CountClass::five) {  // from the 16-move class: the smaller budget rules
+                const ValueCode t = thresholds.code(format::Metric::fmjd, next);
+                return value_one_ply_before(distance_of(t) <= kFiveMoveLimit ? t : kValueDraw);
+            }
+        } else {
+            if (cx == CountClass::sixteen || cx == CountClass::ffjd_small)
+                return value_one_ply_before(thresholds.code(format::Metric::ffjd, next));
+            if (!g.carried && is_ffjd_carried(x))  // the 16-move limit stays in force
+                return value_one_ply_before(thresholds.code(format::Metric::ffjd16, next));
+        }
+    }
+    // Into material in no class (a class left behind, or the 25-move rule's fresh counters).
+    return value_of_fresh_exit(fresh(g.rules, next));
+}
+
+}  // namespace dtb::gen

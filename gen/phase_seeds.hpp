@@ -1,0 +1,95 @@
+// Seeds of the rule tables' phase solves (gen/rule_tables.hpp: material in no counting class,
+// only king moves inside), gathered while the theoretical solve's seed pass generates the moves.
+//
+// A phase seed needs, per position, whether it must capture, its number of plain king moves, and
+// the best value of its captures and promotions. Those lead to other slices, whose rule tables are
+// final before this slice is solved, so the values are known at the theoretical seed pass: this
+// class is its observer (SliceSolver::observe_seeds), and values them for every rule set that
+// solves phases at once. Each value is a fresh-counter exit (win in 1, draw or loss in 1), so per
+// position 16 bits hold it all: king moves (bits 0-7), must capture (bit 8), 2 bits per rule set
+// (fmjd bits 9-10, ffjd bits 11-12), and whether the theoretical value is a draw (bit 15): the
+// counting rules only add draws, so such a position is a draw under every rule set, and the phase
+// solves skip it. Plain man moves stay with the phase solve: their values are in this very slice.
+#pragma once
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "gen/big_array.hpp"
+#include "gen/finished_rule_tables.hpp"
+#include "gen/finished_tables.hpp"
+#include "gen/parallel.hpp"
+#include "gen/retro.hpp"
+#include "gen/slice_solver.hpp"
+#include "index/slice_index.hpp"
+#include "probe/counting_rules.hpp"
+#include "probe/value.hpp"
+
+namespace dtb::gen {
+
+template <class R>
+class PhaseSeeds {
+public:
+    // Sizes itself for m and its mirror (the sides of SliceSolver<R>(m, ...), in that order);
+    // without counting rules, holds nothing.
+    PhaseSeeds(const Material& m, const FinishedTables<R>& finished) : finished_(finished) {
+        if constexpr (!R::kCountingRules) return;
+        for (RuleSet rules : {RuleSet::fmjd, RuleSet::ffjd})
+            if (count_class(m, rules) == CountClass::none) phased_.push_back(rules);
+        if (phased_.empty()) return;
+        seeds_.emplace_back(SliceIndex<R>(m).size(), 0);
+        if (m.mirrored() != m) seeds_.emplace_back(SliceIndex<R>(m.mirrored()).size(), 0);
+    }
+    // Whether any rule set solves phases (else nothing needs observing).
+    bool needed() const { return !phased_.empty(); }
+
+    // The observer (SliceSolver::SeedObserver): rp is the position reversed, exits its moves that
+    // leave the slice (all captures, or the promotions), king_steps its plain king moves.
+    void record(int side, std::uint64_t index, const Position& rp, std::span<const Move> exits, bool capture,
+                int king_steps) {
+        using G = typename R::Geometry;
+        ValueCode best[2] = {kValueUnknown, kValueUnknown};
+        for (const Move& m : exits) {
+            const Position next = reversed_after<G>(rp, m);
+            for (std::size_t k = 0; k < phased_.size(); ++k)
+                best[k] = better(best[k], next.of(Color::white) == 0 ? win_in(1)
+                                                                     : value_of_fresh_exit(finished_.fresh(phased_[k], next)));
+        }
+        unsigned word = capture ? kCaptureBit : static_cast<unsigned>(king_steps);
+        for (std::size_t k = 0; k < phased_.size(); ++k) word |= pack(best[k]) << shift(phased_[k]);
+        seeds_[static_cast<std::size_t>(side)][index] = static_cast<std::uint16_t>(word);
+    }
+
+    // After the theoretical solve: its values of side `side`, to mark the draws.
+    void record_draws(int side, std::span<const ValueCode> values) {
+        BigArray<std::uint16_t>& seeds = seeds_[static_cast<std::size_t>(side)];
+        parallel_for(values.size(), [&](std::uint64_t i) {
+            if (is_draw(values[i])) seeds[i] = static_cast<std::uint16_t>(seeds[i] | kDrawnBit);
+        });
+    }
+
+    // The seed of a position for a rule set's phase solve (Regime::prepared).
+    PreparedSeed seed(RuleSet rules, int side, std::uint64_t index) const {
+        const unsigned word = seeds_[static_cast<std::size_t>(side)][index];
+        return PreparedSeed{(word & kDrawnBit) != 0, (word & kCaptureBit) != 0, static_cast<std::uint8_t>(word & 0xFF),
+                            unpack(word >> shift(rules))};
+    }
+
+    void release() { std::vector<BigArray<std::uint16_t>>().swap(seeds_); }
+
+private:
+    static constexpr unsigned kCaptureBit = 1u << 8;
+    static constexpr unsigned kDrawnBit = 1u << 15;
+    static constexpr unsigned shift(RuleSet rules) { return rules == RuleSet::fmjd ? 9 : 11; }
+    static unsigned pack(ValueCode v) { return v == kValueUnknown ? 0 : v == win_in(1) ? 1 : is_draw(v) ? 2 : 3; }
+    static ValueCode unpack(unsigned bits) {
+        constexpr ValueCode kCodes[] = {kValueUnknown, win_in(1), kValueDraw, loss_in(1)};
+        return kCodes[bits & 3];
+    }
+
+    const FinishedTables<R>& finished_;
+    std::vector<RuleSet> phased_;
+    std::vector<BigArray<std::uint16_t>> seeds_;  // per side
+};
+
+}  // namespace dtb::gen
