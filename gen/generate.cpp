@@ -1,6 +1,7 @@
 #include "gen/generate.hpp"
 
 #include <omp.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -32,6 +33,16 @@ std::vector<Material> exit_materials(const Material& m) {
                 out.push_back(Material{m.bk - kings_taken, m.bm - men_taken, m.wk + promoted, m.wm - promoted});
             }
     return out;
+}
+
+// How WDL tables are written (the distance and rule tables keep format::WriteOptions' defaults).
+constexpr std::uint32_t kWdlBlockEntries = 1u << 18;
+constexpr int kWdlZstdLevel = 15;
+
+// Physical memory in MB (0 if unknown).
+std::uint64_t physical_memory_mb() {
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) >> 20 : 0;
 }
 
 template <class R>
@@ -138,9 +149,13 @@ private:
         // are solved, the theoretical value and capture flag (3) with a rule solve (6 + result 2).
         const std::uint64_t per_position = R::kCountingRules ? 13 : 8;
         const std::uint64_t need = positions * per_position + finished_.bytes_in_memory() + finished_rules_.bytes_in_memory();
-        if (o_.memory_mb && need > o_.memory_mb * 1024 * 1024)
-            return Error{"slice " + m.name() + " needs about " + std::to_string(need >> 20) +
-                         " MB, more than --memory " + std::to_string(o_.memory_mb)};
+        // Without --memory the bound is the machine's memory: a slice that cannot fit is refused
+        // up front instead of swapping for hours or being killed half-way.
+        const std::uint64_t bound_mb = o_.memory_mb ? o_.memory_mb : physical_memory_mb();
+        if (bound_mb && need > bound_mb * 1024 * 1024)
+            return Error{"slice " + m.name() + " needs about " + std::to_string(need >> 20) + " MB, more than " +
+                         (o_.memory_mb ? "--memory " + std::to_string(o_.memory_mb)
+                                       : "the " + std::to_string(bound_mb) + " MB of this machine (--memory MB overrides)")};
         const auto space = std::filesystem::space(o_.out_dir);
         if (space.available < positions * 2 + (1 << 20))
             return Error{"not enough free disk space in " + o_.out_dir.string() + " for slice " + m.name()};
@@ -159,6 +174,7 @@ private:
                 phase_seeds.record(side, i, rp, exits, capture, king_steps);
             });
         solver.solve();
+        const auto t_theory = std::chrono::steady_clock::now();
         // Files in the order of metrics_of: DTC and DTW now, WDL last.
         for (int s = 0; s < solver.num_sides(); ++s) {
             const auto& sd = solver.side(s);
@@ -173,6 +189,7 @@ private:
             }
         }
         solver.release_dtc();
+        const auto t_distances = std::chrono::steady_clock::now();
         if constexpr (R::kCountingRules) {
             RuleTableSolver<R> rules(m, finished_, finished_rules_, phase_seeds, progress);
             auto written = rules.solve([&](const Material& x, format::Metric metric, BigArray<ValueCode> values) -> format::Status {
@@ -188,6 +205,7 @@ private:
             if (!written) return Error{written.error()};
             phase_seeds.release();
         }
+        const auto t_rules = std::chrono::steady_clock::now();
         // WDL last: a slice counts as present only when all its files are.
         for (int s = 0; s < solver.num_sides(); ++s) {
             const auto& sd = solver.side(s);
@@ -195,14 +213,24 @@ private:
             if (!w) return Error{w.error()};
             bytes += *w;
         }
-        const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        const auto t_end = std::chrono::steady_clock::now();
+        const auto seconds = [](auto a, auto b) { return std::chrono::duration<double>(b - a).count(); };
+        const double secs = seconds(t0, t_end);
         ++summary_.slices_generated;
         summary_.positions += positions;
         summary_.bytes_written += bytes;
-        char line[256];
-        std::snprintf(line, sizeof line, "%s: %llu positions in %.2f s (%.2f M/s), %llu bytes", name.c_str(),
-                      static_cast<unsigned long long>(positions), secs, positions / std::max(secs, 1e-9) / 1e6,
-                      static_cast<unsigned long long>(bytes));
+        // Where the time went: the game-theoretic solve (WDL, DTW, DTC), writing DTC and DTW,
+        // the rule tables (solved and written; variants with counting rules), WDL.
+        char rules_part[64] = "";
+        if constexpr (R::kCountingRules)
+            std::snprintf(rules_part, sizeof rules_part, ", rule tables %.1f s", seconds(t_distances, t_rules));
+        char line[384];
+        std::snprintf(line, sizeof line,
+                      "%s: %llu positions in %.2f s (%.2f M/s; solve %.1f s, distances written %.1f s%s, WDL written %.1f s), "
+                      "%llu bytes",
+                      name.c_str(), static_cast<unsigned long long>(positions), secs,
+                      positions / std::max(secs, 1e-9) / 1e6, seconds(t0, t_theory), seconds(t_theory, t_distances),
+                      rules_part, seconds(t_rules, t_end), static_cast<unsigned long long>(bytes));
         log(line);
         return true;
     }
@@ -240,6 +268,14 @@ private:
         info.metric = metric;
         info.index_scheme = kIndexSchemeVersion;
         format::WriteOptions wo;
+        if (metric == format::Metric::wdl) {
+            // WDL is what engines load and what must stay small: larger blocks at a higher level
+            // make it 22% smaller than the defaults (international 2-5 pieces: 27.2 MB instead
+            // of 35.1 MB; BENCHMARKS.md, "Generator"), for about 70 us per block decoded on a
+            // cache miss instead of 14.
+            wo.block_entries = kWdlBlockEntries;
+            wo.zstd_level = kWdlZstdLevel;
+        }
         if (o_.zstd_level) wo.zstd_level = o_.zstd_level;
         auto r = format::write_table(o_.out_dir / format::file_name(m.name(), metric), info, data, wo);
         if (!r) return Error{"writing " + m.name() + ": " + r.error()};

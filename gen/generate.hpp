@@ -17,7 +17,7 @@ struct GenerateOptions {
     std::filesystem::path out_dir;
     int threads = 0;                  // 0: all cores
     std::vector<std::string> only;    // slice names; empty: all
-    std::uint64_t memory_mb = 0;      // 0: no limit
+    std::uint64_t memory_mb = 0;      // 0: the machine's physical memory
     int zstd_level = 0;               // 0: the format module's default
 };
 

@@ -33,7 +33,9 @@ int run_gen(const GenOptions& o) {
     events.log = [&](const std::string& line) { std::cerr << clear << line << std::endl; };
     events.progress = [&](const std::string& slice, const std::string& pass, std::uint64_t done,
                           std::uint64_t total) {
-        if (slice + pass != current_pass) {  // the rate is measured from the first report of a pass
+        // The rate is measured from the first report of a pass; a pass that starts again under the
+        // same name (one per advancement level) starts a new measurement.
+        if (slice + pass != current_pass || done < pass_start_done) {
             current_pass = slice + pass;
             pass_start = Clock::now();
             pass_start_done = done;
@@ -71,7 +73,7 @@ void add_gen_command(CLI::App& app, GenOptions& o, std::function<int()>& action)
     cmd->add_option("--out", o.out, "Output folder (default data/tb/<variant>)");
     cmd->add_option("--threads", o.threads, "Threads (default: all cores)")->check(CLI::Range(0, 1024));
     cmd->add_option("--only", o.only, "Generate only these slices (names like KKMvK)");
-    cmd->add_option("--memory", o.memory_mb, "Refuse a slice that needs more than MB megabytes");
+    cmd->add_option("--memory", o.memory_mb, "Refuse a slice that needs more than MB megabytes (default: the machine's physical memory)");
     cmd->add_option("--zstd-level", o.zstd_level, "zstd level (default: the format's)")->check(CLI::Range(0, 22));
     cmd->callback([&]() { action = [&]() { return run_gen(o); }; });
 }
