@@ -253,7 +253,7 @@ private:
                                       std::span<const std::uint8_t> captures) {
         std::vector<std::uint16_t> wdl(value.size());
         for (std::size_t i = 0; i < value.size(); ++i) wdl[i] = static_cast<std::uint16_t>(wdl_of(value[i]));
-        fill_dont_care_between(wdl, captures, static_cast<std::uint16_t>(Wdl::draw));
+        fill_dont_care(wdl, captures, static_cast<std::uint16_t>(Wdl::draw));
         return write_table(m, format::Metric::wdl, wdl);
     }
 
@@ -271,7 +271,7 @@ private:
         if (metric == format::Metric::wdl) {
             // WDL is what engines load and what must stay small: larger blocks at a higher level
             // make it 22% smaller than the defaults (international 2-5 pieces: 27.4 MB instead
-            // of 35.1 MB, 26.3 MB with fill_dont_care_between; BENCHMARKS.md, "Generator"), for
+            // of 35.1 MB, 26.3 MB with runs between different values filled as draws; BENCHMARKS.md, "Generator"), for
             // about 73 us per block decoded on a probe's cache miss instead of 12.5.
             wo.block_entries = kWdlBlockEntries;
             wo.zstd_level = kWdlZstdLevel;
