@@ -142,6 +142,7 @@ private:
                 if (!rr) return Error{"slice " + m.name() + " needs " + x.name() + ": " + rr.error()};
             }
         }
+        const auto t_inputs = std::chrono::steady_clock::now();
         const std::uint64_t positions =
             SliceIndex<R>(m).size() + (m.mirrored() == m ? 0 : SliceIndex<R>(m.mirrored()).size());
         // Per position of the slice at the peak: the theoretical solve (value, exit, open, DTC,
@@ -219,17 +220,19 @@ private:
         ++summary_.slices_generated;
         summary_.positions += positions;
         summary_.bytes_written += bytes;
-        // Where the time went: the game-theoretic solve (WDL, DTW, DTC), writing DTC and DTW,
-        // the rule tables (solved and written; variants with counting rules), WDL.
+        // Where the time went: reading the inputs not already in memory, the game-theoretic solve
+        // (WDL, DTW, DTC), writing DTC and DTW, the rule tables (solved and written; variants with
+        // counting rules), WDL.
         char rules_part[64] = "";
         if constexpr (R::kCountingRules)
             std::snprintf(rules_part, sizeof rules_part, ", rule tables %.1f s", seconds(t_distances, t_rules));
         char line[384];
         std::snprintf(line, sizeof line,
-                      "%s: %llu positions in %.2f s (%.2f M/s; solve %.1f s, distances written %.1f s%s, WDL written %.1f s), "
-                      "%llu bytes",
+                      "%s: %llu positions in %.2f s (%.2f M/s; inputs read %.1f s, solve %.1f s, distances written %.1f s%s, "
+                      "WDL written %.1f s), %llu bytes",
                       name.c_str(), static_cast<unsigned long long>(positions), secs,
-                      positions / std::max(secs, 1e-9) / 1e6, seconds(t0, t_theory), seconds(t_theory, t_distances),
+                      positions / std::max(secs, 1e-9) / 1e6, seconds(t0, t_inputs), seconds(t_inputs, t_theory),
+                      seconds(t_theory, t_distances),
                       rules_part, seconds(t_rules, t_end), static_cast<unsigned long long>(bytes));
         log(line);
         return true;

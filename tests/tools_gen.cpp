@@ -76,3 +76,19 @@ TEST_CASE("dtb gen: a missing input table is exit 3, bad arguments exit 2", "[to
     CHECK(run("gen --variant international") == 2);
     fs::remove_all(d);
 }
+
+TEST_CASE("dtb gen: a slice over --memory is refused before anything of it is written", "[tools][gen]") {
+    const fs::path d = fresh_dir("memory");
+    std::string err;
+    // 3 pieces: KvKK and its mirror need about 1.5 MB, more than 1 MB.
+    CHECK(run("gen --variant international --pieces 3 --memory 1 --out " + d.string(), &err) == 3);
+    CHECK(err.find("needs about") != std::string::npos);
+    CHECK(err.find("more than --memory 1") != std::string::npos);
+    CHECK(fs::exists(d / "KvK.wdl"));  // the slices before it fit
+    for (const char* ext : {".wdl", ".dtw", ".dtc", ".fmjd", ".ffjd"}) {
+        INFO(ext);
+        CHECK(!fs::exists(d / (std::string("KvKK") + ext)));
+        CHECK(!fs::exists(d / (std::string("KKvK") + ext)));
+    }
+    fs::remove_all(d);
+}
