@@ -27,6 +27,7 @@
 #include "gen/slice_solver.hpp"
 #include "index/slice_index.hpp"
 #include "probe/counting_rules.hpp"
+#include "probe/derived_wdl.hpp"
 #include "probe/format.hpp"
 #include "probe/value.hpp"
 #include "rules/expected.hpp"
@@ -56,19 +57,25 @@ public:
             if (!r) return Error{r.error()};
         }
         const std::string name = m.name();
-        auto wdl = read_values(name, format::Metric::wdl);
+        auto wdl = read_wdl(name);
         if (!wdl) return Error{wdl.error()};
         auto dtw = read_values(name, format::Metric::dtw);
         if (!dtw) return Error{dtw.error()};
         auto slice = std::make_unique<Slice>(Slice{SliceIndex<R>(m), {}});
-        if (wdl->size() != slice->index.size() || dtw->size() != slice->index.size())
+        if ((!wdl->empty() && wdl->size() != slice->index.size()) || dtw->size() != slice->index.size())
             return Error{"table " + name + " has the wrong number of entries"};
-        slice->word.resize(wdl->size());
-        for (std::size_t i = 0; i < wdl->size(); ++i) {
-            const ValueCode v = make_value(static_cast<Wdl>((*wdl)[i]), (*dtw)[i]);
-            if (v > kMaxCode) return Error{"table " + name + " has a distance too long for the generator"};
-            slice->word[i] = v;
+        slice->word.resize(dtw->size());
+        if (wdl->empty()) {  // a derived WDL table: WDL from DTW's parity
+            parallel_for(slice->index.size(), [&](std::uint64_t i) {
+                const std::uint16_t d = (*dtw)[i];
+                const Wdl w = d != 0 ? ((d & 1) ? Wdl::win : Wdl::loss) : wdl_from_dtw<R>(slice->index.unrank(i), 0);
+                slice->word[i] = make_value(w, d);
+            });
+        } else {
+            for (std::size_t i = 0; i < wdl->size(); ++i) slice->word[i] = make_value(static_cast<Wdl>((*wdl)[i]), (*dtw)[i]);
         }
+        for (std::size_t i = 0; i < slice->word.size(); ++i)
+            if (slice->word[i] > kMaxCode) return Error{"table " + name + " has a distance too long for the generator"};
         resolve_captures(*slice);
         if constexpr (R::kCountingRules) {
             for (RuleSet rules : {RuleSet::fmjd, RuleSet::ffjd}) {
@@ -154,6 +161,13 @@ private:
 
     static int code(const Material& m) { return ((m.wk * 10 + m.wm) * 10 + m.bk) * 10 + m.bm; }
 
+    // WDL values, or none (an empty vector) when the table is derived.
+    Expected<std::vector<std::uint16_t>> read_wdl(const std::string& name) const {
+        auto reader = format::TableReader::open(dir_ / format::file_name(name, format::Metric::wdl), R::kId, rules_fingerprint<R>());
+        if (!reader) return Error{reader.error()};
+        if (reader->info().derived()) return std::vector<std::uint16_t>{};
+        return reader->read_all();
+    }
     Expected<std::vector<std::uint16_t>> read_values(const std::string& name, format::Metric metric) const {
         auto reader = format::TableReader::open(dir_ / format::file_name(name, metric), R::kId, rules_fingerprint<R>());
         if (!reader) return Error{reader.error()};

@@ -15,6 +15,7 @@
 #include "gen/slice_solver.hpp"
 #include "index/scheme_version.hpp"
 #include "index/slice_index.hpp"
+#include "probe/derived_wdl.hpp"
 #include "probe/format.hpp"
 
 namespace dtb::gen {
@@ -208,9 +209,8 @@ private:
         }
         const auto t_rules = std::chrono::steady_clock::now();
         // WDL last: a slice counts as present only when all its files are.
-        for (int s = 0; s < solver.num_sides(); ++s) {
-            const auto& sd = solver.side(s);
-            auto w = write_wdl(sd.index.material(), sd.value, sd.capture);
+        {
+            auto w = write_wdl(solver);
             if (!w) return Error{w.error()};
             bytes += *w;
         }
@@ -252,15 +252,54 @@ private:
         if (!w2) return Error{w2.error()};
         return *w + *w2;
     }
-    Expected<std::uint64_t> write_wdl(const Material& m, std::span<const ValueCode> value,
-                                      std::span<const std::uint8_t> captures) {
-        std::vector<std::uint16_t> wdl(value.size());
-        for (std::size_t i = 0; i < value.size(); ++i) wdl[i] = static_cast<std::uint16_t>(wdl_of(value[i]));
-        fill_dont_care(wdl, captures, static_cast<std::uint16_t>(Wdl::draw));
-        return write_table(m, format::Metric::wdl, wdl);
+    // The WDL tables of the slice's sides, compressed first so that the side that would cost more
+    // on disk can be the one derived (when allowed). Deterministic: the compressed sizes do not
+    // depend on the number of threads.
+    Expected<std::uint64_t> write_wdl(const SliceSolver<R>& solver) {
+        std::vector<format::PreparedTable> prepared;
+        for (int s = 0; s < solver.num_sides(); ++s) {
+            const auto& sd = solver.side(s);
+            std::vector<std::uint16_t> wdl(sd.value.size());
+            for (std::size_t i = 0; i < wdl.size(); ++i) wdl[i] = static_cast<std::uint16_t>(wdl_of(sd.value[i]));
+            fill_dont_care(wdl, sd.capture, static_cast<std::uint16_t>(Wdl::draw));
+            auto p = format::prepare_table(table_info(sd.index.material(), format::Metric::wdl), wdl,
+                                           write_options(format::Metric::wdl));
+            if (!p) return Error{"writing " + sd.index.material().name() + ": " + p.error()};
+            prepared.push_back(std::move(*p));
+        }
+        int derived = -1;
+        if (!o_.wdl_both_sides && solver.num_sides() == 2)
+            for (int s = 0; s < 2; ++s)
+                if (wdl_derivable(solver.side(s).index.material()) &&
+                    (derived < 0 || prepared[s].file_bytes() > prepared[derived].file_bytes()))
+                    derived = s;
+        std::uint64_t bytes = 0;
+        for (int s = 0; s < solver.num_sides(); ++s) {
+            const Material m = solver.side(s).index.material();
+            const auto path = o_.out_dir / format::file_name(m.name(), format::Metric::wdl);
+            auto w = s == derived ? format::write_derived_table(path, table_info(m, format::Metric::wdl),
+                                                                solver.side(s).value.size(),
+                                                                write_options(format::Metric::wdl))
+                                  : format::write_prepared(path, prepared[s]);
+            if (!w) return Error{"writing " + m.name() + ": " + w.error()};
+            bytes += w->bytes;
+        }
+        return bytes;
+    }
+    // Whether m's WDL may be derived: every slice its quiet moves reach stores its WDL. The
+    // mirror is the other side of the same pair (stored, since at most one side is derived);
+    // a promotion slice was finished before m, so its WDL file tells.
+    bool wdl_derivable(const Material& m) const {
+        if (!dtb::may_derive_wdl(m)) return false;
+        for (const Material& x : quiet_successor_materials(m)) {
+            if (x == m.mirrored()) continue;
+            auto info = format::read_table_info(o_.out_dir / format::file_name(x.name(), format::Metric::wdl));
+            if (!info || info->derived()) return false;
+        }
+        return true;
     }
 
-    Expected<std::uint64_t> write_table(const Material& m, format::Metric metric, std::span<const std::uint16_t> data) {
+    static format::TableInfo table_info(const Material& m, format::Metric metric) {
         format::TableInfo info{};
         info.variant = R::kId;
         info.rules_fingerprint = rules_fingerprint<R>();
@@ -270,6 +309,9 @@ private:
         info.bm = m.bm;
         info.metric = metric;
         info.index_scheme = kIndexSchemeVersion;
+        return info;
+    }
+    format::WriteOptions write_options(format::Metric metric) const {
         format::WriteOptions wo;
         if (metric == format::Metric::wdl) {
             // WDL is what engines load and what must stay small: larger blocks at a higher level
@@ -280,7 +322,12 @@ private:
             wo.zstd_level = kWdlZstdLevel;
         }
         if (o_.zstd_level) wo.zstd_level = o_.zstd_level;
-        auto r = format::write_table(o_.out_dir / format::file_name(m.name(), metric), info, data, wo);
+        return wo;
+    }
+
+    Expected<std::uint64_t> write_table(const Material& m, format::Metric metric, std::span<const std::uint16_t> data) {
+        auto r = format::write_table(o_.out_dir / format::file_name(m.name(), metric), table_info(m, metric), data,
+                                     write_options(metric));
         if (!r) return Error{"writing " + m.name() + ": " + r.error()};
         return r->bytes;
     }

@@ -19,6 +19,10 @@ struct GenerateOptions {
     std::vector<std::string> only;    // slice names; empty: all
     std::uint64_t memory_mb = 0;      // 0: the machine's physical memory
     int zstd_level = 0;               // 0: the format module's default
+    // WDL for both sides to move of every material. Default (false): of each pair of slices the
+    // one whose WDL compresses worse gets a derived WDL table where that is allowed
+    // (probe/derived_wdl.hpp): WDL about 60% smaller, one ply of search per probe of that side.
+    bool wdl_both_sides = false;
 };
 
 struct GenerateEvents {

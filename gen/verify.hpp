@@ -14,6 +14,7 @@
 
 #include "gen/parallel.hpp"
 #include "index/slice_index.hpp"
+#include "probe/derived_wdl.hpp"
 #include "probe/format.hpp"
 #include "probe/value.hpp"
 #include "rules/expected.hpp"
@@ -94,15 +95,29 @@ public:
             if (!r) return Error{r.error()};
         }
         auto s = std::make_unique<Slice>(Slice{SliceIndex<R>(m), {}, {}, {}});
+        bool derived = false;
         for (auto [metric, out] : {std::pair{format::Metric::wdl, &s->wdl}, std::pair{format::Metric::dtw, &s->dtw},
                                    std::pair{format::Metric::dtc, &s->dtc}}) {
             const auto path = dir_ / format::file_name(m.name(), metric);
             auto reader = format::TableReader::open(path, R::kId, rules_fingerprint<R>());
             if (!reader) return Error{reader.error()};
             if (reader->info().num_entries != s->index.size()) return Error{path.string() + ": wrong number of entries"};
+            if (reader->info().derived()) {  // filled from DTW below, once DTW is read
+                if (auto why = derived_wdl_problem(m); !why.empty()) return Error{path.string() + ": " + why};
+                derived = true;
+                continue;
+            }
             auto all = reader->read_all();
             if (!all) return Error{path.string() + ": " + all.error()};
             *out = std::move(*all);
+        }
+        if (derived) {
+            // WDL from DTW's parity: re-derived from the successors like any stored value, so a
+            // DTW whose parity is wrong shows as a WDL mismatch.
+            s->wdl.resize(s->dtw.size());
+            parallel_for(s->index.size(), [&](std::uint64_t i) {
+                s->wdl[i] = static_cast<std::uint16_t>(wdl_from_dtw<R>(s->index.unrank(i), s->dtw[i]));
+            });
         }
         parallel_for(s->index.size(), [&](std::uint64_t i) {
             const Position p = s->index.unrank(i);
@@ -125,6 +140,17 @@ public:
 
 private:
     static int code(const Material& m) { return ((m.wk * 10 + m.wm) * 10 + m.bk) * 10 + m.bm; }
+    // Why m's WDL may not be derived in this folder (empty: it may): a table that derives its WDL
+    // needs every slice its quiet moves reach to store theirs.
+    std::string derived_wdl_problem(const Material& m) const {
+        if (!may_derive_wdl(m)) return "a derived WDL table for a slice that is its own mirror";
+        for (const Material& x : quiet_successor_materials(m)) {
+            auto info = format::read_table_info(dir_ / format::file_name(x.name(), format::Metric::wdl));
+            if (!info) return "its WDL is derived from " + x.name() + ", which cannot be read: " + info.error();
+            if (info->derived()) return "its WDL is derived from " + x.name() + ", whose WDL is derived too";
+        }
+        return {};
+    }
     std::filesystem::path dir_;
     std::array<std::unique_ptr<Slice>, 10000> slots_{};
 };

@@ -17,7 +17,10 @@
 //    14    1  metric             u8, Metric: 0 WDL, 1 DTW, 2 DTC, 3 FMJD, 4 FFJD, 5 FFJD16
 //                                 (rule-aware thresholds, docs/ADJUDICATION.md); 6..255 refused
 //    15    1  bits_per_entry     u8, 2, 4, 8 or 16: width of a value in a decompressed block;
-//                                the writer picks the smallest width that holds max_value
+//                                the writer picks the smallest width that holds max_value.
+//                                0 (WDL only): a derived table, which stores no values: then
+//                                num_blocks = 0 and max_value = 0, and every value follows from
+//                                one ply of search into tables that are stored (see below)
 //    16    4  wk, wm, bk, bm     u8 each: white kings, white men, black kings, black men
 //    20    4  index_scheme       u32, version of the index function that orders the entries
 //    24    8  rules_fingerprint  u64, dtb::rules_fingerprint<R>() of the rules the table obeys
@@ -52,6 +55,14 @@
 //     8    8  end magic          "ENDTABLE" (ASCII)
 //
 //  File size = 72 + 20 * num_blocks + sum(compressed_size) + 16.
+//
+//  Derived WDL tables (bits_per_entry = 0). Of the two sides to move of a material (the slice
+//  and its mirror), the generator may store WDL for one only: every move of the other side leads
+//  to the stored side, to a promotion slice whose WDL is stored, or (captures) to smaller slices,
+//  so its WDL is one ply of search away. The file is header, empty block table and trailer
+//  (88 bytes): it says the table exists and what it would hold, so "present and valid" checks,
+//  checksums and the refusal of other rules work as for any table. Readers must not take its
+//  (absent) values as data: TableReader::get, read_block and read_all refuse it.
 //
 // Guarantees: a flipped or missing byte anywhere in the file is detected before a value is
 // returned (header and block table by their hashes at open, block payload by compressed_hash and
@@ -95,6 +106,8 @@ struct TableInfo {
     std::uint32_t block_entries = 0;
     std::uint64_t num_blocks = 0;
     std::uint32_t max_value = 0;
+    // A derived table (WDL only): no values stored, see "Derived WDL tables" above.
+    bool derived() const { return bits_per_entry == 0; }
 };
 
 struct WriteOptions {
@@ -136,6 +149,22 @@ Expected<WriteStats> write_table(const std::filesystem::path& path, TableInfo in
                                  std::span<const std::uint16_t> values,
                                  const WriteOptions& options = {});
 
+// A table compressed in memory and not yet written: lets a caller see what a table would cost on
+// disk (file_bytes) before deciding to write it.
+struct PreparedTable {
+    TableInfo info;  // computed fields filled in
+    std::vector<std::vector<unsigned char>> blocks;  // one zstd frame per block
+    std::vector<std::uint64_t> raw_hashes;           // xxh64 of each block's packed bytes
+    std::uint64_t file_bytes() const;
+};
+Expected<PreparedTable> prepare_table(TableInfo info, std::span<const std::uint16_t> values,
+                                      const WriteOptions& options = {});
+// Writes a prepared table, atomically as write_table does (which is prepare_table + this).
+Expected<WriteStats> write_prepared(const std::filesystem::path& path, const PreparedTable& table);
+// Writes a derived WDL table of num_entries entries (info.metric must be WDL): no values.
+Expected<WriteStats> write_derived_table(const std::filesystem::path& path, TableInfo info,
+                                         std::uint64_t num_entries, const WriteOptions& options = {});
+
 // A table opened for reading. Thread-safe after open: any number of threads may call the const
 // members of one reader at once (reads use pread; decompression state is per thread).
 class TableReader {
@@ -158,7 +187,8 @@ class TableReader {
     // Entries in block b: block_entries, except for the last block.
     std::uint32_t entries_in_block(std::uint64_t block) const;
 
-    // Decompresses block `block`, checking both of its hashes; an error on any mismatch.
+    // Decompresses block `block`, checking both of its hashes; an error on any mismatch (and for
+    // a derived table, which has no blocks).
     Expected<std::vector<std::uint16_t>> read_block(std::uint64_t block) const;
     // Same into `out`, which has room for info().block_entries values; no allocation once the
     // calling thread's buffers have grown to the block size.

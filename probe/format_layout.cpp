@@ -72,7 +72,10 @@ Status decode_header(const unsigned char* in, const std::string& what, TableInfo
         return fail("unknown variant id " + std::to_string(in[12]));
     if (in[13] != 0) return fail("side to move " + std::to_string(in[13]) + " (only 0 = White)");
     if (in[14] >= kNumMetrics) return fail("unknown metric " + std::to_string(in[14]));
-    if (!valid_bits(in[15])) return fail("invalid bits per entry " + std::to_string(in[15]));
+    // 0: a derived table, which only WDL may be.
+    const bool derived = in[15] == 0 && in[14] == static_cast<unsigned>(Metric::wdl);
+    if (!derived && !valid_bits(in[15]))
+        return fail("invalid bits per entry " + std::to_string(in[15]));
     TableInfo t;
     t.variant = static_cast<VariantId>(in[12]);
     t.metric = static_cast<Metric>(in[14]);
@@ -90,10 +93,13 @@ Status decode_header(const unsigned char* in, const std::string& what, TableInfo
     if (t.block_entries < kMinBlockEntries || t.block_entries > kMaxBlockEntries ||
         t.block_entries % kMinBlockEntries != 0)
         return fail("invalid entries per block " + std::to_string(t.block_entries));
-    if (t.num_blocks != blocks_for(t.num_entries, t.block_entries))
+    if (derived && (t.num_blocks != 0 || t.max_value != 0))
+        return fail("a derived table with " + std::to_string(t.num_blocks) + " blocks and max value " +
+                    std::to_string(t.max_value));
+    if (!derived && t.num_blocks != blocks_for(t.num_entries, t.block_entries))
         return fail("block count " + std::to_string(t.num_blocks) + " does not match " +
                     std::to_string(t.num_entries) + " entries");
-    if (t.bits_per_entry < 32 && (t.max_value >> t.bits_per_entry) != 0)
+    if (!derived && (t.max_value >> t.bits_per_entry) != 0)
         return fail("max value " + std::to_string(t.max_value) + " does not fit in " +
                     std::to_string(t.bits_per_entry) + " bits");
     info = t;

@@ -155,6 +155,8 @@ std::uint32_t TableReader::entries_in_block(std::uint64_t block) const {
 Status TableReader::read_block_into(std::uint64_t block, std::uint16_t* out) const try {
     const std::string where = path_.string() + ": block " + std::to_string(block);
     if (fd_ < 0) return Status(Error{"read from a moved-from or closed table"});
+    if (info_.derived())
+        return Status(Error{path_.string() + ": a derived table stores no values (one ply of search gives them)"});
     if (block >= blocks_.size())
         return Status(
             Error{where + ": out of range (" + std::to_string(blocks_.size()) + " blocks)"});
@@ -196,6 +198,8 @@ Expected<std::uint16_t> TableReader::get(std::uint64_t index) const {
 }
 
 Expected<std::vector<std::uint16_t>> TableReader::read_all() const try {
+    if (info_.derived())
+        return Error{path_.string() + ": a derived table stores no values (one ply of search gives them)"};
     std::vector<std::uint16_t> values(static_cast<std::size_t>(info_.num_entries));
     for (std::uint64_t b = 0; b < blocks_.size(); ++b)
         if (Status s = read_block_into(b, values.data() + b * info_.block_entries); !s)

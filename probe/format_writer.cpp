@@ -192,11 +192,9 @@ Status check_request(const TableInfo& info, const WriteOptions& options) {
     return {};
 }
 
-Expected<WriteStats> write_table_impl(const std::filesystem::path& path, TableInfo info,
-                                      std::span<const std::uint16_t> values,
-                                      const WriteOptions& options) {
-    const auto start = std::chrono::steady_clock::now();
-    if (Status s = check_request(info, options); !s) return Error{path.string() + ": " + s.error()};
+Expected<PreparedTable> prepare_impl(TableInfo info, std::span<const std::uint16_t> values,
+                                     const WriteOptions& options) {
+    if (Status s = check_request(info, options); !s) return Error{s.error()};
     info.num_entries = values.size();
     info.block_entries = options.block_entries;
     info.num_blocks = blocks_for(info.num_entries, info.block_entries);
@@ -208,15 +206,28 @@ Expected<WriteStats> write_table_impl(const std::filesystem::path& path, TableIn
     unsigned threads = options.threads ? options.threads : std::thread::hardware_concurrency();
     threads =
         static_cast<unsigned>(std::clamp<std::uint64_t>(info.num_blocks, 1, std::max(threads, 1u)));
-    if (Status s = compressor.run(threads); !s) return Error{path.string() + ": " + s.error()};
-    const std::vector<CompressedBlock>& blocks = compressor.blocks();
+    if (Status s = compressor.run(threads); !s) return Error{s.error()};
+    PreparedTable table;
+    table.info = info;
+    for (CompressedBlock& cb : compressor.blocks()) {
+        table.blocks.push_back(std::move(cb.bytes));
+        table.raw_hashes.push_back(cb.raw_hash);
+    }
+    return table;
+}
 
+Expected<WriteStats> write_prepared_impl(const std::filesystem::path& path, const PreparedTable& prepared) {
+    const auto start = std::chrono::steady_clock::now();
+    const TableInfo& info = prepared.info;
+    const auto& blocks = prepared.blocks;
+    if (blocks.size() != info.num_blocks || prepared.raw_hashes.size() != blocks.size())
+        return Error{path.string() + ": a prepared table whose block count does not match its header"};
     std::vector<unsigned char> table(blocks.size() * kBlockEntryBytes);
     for (std::size_t b = 0; b < blocks.size(); ++b) {
         unsigned char* e = table.data() + b * kBlockEntryBytes;
-        put_u32(e, static_cast<std::uint32_t>(blocks[b].bytes.size()));
-        put_u64(e + 4, xxh64(blocks[b].bytes.data(), blocks[b].bytes.size()));
-        put_u64(e + 12, blocks[b].raw_hash);
+        put_u32(e, static_cast<std::uint32_t>(blocks[b].size()));
+        put_u64(e + 4, xxh64(blocks[b].data(), blocks[b].size()));
+        put_u64(e + 12, prepared.raw_hashes[b]);
     }
     unsigned char header[kHeaderBytes];
     encode_header(info, xxh64(table.data(), table.size()), header);
@@ -228,9 +239,9 @@ Expected<WriteStats> write_table_impl(const std::filesystem::path& path, TableIn
     if (Status s = tmp.write(header, sizeof header); !s) return Error{s.error()};
     if (Status s = tmp.write(table.data(), table.size()); !s) return Error{s.error()};
     std::uint64_t bytes = sizeof header + table.size() + kTrailerBytes;
-    for (const CompressedBlock& cb : blocks) {
-        if (Status s = tmp.write(cb.bytes.data(), cb.bytes.size()); !s) return Error{s.error()};
-        bytes += cb.bytes.size();
+    for (const auto& block : blocks) {
+        if (Status s = tmp.write(block.data(), block.size()); !s) return Error{s.error()};
+        bytes += block.size();
     }
     unsigned char trailer[kTrailerBytes];
     put_u64(trailer, tmp.hash());
@@ -252,14 +263,54 @@ Expected<WriteStats> write_table_impl(const std::filesystem::path& path, TableIn
 
 }  // namespace
 
-Expected<WriteStats> write_table(const std::filesystem::path& path, TableInfo info,
-                                 std::span<const std::uint16_t> values,
-                                 const WriteOptions& options) {
+std::uint64_t PreparedTable::file_bytes() const {
+    std::uint64_t bytes = kHeaderBytes + blocks.size() * kBlockEntryBytes + kTrailerBytes;
+    for (const auto& block : blocks) bytes += block.size();
+    return bytes;
+}
+
+Expected<PreparedTable> prepare_table(TableInfo info, std::span<const std::uint16_t> values,
+                                      const WriteOptions& options) {
     try {
-        return write_table_impl(path, info, values, options);
+        return prepare_impl(info, values, options);
+    } catch (const std::exception& e) {
+        return Error{std::string("compressing a table: ") + e.what()};
+    }
+}
+
+Expected<WriteStats> write_prepared(const std::filesystem::path& path, const PreparedTable& table) {
+    try {
+        return write_prepared_impl(path, table);
     } catch (const std::exception& e) {  // allocation failure: the temporary file is removed
         return Error{path.string() + ": " + e.what()};
     }
+}
+
+Expected<WriteStats> write_table(const std::filesystem::path& path, TableInfo info,
+                                 std::span<const std::uint16_t> values,
+                                 const WriteOptions& options) {
+    const auto start = std::chrono::steady_clock::now();
+    auto prepared = prepare_table(info, values, options);
+    if (!prepared) return Error{path.string() + ": " + prepared.error()};
+    auto written = write_prepared(path, *prepared);
+    if (!written) return written;
+    WriteStats stats = *written;
+    stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return stats;
+}
+
+Expected<WriteStats> write_derived_table(const std::filesystem::path& path, TableInfo info,
+                                         std::uint64_t num_entries, const WriteOptions& options) {
+    if (info.metric != Metric::wdl) return Error{path.string() + ": only WDL tables can be derived"};
+    if (Status s = check_request(info, options); !s) return Error{path.string() + ": " + s.error()};
+    PreparedTable table;
+    table.info = info;
+    table.info.num_entries = num_entries;
+    table.info.block_entries = options.block_entries;
+    table.info.num_blocks = 0;
+    table.info.max_value = 0;
+    table.info.bits_per_entry = 0;
+    return write_prepared(path, table);
 }
 
 }  // namespace dtb::format

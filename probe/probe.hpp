@@ -14,6 +14,10 @@
 //    moves (which all lead to smaller slices, recursively), never from the table entry, so the
 //    generator may store anything there. A decided capture position has DTC 1 (every capture is
 //    a conversion). A capture of the last piece wins with DTW 1.
+//  - Derived WDL tables (probe/format.hpp): where the generator stored WDL for one side to move
+//    of a material only, a WDL probe of the other side is one ply of search into the stored
+//    side's table (a few microseconds with warm blocks; BENCHMARKS.md, "Derived WDL"); a probe
+//    that also asks for DTW takes WDL from DTW's parity instead, with no search.
 //  - Tables are found by name (<slice>.<metric>, probe/format.hpp) in the directories given,
 //    the first directory that holds a file wins; a file is opened on first use only, and only
 //    for the metrics asked for at open (a WDL-only handle never opens a .dtw or .dtc file).
@@ -164,6 +168,7 @@ class Tablebase {
 
     // The entry stored for p in one table, as it is on disk (no capture resolution): what
     // adjudication reads from the rule tables, which store every position. p: either side to move.
+    // A derived WDL table stores nothing: its entry is the position's WDL, found by search.
     Result probe_table(const Position& p, format::Metric metric, Access access = Access::load) const;
 
     // Every legal move of p with its value, best first (better_move). The Result is p's own

@@ -17,6 +17,7 @@
 
 #include "index/scheme_version.hpp"
 #include "index/slice_index.hpp"
+#include "probe/derived_wdl.hpp"
 #include "rules/fen.hpp"
 #include "rules/movegen.hpp"
 #include "rules/notation.hpp"
@@ -31,7 +32,8 @@ constexpr int kMetricCount = format::kNumMetrics;
 constexpr unsigned flag_of(int metric) {
     return 1u << metric;
 }
-// Deep enough for any chain of captures: each one removes at least one piece.
+// Deep enough for any chain of captures (each one removes at least one piece), with one more
+// ply per derived WDL table on the way (never two in a row: its successors store their WDL).
 constexpr int kMaxCaptureDepth = 64;
 
 Result failure(Status s, const Material& m, Metric metric, const char* reason) {
@@ -76,6 +78,7 @@ class EngineImpl final : public Engine {
         int bits = 16;
         std::uint32_t block_entries = 1;
         int block_shift = -1;  // log2(block_entries) when a power of two
+        bool derived = false;  // a derived WDL table: values by one ply of search
         // The last block error (rare path, under its own mutex).
         mutable std::mutex error_mutex;
         mutable std::string block_error;
@@ -265,10 +268,38 @@ class EngineImpl final : public Engine {
     }
 
     // q has White to move and is legal (see illegal_reason), except that White may have no piece.
-    Result probe_white(const Position& q, unsigned metrics, Access access, int depth) const {
+    // derive_ok = false: q is a successor of a derived WDL position, so its own WDL must be stored
+    // (it is, in any set the generator wrote; a mixed-up folder is reported as corrupt).
+    Result probe_white(const Position& q, unsigned metrics, Access access, int depth,
+                       bool derive_ok = true) const {
         if (q.of(Color::white) == 0) return decided(Wdl::loss, 0, 0, metrics);
         if (has_capture<R>(q)) return resolve_captures(q, metrics, access, depth);
-        return lookup(q, metrics, access);
+        return lookup(q, metrics, access, depth, derive_ok);
+    }
+
+    // The WDL of a position (without a capture, but for probe_table) whose slice's WDL table is derived: one ply of
+    // search into the tables its moves reach (the mirror slice, a promotion slice), which store
+    // theirs. Stops at the first winning move.
+    Result search_derived(const Position& q, Access access, int depth) const {
+        if (depth >= kMaxCaptureDepth) return illegal("captures nested too deeply");
+        thread_local std::array<MoveList, kMaxCaptureDepth> scratch;
+        MoveList& moves = scratch[static_cast<std::size_t>(depth)];
+        generate_moves<R>(q, moves);
+        bool any_draw = false;
+        std::optional<Result> error;
+        for (std::size_t k = 0; k < moves.size(); ++k) {
+            const Position next = reversed<G>(make_move(q, moves[k]));
+            // Captures (probe_table on a capture position) may reach derived smaller slices.
+            const Result after = probe_white(next, kWdl, access, depth + 1, moves[k].is_capture());
+            if (!after.ok()) {
+                if (!error) error = after;
+                continue;
+            }
+            if (after.wdl == Wdl::loss) return decided(Wdl::win, 0, 0, kWdl);
+            any_draw = any_draw || after.wdl == Wdl::draw;
+        }
+        if (error) return *error;
+        return decided(any_draw ? Wdl::draw : Wdl::loss, 0, 0, kWdl);
     }
 
     // The value of a position whose side to move must capture, from its captures (RULES.md 3):
@@ -307,13 +338,15 @@ class EngineImpl final : public Engine {
         return decided(Wdl::loss, worst_loss, 1, metrics);
     }
 
-    Result lookup(const Position& q, unsigned metrics, Access access) const {
+    Result lookup(const Position& q, unsigned metrics, Access access, int depth = 0,
+                  bool derive_ok = true) const {
         const Material m = Material::of(q);
         SliceSlot* s = slice_for(m);
         if (!s) return failure(Status::missing, m, Metric::wdl, "table file not found");
         Result r;
         std::uint64_t index = 0;
         bool ranked = false;
+        bool wdl_derived = false;
         for (int mi = 0; mi < kMetricCount; ++mi) {
             if (!(metrics & flag_of(mi))) continue;
             TableSlot& t = s->tables[mi];
@@ -335,6 +368,13 @@ class EngineImpl final : public Engine {
             if (t.status != Status::ok)
                 return failure(t.status, m, Metric(mi),
                                t.path.empty() ? "table file not found" : nullptr);
+            if (t.derived) {  // WDL: from DTW below when that is read, else by search
+                if (!derive_ok)
+                    return failure(Status::corrupt, m, Metric(mi),
+                                   "its WDL is derived, yet a derived WDL table leads to it");
+                wdl_derived = true;
+                continue;
+            }
             if (!ranked) {
                 index = s->index->rank(q);
                 ranked = true;
@@ -351,6 +391,16 @@ class EngineImpl final : public Engine {
                 r.dtc = v;
             }
             r.entry = v;
+        }
+        if (wdl_derived) {
+            if (metrics & kDtw) {
+                r.wdl = wdl_from_dtw<R>(q, static_cast<std::uint16_t>(r.dtw));
+            } else {
+                const Result searched = search_derived(q, access, depth);
+                if (!searched.ok()) return searched;
+                r.wdl = searched.wdl;
+            }
+            if (metrics == kWdl) r.entry = static_cast<std::uint16_t>(r.wdl);
         }
         return r;
     }
@@ -415,6 +465,7 @@ class EngineImpl final : public Engine {
             problem = "WDL values above 2";
         if (!problem.empty())
             return finish(Status::corrupt, t.path.string() + ": corrupt: " + problem);
+        t.derived = info.derived();
         t.bits = info.bits_per_entry;
         t.block_entries = info.block_entries;
         t.block_shift =

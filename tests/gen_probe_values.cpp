@@ -1,6 +1,10 @@
 // The probe library against the generator's tables: every position of every slice, both sides to
 // move, capture positions included, probed WDL/DTW/DTC equal gen::derive_from_successors over the
-// stored tables (and the stored values themselves where the side to move has no capture).
+// stored tables (and the stored values themselves where the side to move has no capture). A
+// second, WDL-only handle takes the other road through derived WDL tables: one ply of search
+// instead of DTW's parity.
+#include <unistd.h>
+
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <mutex>
@@ -18,6 +22,7 @@ namespace {
 
 struct Counts {
     std::uint64_t positions = 0, captures = 0, mismatches = 0;
+    int derived_slices = 0;  // slices whose WDL table is derived
 };
 
 template <class R>
@@ -29,6 +34,10 @@ Counts check_every_position(const std::filesystem::path& dir, std::vector<Materi
     o.cache_mb = 8;
     auto tb = probe::Tablebase::open(o);
     REQUIRE(tb.ok());
+    o.metrics = probe::kWdl;
+    auto wdl_only = probe::Tablebase::open(o);
+    REQUIRE(wdl_only.ok());
+    int derived_slices = 0;
     gen::FullTables<R> full(dir);
     std::atomic<std::uint64_t> positions{0}, captures{0}, mismatches{0};
     std::mutex report_mutex;
@@ -52,6 +61,9 @@ Counts check_every_position(const std::filesystem::path& dir, std::vector<Materi
         REQUIRE(self.ok());
         for (const Material& x : gen::successor_materials(m)) REQUIRE(full.load(x).ok());
         const auto* slice = *self;
+        auto info = format::read_table_info(dir / format::file_name(m.name(), format::Metric::wdl));
+        REQUIRE(info.ok());
+        derived_slices += info->derived();
         // Many threads at once: the handle is shared, as the library allows.
         gen::parallel_for(slice->index.size(), [&](std::uint64_t i) {
             thread_local MoveList moves;
@@ -65,13 +77,17 @@ Counts check_every_position(const std::filesystem::path& dir, std::vector<Materi
             const probe::Result black = tb->probe(reversed<G>(p), probe::kAllMetrics);
             if (!same(derived, white)) report(p, "derived", derived, white);
             if (!same(derived, black)) report(reversed<G>(p), "derived", derived, black);
+            for (const Position& x : {p, reversed<G>(p)}) {
+                const probe::Result w = wdl_only->probe_wdl(x);
+                if (!w.ok() || w.wdl != derived.wdl) report(x, "derived (WDL-only handle)", derived, w);
+            }
             const gen::StoredValues stored{static_cast<Wdl>(slice->wdl[i]), slice->dtw[i],
                                            slice->dtc[i]};
             if (!capture && !same(stored, white)) report(p, "stored", stored, white);
         });
     }
     for (const std::string& r : reports) UNSCOPED_INFO(r);
-    return {positions.load(), captures.load(), mismatches.load()};
+    return {positions.load(), captures.load(), mismatches.load(), derived_slices};
 }
 
 }  // namespace
@@ -85,6 +101,7 @@ TEST_CASE("probed values equal the derived ones for every position up to 3 piece
     CHECK(c.mismatches == 0);
     CHECK(c.captures > 0);
     CHECK(c.positions > 1000000);
+    CHECK(c.derived_slices > 0);  // the search road was taken
 }
 
 TEST_CASE("probed values equal the derived ones for every position up to 3 pieces (turkish)",
@@ -93,6 +110,7 @@ TEST_CASE("probed values equal the derived ones for every position up to 3 piece
         check_every_position<Turkish>(test::turkish_tables(), all_materials<Turkish>(3));
     CHECK(c.mismatches == 0);
     CHECK(c.captures > 0);
+    CHECK(c.derived_slices > 0);
 }
 
 // 125 million positions, each probed twice and re-derived: about 6 minutes on 2 busy cores (plus
@@ -113,4 +131,65 @@ TEST_CASE("probed values equal the derived ones for every position of 4 pieces",
     SECTION("turkish") {
         check_four_pieces<Turkish>();
     }
+}
+
+TEST_CASE("a derived WDL table whose successor is derived too is corrupt, never a wrong value",
+          "[probe]") {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("dtb_derived_chain_" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const fs::path tables = test::international_tables();
+    for (const Material& m : all_materials<International>(3))
+        for (auto metric : {format::Metric::wdl, format::Metric::dtw, format::Metric::dtc}) {
+            const std::string name = format::file_name(m.name(), metric);
+            fs::copy_file(tables / name, dir / name);
+        }
+    // A derived slice and its mirror, whose stored WDL is replaced by a derived table.
+    std::optional<Material> derived;
+    for (const Material& m : all_materials<International>(3)) {
+        auto info = format::read_table_info(dir / format::file_name(m.name(), format::Metric::wdl));
+        REQUIRE(info.ok());
+        if (info->derived() && m.wm == 0) derived = m;
+    }
+    REQUIRE(derived);
+    const Material mirror = derived->mirrored();
+    auto info = format::read_table_info(dir / format::file_name(mirror.name(), format::Metric::wdl));
+    REQUIRE(info.ok());
+    REQUIRE(format::write_derived_table(dir / format::file_name(mirror.name(), format::Metric::wdl), *info,
+                                        info->num_entries)
+                .ok());
+    probe::Options o;
+    o.directories = {dir};
+    o.metrics = probe::kWdl;
+    auto tb = probe::Tablebase::open(o);
+    REQUIRE(tb.ok());
+    o.directories = {tables};
+    auto good = probe::Tablebase::open(o);
+    REQUIRE(good.ok());
+    const SliceIndex<International> index(*derived);
+    int corrupt = 0;
+    for (std::uint64_t i = 0; i < index.size(); ++i) {
+        const Position p = index.unrank(i);
+        if (has_capture<International>(p)) continue;
+        MoveList moves;
+        generate_moves<International>(p, moves);
+        if (moves.empty()) continue;
+        // A move into a capture position of the mirror is still decided by its captures: a
+        // value may come back, and then it is the right one.
+        const probe::Result r = tb->probe_wdl(p);
+        if (r.ok()) {
+            CHECK(r.wdl == good->probe_wdl(p).wdl);
+        } else {
+            CHECK(r.status == probe::Status::corrupt);
+            ++corrupt;
+        }
+    }
+    CHECK(corrupt > 100);
+    // And the verifier refuses the folder.
+    gen::FullTables<International> full(dir);
+    auto loaded = full.load(*derived);
+    CHECK_FALSE(loaded.ok());
+    if (!loaded) CHECK_THAT(loaded.error(), Catch::Contains("derived too"));
+    fs::remove_all(dir);
 }

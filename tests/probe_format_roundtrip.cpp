@@ -10,6 +10,9 @@
 #include <random>
 #include <thread>
 
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 #include "probe/format.hpp"
 
 namespace fs = std::filesystem;
@@ -275,4 +278,102 @@ TEST_CASE("format: readers move, names and header peeking", "[probe][format]") {
     auto all = b.read_all();
     REQUIRE(all.ok());
     CHECK(*all == values);
+}
+
+TEST_CASE("format: a prepared table is written exactly as write_table writes it", "[probe][format]") {
+    TempDir dir("prepared");
+    const auto values = runs(300000, 3, 11);
+    WriteOptions wo;
+    wo.block_entries = 1u << 16;
+    auto prepared = prepare_table(sample_info(Metric::wdl), values, wo);
+    REQUIRE(prepared.ok());
+    CHECK(prepared->info.num_blocks == 5);
+    const fs::path a = dir.path / "a.wdl", b = dir.path / "b.wdl";
+    auto wa = write_prepared(a, *prepared);
+    auto wb = write_table(b, sample_info(Metric::wdl), values, wo);
+    REQUIRE(wa.ok());
+    REQUIRE(wb.ok());
+    CHECK(wa->bytes == prepared->file_bytes());
+    CHECK(fs::file_size(a) == prepared->file_bytes());
+    std::ifstream fa(a, std::ios::binary), fb(b, std::ios::binary);
+    CHECK(std::string(std::istreambuf_iterator<char>(fa), {}) ==
+          std::string(std::istreambuf_iterator<char>(fb), {}));
+    auto back = open_turkish(a);
+    REQUIRE(back.ok());
+    CHECK(*back->read_all() == values);
+    // A prepared table whose blocks do not match its header is not written.
+    PreparedTable broken = *prepared;
+    broken.blocks.pop_back();
+    CHECK_FALSE(write_prepared(dir.path / "c.wdl", broken).ok());
+    CHECK_FALSE(fs::exists(dir.path / "c.wdl"));
+}
+
+TEST_CASE("format: a derived WDL table stores no values and says so", "[probe][format]") {
+    TempDir dir("derived");
+    const fs::path p = dir.path / "KKMvK.wdl";
+    auto written = write_derived_table(p, sample_info(Metric::wdl), 123457);
+    REQUIRE(written.ok());
+    CHECK(written->bytes == 88);  // header, no block table, trailer
+    CHECK(fs::file_size(p) == 88);
+    CHECK(written->info.derived());
+
+    auto peek = read_table_info(p);
+    REQUIRE(peek.ok());
+    CHECK(peek->derived());
+    CHECK(peek->num_entries == 123457);
+    CHECK(peek->num_blocks == 0);
+    CHECK(peek->max_value == 0);
+
+    auto reader = open_turkish(p);
+    REQUIRE(reader.ok());
+    CHECK(reader->info().derived());
+    CHECK(reader->verify_checksums().ok());
+    // No reader may take the absent values for zeros.
+    CHECK_FALSE(reader->read_all().ok());
+    CHECK_FALSE(reader->get(0).ok());
+    CHECK_FALSE(reader->read_block(0).ok());
+    std::vector<std::uint16_t> out(1u << 15);
+    CHECK_FALSE(reader->read_block_into(0, out.data()).ok());
+
+    // Only WDL can be derived; a stored table never reads as derived.
+    CHECK_FALSE(write_derived_table(dir.path / "KKMvK.dtw", sample_info(Metric::dtw), 10).ok());
+    CHECK_FALSE(fs::exists(dir.path / "KKMvK.dtw"));
+    auto stored = write_table(dir.path / "KMvK.wdl", sample_info(Metric::wdl), runs(1000, 3, 2));
+    REQUIRE(stored.ok());
+    CHECK_FALSE(stored->info.derived());
+}
+
+TEST_CASE("format: forged derived headers are refused", "[probe][format]") {
+    TempDir dir("forged");
+    // Rewrites header byte `at` and the header hash (so that only the field check can refuse).
+    const auto forge = [](const fs::path& p, std::size_t at, unsigned char value) {
+        std::string bytes;
+        {
+            std::ifstream in(p, std::ios::binary);
+            bytes.assign(std::istreambuf_iterator<char>(in), {});
+        }
+        bytes[at] = static_cast<char>(value);
+        const std::uint64_t h = XXH64(bytes.data(), 64, 0);
+        for (int k = 0; k < 8; ++k) bytes[64 + k] = static_cast<char>(h >> (8 * k));
+        std::ofstream out(p, std::ios::binary | std::ios::trunc);
+        out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    };
+    const fs::path derived = dir.path / "a.wdl";
+    REQUIRE(write_derived_table(derived, sample_info(Metric::wdl), 5000).ok());
+    REQUIRE(open_turkish(derived).ok());
+    forge(derived, 14, static_cast<unsigned char>(Metric::dtw));  // a derived DTW table
+    CHECK_FALSE(open_turkish(derived).ok());
+    CHECK_FALSE(read_table_info(derived).ok());
+
+    // A stored WDL table whose width is forged to 0 still has blocks: refused.
+    const fs::path stored = dir.path / "b.wdl";
+    REQUIRE(write_table(stored, sample_info(Metric::wdl), runs(5000, 3, 5)).ok());
+    forge(stored, 15, 0);
+    CHECK_FALSE(open_turkish(stored).ok());
+
+    // A derived table claiming a max value: refused.
+    const fs::path maxed = dir.path / "c.wdl";
+    REQUIRE(write_derived_table(maxed, sample_info(Metric::wdl), 5000).ok());
+    forge(maxed, 52, 2);
+    CHECK_FALSE(open_turkish(maxed).ok());
 }
