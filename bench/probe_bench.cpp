@@ -7,12 +7,14 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <mutex>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "index/slice_index.hpp"
+#include "probe/format.hpp"
 #include "probe/adjudicate.hpp"
 #include "probe/probe.hpp"
 #include "rules/movegen.hpp"
@@ -75,16 +77,47 @@ const std::vector<Position>& any_positions(std::size_t n = kLargePool) {
     return n == kSmallPool ? small : large;
 }
 
+// Whether p's WDL comes from a derived table (probe/format.hpp, "Derived WDL tables"): one ply of
+// search instead of one table read.
+bool in_derived_slice(const Position& p) {
+    static std::map<Material, bool> derived;
+    const Position q = p.side_to_move == Color::white ? p : reversed<International::Geometry>(p);
+    const Material m = Material::of(q);
+    auto it = derived.find(m);
+    if (it == derived.end()) {
+        auto info = format::read_table_info(std::filesystem::path(tables_dir()) /
+                                            format::file_name(m.name(), format::Metric::wdl));
+        it = derived.emplace(m, info.ok() && info->derived()).first;
+    }
+    return it->second;
+}
+// Positions without a capture whose WDL table is stored (false) or derived (true); empty when
+// the tables have none of that kind (a set made with --wdl both-sides has no derived table).
+const std::vector<Position>& quiet_positions_by_side(bool derived, std::size_t n) {
+    static std::map<std::pair<bool, std::size_t>, std::vector<Position>> pools;
+    auto& pool = pools[{derived, n}];
+    if (pool.empty()) {
+        for (std::uint64_t seed = 3; seed < 3 + 8 && pool.size() < n; ++seed)
+            for (const Position& p : random_positions(true, seed, n))
+                if (in_derived_slice(p) == derived && pool.size() < n) pool.push_back(p);
+        if (pool.size() < n) pool.clear();
+    }
+    return pool;
+}
+
 // One handle with a cache large enough for every 4-piece block, warmed up on the samples.
 const Tablebase& hot_tablebase() {
     static const Tablebase tb = [] {
         Tablebase t = open_or_die(std::size_t{512} << 20);
-        for (const auto* set : {&quiet_positions(), &any_positions()})
+        for (const auto* set : {&quiet_positions(), &any_positions(), &quiet_positions_by_side(false, kLargePool),
+                                &quiet_positions_by_side(true, kLargePool), &quiet_positions_by_side(false, kSmallPool),
+                                &quiet_positions_by_side(true, kSmallPool)})
             for (const Position& p : *set)
-                if (const Result r = t.probe(p, kAllMetrics); !r.ok()) {
-                    std::fprintf(stderr, "probe_bench: %s\n", t.explain(r).c_str());
-                    std::exit(1);
-                }
+                for (unsigned metrics : {kAllMetrics, kWdl})  // WDL alone: derived WDL searches
+                    if (const Result r = t.probe(p, metrics); !r.ok()) {
+                        std::fprintf(stderr, "probe_bench: %s\n", t.explain(r).c_str());
+                        std::exit(1);
+                    }
         return t;
     }();
     return tb;
@@ -93,6 +126,10 @@ const Tablebase& hot_tablebase() {
 void run_probes(benchmark::State& state, const Tablebase& tb,
                 const std::vector<Position>& positions, unsigned metrics,
                 Access access = Access::load) {
+    if (positions.empty()) {
+        state.SkipWithError("no such positions in these tables");
+        return;
+    }
     std::size_t k = static_cast<std::size_t>(state.thread_index()) * 7919;
     const std::size_t mask = positions.size() - 1;
     std::uint64_t failed = 0;
@@ -110,6 +147,14 @@ void run_probes(benchmark::State& state, const Tablebase& tb,
 // Argument: the pool size (see kSmallPool, kLargePool).
 void BM_WdlHot(benchmark::State& state) {
     run_probes(state, hot_tablebase(), quiet_positions(state.range(0)), kWdl);
+}
+// The same split by where WDL comes from: a stored table (one read) or a derived one (one ply of
+// search into the mirror slice's table).
+void BM_WdlHotStoredSide(benchmark::State& state) {
+    run_probes(state, hot_tablebase(), quiet_positions_by_side(false, state.range(0)), kWdl);
+}
+void BM_WdlHotDerivedSide(benchmark::State& state) {
+    run_probes(state, hot_tablebase(), quiet_positions_by_side(true, state.range(0)), kWdl);
 }
 // One handle per thread (nothing shared): separates the cost of sharing a handle from what the
 // machine's two vCPUs give anyway.
@@ -145,6 +190,12 @@ void BM_AllMetricsHot(benchmark::State& state) {
 void BM_WdlColdBlock(benchmark::State& state) {
     static const Tablebase tb = open_or_die(1);
     run_probes(state, tb, quiet_positions(), kWdl);
+}
+// A derived-side WDL probe with a cache of one block: every successor probed reads and
+// decompresses its block (the worst case: a cold engine cache).
+void BM_WdlColdDerivedSide(benchmark::State& state) {
+    static const Tablebase tb = open_or_die(1);
+    run_probes(state, tb, quiet_positions_by_side(true, kLargePool), kWdl);
 }
 void BM_DtwColdBlock(benchmark::State& state) {
     static const Tablebase tb = open_or_die(1);
@@ -239,6 +290,8 @@ BENCHMARK(BM_RuleWdlHot);
 BENCHMARK(BM_Adjudicate);
 
 BENCHMARK(BM_WdlHot)->Arg(kSmallPool)->Arg(kLargePool)->Threads(1)->Threads(2)->UseRealTime();
+BENCHMARK(BM_WdlHotStoredSide)->Arg(kSmallPool)->Arg(kLargePool);
+BENCHMARK(BM_WdlHotDerivedSide)->Arg(kSmallPool)->Arg(kLargePool);
 BENCHMARK(BM_WdlHotPerThreadHandle)->Threads(1)->Threads(2)->UseRealTime();
 BENCHMARK(BM_WdlHotCacheOnly)->Arg(kSmallPool)->Arg(kLargePool);
 BENCHMARK(BM_WdlHotWithCaptures)
@@ -250,6 +303,7 @@ BENCHMARK(BM_WdlHotWithCaptures)
 BENCHMARK(BM_DtwHot)->Arg(kSmallPool)->Arg(kLargePool);
 BENCHMARK(BM_AllMetricsHot)->Arg(kSmallPool)->Arg(kLargePool);
 BENCHMARK(BM_WdlColdBlock)->Threads(1)->Threads(2)->UseRealTime();
+BENCHMARK(BM_WdlColdDerivedSide);
 BENCHMARK(BM_DtwColdBlock);
 BENCHMARK(BM_FirstProbe)->Iterations(200);
 BENCHMARK(BM_MemoryForBudget)

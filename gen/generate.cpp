@@ -128,6 +128,7 @@ private:
             auto r = format::TableReader::open(o_.out_dir / format::file_name(m.name(), metric), R::kId,
                                                rules_fingerprint<R>());
             if (!r || r->info().num_entries != SliceIndex<R>(m).size() || !r->verify_checksums().ok()) return false;
+            if (r->info().derived() && !derived_wdl_problem(o_.out_dir, m).empty()) return false;
         }
         return true;
     }
@@ -273,8 +274,13 @@ private:
                 if (wdl_derivable(solver.side(s).index.material()) &&
                     (derived < 0 || prepared[s].file_bytes() > prepared[derived].file_bytes()))
                     derived = s;
+        // The stored side first: however the run stops, at most one side of the pair is derived.
         std::uint64_t bytes = 0;
-        for (int s = 0; s < solver.num_sides(); ++s) {
+        std::vector<int> order;
+        for (int s = 0; s < solver.num_sides(); ++s)
+            if (s != derived) order.push_back(s);
+        if (derived >= 0) order.push_back(derived);
+        for (int s : order) {
             const Material m = solver.side(s).index.material();
             const auto path = o_.out_dir / format::file_name(m.name(), format::Metric::wdl);
             auto w = s == derived ? format::write_derived_table(path, table_info(m, format::Metric::wdl),
@@ -286,15 +292,24 @@ private:
         }
         return bytes;
     }
-    // Whether m's WDL may be derived: every slice its quiet moves reach stores its WDL. The
-    // mirror is the other side of the same pair (stored, since at most one side is derived);
-    // a promotion slice was finished before m, so its WDL file tells.
+    // Whether m's WDL may be derived: every slice its quiet moves reach stores its WDL, and no
+    // derived table on disk rests on m's. The mirror is the other side of the same pair (stored,
+    // since at most one side is derived); a promotion slice was finished before m, so its WDL
+    // file tells; the slice that promotes into m comes later, but a resumed or repaired folder
+    // may hold it already.
     bool wdl_derivable(const Material& m) const {
-        if (!dtb::may_derive_wdl(m)) return false;
+        if (!may_derive_wdl(m)) return false;
+        const auto wdl_info = [&](const Material& x) {
+            return format::read_table_info(o_.out_dir / format::file_name(x.name(), format::Metric::wdl));
+        };
         for (const Material& x : quiet_successor_materials(m)) {
             if (x == m.mirrored()) continue;
-            auto info = format::read_table_info(o_.out_dir / format::file_name(x.name(), format::Metric::wdl));
+            auto info = wdl_info(x);
             if (!info || info->derived()) return false;
+        }
+        for (const Material& y : quiet_predecessor_materials(m)) {
+            if (y == m.mirrored()) continue;
+            if (auto info = wdl_info(y); info && info->derived()) return false;
         }
         return true;
     }

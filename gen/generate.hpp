@@ -21,7 +21,8 @@ struct GenerateOptions {
     int zstd_level = 0;               // 0: the format module's default
     // WDL for both sides to move of every material. Default (false): of each pair of slices the
     // one whose WDL compresses worse gets a derived WDL table where that is allowed
-    // (probe/derived_wdl.hpp): WDL about 60% smaller, one ply of search per probe of that side.
+    // (probe/derived_wdl.hpp): WDL less than half as large, one ply of search per probe of that
+    // side (BENCHMARKS.md, "Derived WDL").
     bool wdl_both_sides = false;
 };
 

@@ -103,7 +103,7 @@ public:
             if (!reader) return Error{reader.error()};
             if (reader->info().num_entries != s->index.size()) return Error{path.string() + ": wrong number of entries"};
             if (reader->info().derived()) {  // filled from DTW below, once DTW is read
-                if (auto why = derived_wdl_problem(m); !why.empty()) return Error{path.string() + ": " + why};
+                if (auto why = derived_wdl_problem(dir_, m); !why.empty()) return Error{path.string() + ": " + why};
                 derived = true;
                 continue;
             }
@@ -140,17 +140,6 @@ public:
 
 private:
     static int code(const Material& m) { return ((m.wk * 10 + m.wm) * 10 + m.bk) * 10 + m.bm; }
-    // Why m's WDL may not be derived in this folder (empty: it may): a table that derives its WDL
-    // needs every slice its quiet moves reach to store theirs.
-    std::string derived_wdl_problem(const Material& m) const {
-        if (!may_derive_wdl(m)) return "a derived WDL table for a slice that is its own mirror";
-        for (const Material& x : quiet_successor_materials(m)) {
-            auto info = format::read_table_info(dir_ / format::file_name(x.name(), format::Metric::wdl));
-            if (!info) return "its WDL is derived from " + x.name() + ", which cannot be read: " + info.error();
-            if (info->derived()) return "its WDL is derived from " + x.name() + ", whose WDL is derived too";
-        }
-        return {};
-    }
     std::filesystem::path dir_;
     std::array<std::unique_ptr<Slice>, 10000> slots_{};
 };

@@ -7,9 +7,12 @@
 // per probe of the derived side (BENCHMARKS.md, "Derived WDL").
 #pragma once
 #include <cstdint>
+#include <filesystem>
+#include <string>
 #include <vector>
 
 #include "index/material.hpp"
+#include "probe/format.hpp"
 #include "probe/value.hpp"
 #include "rules/movegen.hpp"
 
@@ -25,8 +28,28 @@ inline std::vector<Material> quiet_successor_materials(const Material& m) {
     return out;
 }
 
+// The inverse: the slices whose quiet moves reach m (m's mirror, and the slice whose promotion
+// leads to m), so whose WDL may be derived only while m stores its own.
+inline std::vector<Material> quiet_predecessor_materials(const Material& m) {
+    std::vector<Material> out{m.mirrored()};
+    if (m.bk > 0) out.push_back(Material{m.bk - 1, m.bm + 1, m.wk, m.wm});
+    return out;
+}
+
 // A slice whose mirror is itself reaches itself by a quiet move: it can never be derived.
 inline bool may_derive_wdl(const Material& m) { return m.mirrored() != m; }
+
+// Why a derived WDL table for m in `dir` breaks the rule above (empty: it does not): every slice
+// m's quiet moves reach must be there with a stored WDL table.
+inline std::string derived_wdl_problem(const std::filesystem::path& dir, const Material& m) {
+    if (!may_derive_wdl(m)) return "a derived WDL table for a slice that is its own mirror";
+    for (const Material& x : quiet_successor_materials(m)) {
+        auto info = format::read_table_info(dir / format::file_name(x.name(), format::Metric::wdl));
+        if (!info) return "its WDL is derived from " + x.name() + ", which cannot be read: " + info.error();
+        if (info->derived()) return "its WDL is derived from " + x.name() + ", whose WDL is derived too";
+    }
+    return {};
+}
 
 // The WDL of a position without a capture, from its DTW entry (plies): wins are odd, losses even,
 // and 0 is a draw unless the side to move has no move at all (lost now).

@@ -106,7 +106,8 @@ struct Result {
     Material slice{};
     format::Metric metric = format::Metric::wdl;
     // On missing and illegal: a short static text ("table file not found", "a man on its
-    // promotion row", ...); nullptr otherwise.
+    // promotion row", ...); on corrupt, when the tables are sound but do not fit together (a
+    // derived WDL table behind another), why; nullptr otherwise.
     const char* reason = nullptr;
 
     bool ok() const { return status == Status::ok; }

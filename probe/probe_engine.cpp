@@ -208,6 +208,8 @@ class EngineImpl final : public Engine {
                        ") in " + dirs;
             }
             case Status::corrupt: {
+                // A reason of its own: a table that is fine in itself, in the wrong company.
+                if (r.reason) return "table " + table + ": " + r.reason;
                 const SliceSlot* s = slice_for(r.slice);
                 if (!s) return "table " + table + " corrupt";
                 const TableSlot& t = s->tables[static_cast<int>(r.metric)];
@@ -371,7 +373,8 @@ class EngineImpl final : public Engine {
             if (t.derived) {  // WDL: from DTW below when that is read, else by search
                 if (!derive_ok)
                     return failure(Status::corrupt, m, Metric(mi),
-                                   "its WDL is derived, yet a derived WDL table leads to it");
+                                   "its WDL table is derived, yet a derived WDL table's moves lead to it (a folder "
+                                   "mixing tables of different runs? regenerate both)");
                 wdl_derived = true;
                 continue;
             }

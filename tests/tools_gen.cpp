@@ -10,6 +10,8 @@
 #include <iterator>
 #include <string>
 
+#include "probe/format.hpp"
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -152,4 +154,69 @@ TEST_CASE("dtb gen --wdl: compact derives one side of some pairs, both-sides non
 
     fs::remove_all(a);
     fs::remove_all(b);
+}
+
+TEST_CASE("dtb gen: a write that fails (file size limit, as a full disk) is a clear error, no partial file, and a rerun completes",
+          "[tools][gen]") {
+    const fs::path d = fresh_dir("full"), ref = fresh_dir("full_ref");
+    // SIGXFSZ ignored, so that a write beyond the limit fails with EFBIG, as one on a full disk
+    // fails with ENOSPC: the same path through the format module's writer.
+    const int status = std::system(("sh -c \"trap '' XFSZ; ulimit -f 16; exec " + std::string(DTB_EXE) +
+                                    " gen --variant international --pieces 3 --out " + d.string() + "\" 2>" +
+                                    (d.string() + ".err") + " >/dev/null")
+                                       .c_str());
+    REQUIRE(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) != 0);
+    const std::string err = slurp(d.string() + ".err");
+    CHECK(err.find("cannot write") != std::string::npos);
+    CHECK(err.find("File too large") != std::string::npos);
+    int files = 0;
+    for (const auto& e : fs::directory_iterator(d)) {
+        INFO(e.path().filename().string());
+        CHECK(e.path().extension() != ".tmp");
+        ++files;
+    }
+    CHECK(files > 0);  // the slices before the large file are complete
+    // Without the limit the run resumes and ends with exactly the tables of an uninterrupted run.
+    REQUIRE(run("gen --variant international --pieces 3 --out " + d.string()) == 0);
+    REQUIRE(run("gen --variant international --pieces 3 --out " + ref.string()) == 0);
+    for (const auto& e : fs::directory_iterator(ref)) {
+        INFO(e.path().filename().string());
+        CHECK(slurp(e.path()) == slurp(d / e.path().filename()));
+    }
+    fs::remove(d.string() + ".err");
+    fs::remove_all(d);
+    fs::remove_all(ref);
+}
+
+TEST_CASE("dtb gen: a pair regenerated next to a derived table that rests on it stays stored",
+          "[tools][gen]") {
+    // MvKK's quiet moves reach KKvM (its mirror) and, by promotion, KKvK. A folder whose MvKK
+    // WDL is derived (made by hand here: --wdl both-sides, then MvKK.wdl replaced) and whose
+    // KKvK pair is missing: regenerating that pair must keep KKvK's WDL stored, though KKvK is
+    // the side a fresh run derives.
+    const fs::path d = fresh_dir("rests_on");
+    REQUIRE(run("gen --variant international --pieces 3 --wdl both-sides --out " + d.string()) == 0);
+    {
+        auto info = dtb::format::read_table_info(d / "MvKK.wdl");
+        REQUIRE(info.ok());
+        REQUIRE(dtb::format::write_derived_table(d / "MvKK.wdl", *info, info->num_entries).ok());
+    }
+    CHECK(run("verify --db " + d.string()) == 0);
+    for (const char* slice : {"KKvK", "KvKK"})
+        for (const char* ext : {".wdl", ".dtw", ".dtc", ".fmjd", ".ffjd"}) fs::remove(d / (std::string(slice) + ext));
+    std::string err;
+    REQUIRE(run("gen --variant international --pieces 3 --out " + d.string(), &err) == 0);
+    INFO(err);
+    CHECK_FALSE(derived_wdl(d / "KKvK.wdl"));
+    CHECK(derived_wdl(d / "KvKK.wdl"));  // the other side may be, and is
+    CHECK(derived_wdl(d / "MvKK.wdl"));  // left as it was: still valid
+    CHECK(run("verify --full --db " + d.string()) == 0);
+
+    // The quick verify refuses a derived table whose successor is derived too (exit 1).
+    auto info = dtb::format::read_table_info(d / "KKvK.wdl");
+    REQUIRE(info.ok());
+    REQUIRE(dtb::format::write_derived_table(d / "KKvK.wdl", *info, info->num_entries).ok());
+    CHECK(run("verify --db " + d.string(), &err) == 1);
+    fs::remove_all(d);
 }

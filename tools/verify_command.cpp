@@ -13,6 +13,7 @@
 #include "gen/verify.hpp"
 #include "gen/verify_rules.hpp"
 #include "index/scheme_version.hpp"
+#include "probe/derived_wdl.hpp"
 #include "tools/commands.hpp"
 
 namespace dtb::tools {
@@ -97,6 +98,8 @@ int run_verify(const VerifyOptions& o) {
                           std::to_string(SliceIndex<R>(m).size());
             else if (auto st = reader->verify_checksums(); !st.ok())
                 problem = st.error();
+            else if (reader->info().derived())
+                problem = derived_wdl_problem(dir, m);
             if (!problem.empty()) {
                 problems.push_back({{"file", path.string()}, {"slice", m.name()}, {"problem", problem}});
                 if (!o.json) std::cout << "FAIL " << path.string() << ": " << problem << "\n";
