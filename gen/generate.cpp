@@ -269,7 +269,7 @@ private:
             prepared.push_back(std::move(*p));
         }
         int derived = -1;
-        if (!o_.wdl_both_sides && solver.num_sides() == 2)
+        if (o_.wdl_compact && solver.num_sides() == 2)
             for (int s = 0; s < 2; ++s)
                 if (wdl_derivable(solver.side(s).index.material()) &&
                     (derived < 0 || prepared[s].file_bytes() > prepared[derived].file_bytes()))

@@ -19,11 +19,11 @@ struct GenerateOptions {
     std::vector<std::string> only;    // slice names; empty: all
     std::uint64_t memory_mb = 0;      // 0: the machine's physical memory
     int zstd_level = 0;               // 0: the format module's default
-    // WDL for both sides to move of every material. Default (false): of each pair of slices the
-    // one whose WDL compresses worse gets a derived WDL table where that is allowed
-    // (probe/derived_wdl.hpp): WDL less than half as large, one ply of search per probe of that
-    // side (BENCHMARKS.md, "Derived WDL").
-    bool wdl_both_sides = false;
+    // Compact WDL: of each pair of slices the one whose WDL compresses worse gets a derived WDL
+    // table where that is allowed (probe/derived_wdl.hpp): WDL 2.6x smaller (international 2-5),
+    // but a WDL probe of that side searches one ply, about 50x slower than a table read
+    // (BENCHMARKS.md, "Derived WDL"). Default: WDL stored for both sides to move.
+    bool wdl_compact = false;
 };
 
 struct GenerateEvents {

@@ -92,28 +92,47 @@ Counts check_every_position(const std::filesystem::path& dir, std::vector<Materi
 
 }  // namespace
 
+// Up to 3 pieces (and KKKvK) with --wdl compact, where some WDL tables are derived.
+const std::filesystem::path& compact_tables(VariantId variant) {
+    static const test::GeneratedTables international(VariantId::international, 3, {"KKKvK"}, true);
+    static const test::GeneratedTables turkish(VariantId::turkish, 3, {}, true);
+    return variant == VariantId::turkish ? turkish.dir() : international.dir();
+}
+
 TEST_CASE("probed values equal the derived ones for every position up to 3 pieces (international)",
           "[probe]") {
     auto materials = all_materials<International>(3);
     materials.push_back(Material{3, 0, 1, 0});
     materials.push_back(Material{1, 0, 3, 0});
-    const Counts c = check_every_position<International>(test::international_tables(), materials);
-    CHECK(c.mismatches == 0);
-    CHECK(c.captures > 0);
-    CHECK(c.positions > 1000000);
-    CHECK(c.derived_slices > 0);  // the search road was taken
+    SECTION("WDL of both sides stored (the default)") {
+        const Counts c = check_every_position<International>(test::international_tables(), materials);
+        CHECK(c.mismatches == 0);
+        CHECK(c.captures > 0);
+        CHECK(c.positions > 1000000);
+        CHECK(c.derived_slices == 0);
+    }
+    SECTION("--wdl compact") {
+        const Counts c =
+            check_every_position<International>(compact_tables(VariantId::international), materials);
+        CHECK(c.mismatches == 0);
+        CHECK(c.positions > 1000000);
+        CHECK(c.derived_slices > 0);  // the search road was taken
+    }
 }
 
 TEST_CASE("probed values equal the derived ones for every position up to 3 pieces (turkish)",
           "[probe]") {
-    const Counts c =
-        check_every_position<Turkish>(test::turkish_tables(), all_materials<Turkish>(3));
-    CHECK(c.mismatches == 0);
-    CHECK(c.captures > 0);
-    CHECK(c.derived_slices > 0);
+    for (const auto& dir : {test::turkish_tables(), compact_tables(VariantId::turkish)}) {
+        INFO(dir.string());
+        const Counts c = check_every_position<Turkish>(dir, all_materials<Turkish>(3));
+        CHECK(c.mismatches == 0);
+        CHECK(c.captures > 0);
+        CHECK((c.derived_slices > 0) == (dir == compact_tables(VariantId::turkish)));
+    }
 }
 
-// 125 million positions, each probed twice and re-derived: about 6 minutes on 2 busy cores (plus
+// 125 million positions, each probed twice and re-derived, in the fixture's set and in a compact
+// one generated here: about 6 minutes (for each) on 2 busy cores (plus
 // 2 x 1.5 minutes of generation without the ctest fixture). Run with "[.slow]".
 template <class R>
 void check_four_pieces() {
@@ -122,6 +141,10 @@ void check_four_pieces() {
     if (dir.empty()) dir = generated.emplace(R::kId, 4).dir();
     const Counts c = check_every_position<R>(dir, all_materials<R>(4));
     CHECK(c.mismatches == 0);
+    const test::GeneratedTables compact(R::kId, 4, {}, true);
+    const Counts cc = check_every_position<R>(compact.dir(), all_materials<R>(4));
+    CHECK(cc.mismatches == 0);
+    CHECK(cc.derived_slices > 0);
 }
 
 TEST_CASE("probed values equal the derived ones for every position of 4 pieces", "[probe][.slow]") {
@@ -139,7 +162,7 @@ TEST_CASE("a derived WDL table whose successor is derived too is corrupt, never 
     const fs::path dir = fs::temp_directory_path() / ("dtb_derived_chain_" + std::to_string(::getpid()));
     fs::remove_all(dir);
     fs::create_directories(dir);
-    const fs::path tables = test::international_tables();
+    const fs::path tables = compact_tables(VariantId::international);
     for (const Material& m : all_materials<International>(3))
         for (auto metric : {format::Metric::wdl, format::Metric::dtw, format::Metric::dtc}) {
             const std::string name = format::file_name(m.name(), metric);

@@ -109,10 +109,10 @@ std::uintmax_t wdl_bytes(const fs::path& d) {
 }
 }  // namespace
 
-TEST_CASE("dtb gen --wdl: compact derives one side of some pairs, both-sides none", "[tools][gen]") {
+TEST_CASE("dtb gen --wdl: compact derives one side of some pairs, both-sides (the default) none", "[tools][gen]") {
     const fs::path a = fresh_dir("wdl_compact"), b = fresh_dir("wdl_both");
-    REQUIRE(run("gen --variant international --pieces 3 --out " + a.string()) == 0);
-    REQUIRE(run("gen --variant international --pieces 3 --wdl both-sides --out " + b.string()) == 0);
+    REQUIRE(run("gen --variant international --pieces 3 --wdl compact --out " + a.string()) == 0);
+    REQUIRE(run("gen --variant international --pieces 3 --out " + b.string()) == 0);
     int derived = 0;
     for (const auto& e : fs::directory_iterator(a)) {
         const std::string name = e.path().filename().string();
@@ -143,7 +143,7 @@ TEST_CASE("dtb gen --wdl: compact derives one side of some pairs, both-sides non
 
     // A 4-piece slice generated from the 3-piece tables on disk reads derived inputs (WDL from
     // DTW's parity): its files equal those made from stored inputs.
-    REQUIRE(run("gen --variant international --pieces 4 --only KKKvK --out " + a.string()) == 0);
+    REQUIRE(run("gen --variant international --pieces 4 --only KKKvK --wdl compact --out " + a.string()) == 0);
     REQUIRE(run("gen --variant international --pieces 4 --only KKKvK --wdl both-sides --out " + b.string()) == 0);
     for (const char* ext : {".dtw", ".dtc", ".fmjd", ".ffjd"}) {
         for (const char* slice : {"KKKvK", "KvKKK"}) {
@@ -192,11 +192,11 @@ TEST_CASE("dtb gen: a write that fails (file size limit, as a full disk) is a cl
 TEST_CASE("dtb gen: a pair regenerated next to a derived table that rests on it stays stored",
           "[tools][gen]") {
     // MvKK's quiet moves reach KKvM (its mirror) and, by promotion, KKvK. A folder whose MvKK
-    // WDL is derived (made by hand here: --wdl both-sides, then MvKK.wdl replaced) and whose
-    // KKvK pair is missing: regenerating that pair must keep KKvK's WDL stored, though KKvK is
-    // the side a fresh run derives.
+    // WDL is derived (made by hand here: both sides stored, then MvKK.wdl replaced) and whose
+    // KKvK pair is missing: regenerating that pair compact must keep KKvK's WDL stored, though
+    // KKvK is the side a fresh compact run derives.
     const fs::path d = fresh_dir("rests_on");
-    REQUIRE(run("gen --variant international --pieces 3 --wdl both-sides --out " + d.string()) == 0);
+    REQUIRE(run("gen --variant international --pieces 3 --out " + d.string()) == 0);
     {
         auto info = dtb::format::read_table_info(d / "MvKK.wdl");
         REQUIRE(info.ok());
@@ -206,7 +206,7 @@ TEST_CASE("dtb gen: a pair regenerated next to a derived table that rests on it 
     for (const char* slice : {"KKvK", "KvKK"})
         for (const char* ext : {".wdl", ".dtw", ".dtc", ".fmjd", ".ffjd"}) fs::remove(d / (std::string(slice) + ext));
     std::string err;
-    REQUIRE(run("gen --variant international --pieces 3 --out " + d.string(), &err) == 0);
+    REQUIRE(run("gen --variant international --pieces 3 --wdl compact --out " + d.string(), &err) == 0);
     INFO(err);
     CHECK_FALSE(derived_wdl(d / "KKvK.wdl"));
     CHECK(derived_wdl(d / "KvKK.wdl"));  // the other side may be, and is
