@@ -57,7 +57,7 @@ public:
             if (!r) return Error{r.error()};
         }
         const std::string name = m.name();
-        auto wdl = read_wdl(name);
+        auto wdl = read_wdl(m);
         if (!wdl) return Error{wdl.error()};
         auto dtw = read_values(name, format::Metric::dtw);
         if (!dtw) return Error{dtw.error()};
@@ -161,11 +161,19 @@ private:
 
     static int code(const Material& m) { return ((m.wk * 10 + m.wm) * 10 + m.bk) * 10 + m.bm; }
 
-    // WDL values, or none (an empty vector) when the table is derived.
-    Expected<std::vector<std::uint16_t>> read_wdl(const std::string& name) const {
+    // WDL values, or none (an empty vector) when the table is derived (its header must still
+    // describe the slice: a derived table of another size is as wrong as a stored one).
+    Expected<std::vector<std::uint16_t>> read_wdl(const Material& m) const {
+        const std::string name = m.name();
         auto reader = format::TableReader::open(dir_ / format::file_name(name, format::Metric::wdl), R::kId, rules_fingerprint<R>());
         if (!reader) return Error{reader.error()};
-        if (reader->info().derived()) return std::vector<std::uint16_t>{};
+        if (reader->info().derived()) {
+            if (reader->info().num_entries != SliceIndex<R>(m).size())
+                return Error{"table " + name + " has the wrong number of entries"};
+            if (auto why = derived_wdl_problem(dir_, m); !why.empty())
+                return Error{"table " + name + ".wdl: " + why};
+            return std::vector<std::uint16_t>{};
+        }
         return reader->read_all();
     }
     Expected<std::vector<std::uint16_t>> read_values(const std::string& name, format::Metric metric) const {
