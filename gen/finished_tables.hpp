@@ -68,8 +68,7 @@ public:
         if (wdl->empty()) {  // a derived WDL table: WDL from DTW's parity
             parallel_for(slice->index.size(), [&](std::uint64_t i) {
                 const std::uint16_t d = (*dtw)[i];
-                const Wdl w = d != 0 ? ((d & 1) ? Wdl::win : Wdl::loss) : wdl_from_dtw<R>(slice->index.unrank(i), 0);
-                slice->word[i] = make_value(w, d);
+                slice->word[i] = make_value(wdl_from_dtw<R>(d, [&] { return slice->index.unrank(i); }), d);
             });
         } else {
             for (std::size_t i = 0; i < wdl->size(); ++i) slice->word[i] = make_value(static_cast<Wdl>((*wdl)[i]), (*dtw)[i]);

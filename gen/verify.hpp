@@ -116,7 +116,7 @@ public:
             // DTW whose parity is wrong shows as a WDL mismatch.
             s->wdl.resize(s->dtw.size());
             parallel_for(s->index.size(), [&](std::uint64_t i) {
-                s->wdl[i] = static_cast<std::uint16_t>(wdl_from_dtw<R>(s->index.unrank(i), s->dtw[i]));
+                s->wdl[i] = static_cast<std::uint16_t>(wdl_from_dtw<R>(s->dtw[i], [&] { return s->index.unrank(i); }));
             });
         }
         parallel_for(s->index.size(), [&](std::uint64_t i) {

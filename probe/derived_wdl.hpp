@@ -52,12 +52,13 @@ inline std::string derived_wdl_problem(const std::filesystem::path& dir, const M
 }
 
 // The WDL of a position without a capture, from its DTW entry (plies): wins are odd, losses even,
-// and 0 is a draw unless the side to move has no move at all (lost now).
-template <class R>
-Wdl wdl_from_dtw(const Position& p, std::uint16_t dtw) {
+// and 0 is a draw unless the side to move has no move at all (lost now). position() gives the
+// position; it is called only for DTW 0, so that a pass over a whole table unranks only those.
+template <class R, class PositionFn>
+Wdl wdl_from_dtw(std::uint16_t dtw, PositionFn&& position) {
     if (dtw != 0) return (dtw & 1) ? Wdl::win : Wdl::loss;
     thread_local MoveList moves;
-    generate_moves<R>(p, moves);
+    generate_moves<R>(position(), moves);
     return moves.empty() ? Wdl::loss : Wdl::draw;
 }
 

@@ -275,43 +275,27 @@ class EngineImpl final : public Engine {
     Result probe_white(const Position& q, unsigned metrics, Access access, int depth,
                        bool derive_ok = true) const {
         if (q.of(Color::white) == 0) return decided(Wdl::loss, 0, 0, metrics);
-        if (has_capture<R>(q)) return resolve_captures(q, metrics, access, depth);
+        if (has_capture<R>(q)) return search_one_ply(q, /*captures_only=*/true, metrics, access, depth);
         return lookup(q, metrics, access, depth, derive_ok);
     }
 
-    // The WDL of a position (without a capture, but for probe_table) whose slice's WDL table is derived: one ply of
-    // search into the tables its moves reach (the mirror slice, a promotion slice), which store
-    // theirs. Stops at the first winning move.
-    Result search_derived(const Position& q, Access access, int depth) const {
+    // The value of a position from its moves, by one ply of search: wins take the shortest win,
+    // losses the longest loss. Two uses:
+    //  - captures_only: the side to move must capture, so its captures decide (RULES.md 3); DTC
+    //    is 1 for a decided position, since every capture is a conversion;
+    //  - all moves, WDL only (metrics = kWdl): a position of a slice whose WDL table is derived.
+    //    Its quiet moves reach tables that must store their WDL (derive_ok false for them); its
+    //    captures, if any (probe_table on a capture position), may reach derived smaller slices.
+    // Without DTW asked for, stops at the first winning move.
+    Result search_one_ply(const Position& q, bool captures_only, unsigned metrics, Access access,
+                          int depth) const {
         if (depth >= kMaxCaptureDepth) return illegal("captures nested too deeply");
         thread_local std::array<MoveList, kMaxCaptureDepth> scratch;
         MoveList& moves = scratch[static_cast<std::size_t>(depth)];
-        generate_moves<R>(q, moves);
-        bool any_draw = false;
-        std::optional<Result> error;
-        for (std::size_t k = 0; k < moves.size(); ++k) {
-            const Position next = reversed<G>(make_move(q, moves[k]));
-            // Captures (probe_table on a capture position) may reach derived smaller slices.
-            const Result after = probe_white(next, kWdl, access, depth + 1, moves[k].is_capture());
-            if (!after.ok()) {
-                if (!error) error = after;
-                continue;
-            }
-            if (after.wdl == Wdl::loss) return decided(Wdl::win, 0, 0, kWdl);
-            any_draw = any_draw || after.wdl == Wdl::draw;
-        }
-        if (error) return *error;
-        return decided(any_draw ? Wdl::draw : Wdl::loss, 0, 0, kWdl);
-    }
-
-    // The value of a position whose side to move must capture, from its captures (RULES.md 3):
-    // wins take the shortest win, losses the longest loss; DTC is 1 for a decided position,
-    // since every capture is a conversion.
-    Result resolve_captures(const Position& q, unsigned metrics, Access access, int depth) const {
-        if (depth >= kMaxCaptureDepth) return illegal("captures nested too deeply");
-        thread_local std::array<MoveList, kMaxCaptureDepth> scratch;
-        MoveList& moves = scratch[static_cast<std::size_t>(depth)];
-        MoveGenerator<R>(q, moves, CaptureMode::unique).generate_captures_only();
+        if (captures_only)
+            MoveGenerator<R>(q, moves, CaptureMode::unique).generate_captures_only();
+        else
+            generate_moves<R>(q, moves);
         // The successors' WDL decides; their DTW only when DTW is asked for.
         const unsigned sub = kWdl | (metrics & kDtw);
         bool any_win = false, any_draw = false;
@@ -319,7 +303,7 @@ class EngineImpl final : public Engine {
         std::optional<Result> error;
         for (std::size_t k = 0; k < moves.size(); ++k) {
             const Position next = reversed<G>(make_move(q, moves[k]));
-            const Result after = probe_white(next, sub, access, depth + 1);
+            const Result after = probe_white(next, sub, access, depth + 1, moves[k].is_capture());
             if (!after.ok()) {
                 if (!error) error = after;
                 continue;
@@ -397,9 +381,9 @@ class EngineImpl final : public Engine {
         }
         if (wdl_derived) {
             if (metrics & kDtw) {
-                r.wdl = wdl_from_dtw<R>(q, static_cast<std::uint16_t>(r.dtw));
+                r.wdl = wdl_from_dtw<R>(static_cast<std::uint16_t>(r.dtw), [&] { return q; });
             } else {
-                const Result searched = search_derived(q, access, depth);
+                const Result searched = search_one_ply(q, /*captures_only=*/false, kWdl, access, depth);
                 if (!searched.ok()) return searched;
                 r.wdl = searched.wdl;
             }

@@ -96,10 +96,10 @@ TEST_CASE("dtb gen: a slice over --memory is refused before anything of it is wr
 }
 
 namespace {
-// The header of a table file, read with the format module's rules (bytes 15: bits per entry).
+// Whether p is a derived WDL table, by its checked header.
 bool derived_wdl(const fs::path& p) {
-    const std::string bytes = slurp(p);
-    return bytes.size() == 88 && bytes[15] == 0;
+    const auto info = dtb::format::read_table_info(p);
+    return info.ok() && info->derived();
 }
 std::uintmax_t wdl_bytes(const fs::path& d) {
     std::uintmax_t n = 0;
