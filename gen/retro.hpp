@@ -12,6 +12,8 @@
 // Un-promotions are not generated: they lead into the slice with one man more, which is solved
 // later and reads this one as finished.
 #pragma once
+#include "index/king_move_ranks.hpp"
+#include "index/slice_index.hpp"
 #include "rules/movegen.hpp"
 #include "rules/position.hpp"
 
@@ -48,6 +50,39 @@ void for_each_predecessor(const Position& p, UnmoveKinds kinds, Fn&& fn) {
             if (from < 0 || !(empty & bit(from))) continue;
             if (R::kManNeverOnOwnBackRow && (back_row & bit(from))) continue;
             emit(from, to, false);
+        }
+    }
+}
+
+// The same predecessors as for_each_predecessor<R, Quiet::assume>, in the same order, given as
+// their ranks in pred_index (the slice of reversed(p)): fn(rank). King un-moves are ranked
+// incrementally (index/king_move_ranks.hpp), man un-moves from scratch.
+template <class R, class Fn>
+void for_each_predecessor_rank(const Position& p, UnmoveKinds kinds, const SliceIndex<R>& pred_index, Fn&& fn) {
+    using G = typename R::Geometry;
+    Position base = reversed<G>(p);
+    base.side_to_move = Color::white;
+    const Bitboard empty = G::kPlayable & ~base.occupied();
+    KingMoveRanks<R> ranks(pred_index, base);
+    for (int to : bits(base.kings_of(Color::white))) {
+        ranks.select(to);
+        for (Dir d : R::kKingDirs) {
+            for (int from = G::neighbor(to, d); from >= 0 && (empty & bit(from)); from = G::neighbor(from, d)) {
+                fn(ranks.rank(from));
+                if constexpr (!R::kFlyingKings) break;
+            }
+        }
+    }
+    if (kinds == UnmoveKinds::kings_only) return;
+    const Bitboard back_row = RulesOf<R>::back_row(Color::white);
+    for (int to : bits(base.men(Color::white))) {
+        for (Dir forward : R::kManStepDirs) {
+            const int from = G::neighbor(to, opposite(forward));
+            if (from < 0 || !(empty & bit(from))) continue;
+            if (R::kManNeverOnOwnBackRow && (back_row & bit(from))) continue;
+            Position q = base;
+            q.pieces[idx(Color::white)] ^= bit(from) | bit(to);
+            fn(pred_index.rank(q));
         }
     }
 }

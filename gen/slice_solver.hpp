@@ -329,10 +329,23 @@ private:
     }
 
     template <class Body>
-    void for_items(const std::string& pass, const std::vector<Item>& items, Body&& body) {
+    void for_items(const std::string& pass, const ItemList& items, Body&& body) {
+        const std::vector<ItemList::Block>& blocks = items.blocks();
+        std::vector<std::uint64_t> starts;  // offset of each block in the concatenation
+        std::uint64_t all = 0;
+        for (const ItemList::Block& b : blocks) {
+            starts.push_back(all);
+            all += b.size();
+        }
         ChunkProgress report;
-        if (progress_) report = [&](std::uint64_t done, std::uint64_t all) { progress_(pass, done, all); };
-        parallel_for(items.size(), [&](std::uint64_t k) { body(items[k]); }, report);
+        if (progress_) report = [&](std::uint64_t done, std::uint64_t total) { progress_(pass, done, total); };
+        parallel_for_chunks(all, [&](std::uint64_t begin, std::uint64_t end) {
+            auto at = static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), begin) - starts.begin()) - 1;
+            for (std::uint64_t k = begin; k < end; ++k) {
+                while (k - starts[at] >= blocks[at].size()) ++at;
+                body(blocks[at][k - starts[at]]);
+            }
+        }, report);
     }
 
     // Calls f(j) for the index j (in the other side) of every predecessor of item it. The indices
@@ -344,7 +357,7 @@ private:
         indices.clear();
         const SliceIndex<R>& pred_index = sides_[other(item_side(it))].index;
         const Position p = sides_[item_side(it)].index.unrank(item_index(it));
-        for_each_predecessor<R, Quiet::assume>(p, kinds, [&](const Position& q) { indices.push_back(pred_index.rank(q)); });
+        for_each_predecessor_rank<R>(p, kinds, pred_index, [&](std::uint64_t j) { indices.push_back(j); });
         for (std::uint64_t j : indices) prefetch(j);
         for (std::uint64_t j : indices) f(j);
     }
@@ -359,13 +372,13 @@ private:
             const ValueCode win_d = win_in(static_cast<int>(d));
             const std::string pass = "dtw " + std::to_string(d);
             // Wins at d through an exit of length d, unless a plain move won sooner.
-            for (Item it : exit_wins_.peek(d)) {
+            exit_wins_.peek(d).for_each([&](Item it) {
                 ValueCode& v = sides_[item_side(it)].value[item_index(it)];
                 if (v == kValueUnknown) {
                     v = win_d;
                     wins_.at(d).push_back(it);
                 }
-            }
+            });
             exit_wins_.release(d);
             // Wins at d by a plain move into a loss at d - 1.
             for_items(pass, losses_.peek(d - 1), [&](Item it) {

@@ -92,6 +92,12 @@ class SliceIndex {
         return p;
     }
 
+    // The men configuration (index / kings_per_config()) of the men wmen, bmen; and the number of
+    // black king sets (r_kings = r_wk * black_king_sets() + r_bk). For incremental ranking
+    // (index/king_move_ranks.hpp).
+    std::uint64_t men_config_of(Bitboard wmen, Bitboard bmen) const { return rank_men(wmen, bmen); }
+    std::uint64_t black_king_sets() const { return black_king_sets_; }
+
     // Sum over white men of their rank and over black men of H-1-rank.
     int advancement(std::uint64_t men_config) const {
         Bitboard w, b;
