@@ -147,10 +147,10 @@ private:
         const auto t_inputs = std::chrono::steady_clock::now();
         const std::uint64_t positions =
             SliceIndex<R>(m).size() + (m.mirrored() == m ? 0 : SliceIndex<R>(m.mirrored()).size());
-        // Per position of the slice at the peak: the theoretical solve (value, exit, open, DTC,
-        // capture: 8 bytes); with counting rules, the phase seeds (2) and, while the rule tables
-        // are solved, the theoretical value and capture flag (3) with a rule solve (6 + result 2).
-        const std::uint64_t per_position = R::kCountingRules ? 13 : 8;
+        // Per position of the slice at the peak: the theoretical solve (value, exit, DTC,
+        // capture: 7 bytes); with counting rules, the phase seeds (2) and, while the rule tables
+        // are solved, the theoretical value and capture flag (3) with a rule solve (5 + result 2).
+        const std::uint64_t per_position = R::kCountingRules ? 12 : 7;
         const std::uint64_t need = positions * per_position + finished_.bytes_in_memory() + finished_rules_.bytes_in_memory();
         // Without --memory the bound is the machine's memory: a slice that cannot fit is refused
         // up front instead of swapping for hours or being killed half-way.

@@ -83,17 +83,20 @@ class SliceSolver {
 public:
     struct Side {
         SliceIndex<R> index;
-        BigArray<ValueCode> value;        // WDL + DTW (value code), kValueUnknown while open
+        // WDL + DTW (value code); while undecided, open_code(n): n in-slice successors are not
+        // yet known to be won.
+        BigArray<ValueCode> value;
         BigArray<ValueCode> exit;         // best value among moves leaving the slice (pass 1)
-        BigArray<std::uint8_t> open;      // in-slice successors not yet known to be won
-        BigArray<std::uint16_t> dtc;      // pass 3-4
+        // Pass 3-4; while undecided, kDtcUnknown (a win) or dtc_open_code(n) (a loss with n king
+        // moves whose DTC is not yet known).
+        BigArray<std::uint16_t> dtc;
         BigArray<std::uint8_t> capture;   // 1 where the side to move must capture (pass 1)
     };
 
     SliceSolver(Material m, ExternalLookup external, PassProgress progress = {})
         : external_(std::move(external)), progress_(std::move(progress)) {
-        sides_.push_back(Side{SliceIndex<R>(m), {}, {}, {}, {}, {}});
-        if (m.mirrored() != m) sides_.push_back(Side{SliceIndex<R>(m.mirrored()), {}, {}, {}, {}, {}});
+        sides_.push_back(Side{SliceIndex<R>(m), {}, {}, {}, {}});
+        if (m.mirrored() != m) sides_.push_back(Side{SliceIndex<R>(m.mirrored()), {}, {}, {}, {}});
     }
     // The same recursion under other rules of the game (the counting rules, gen/rule_tables.hpp):
     // which moves stay inside and what the others are worth is the regime's.
@@ -149,6 +152,19 @@ public:
     int side_of(const Material& m) const { return m == sides_[0].index.material() ? 0 : 1; }
 
 private:
+    // An undecided position keeps its count of open successors in its value word: the loss step
+    // of pass 2 then touches one array per predecessor instead of two (value, then a counter),
+    // and the counter array is gone. Value codes stay far below kOpenBase (DTW < 2^14 plies);
+    // kValueUnknown is open_code(255), more moves than any position has.
+    static constexpr ValueCode kOpenBase = 0xFF00;
+    static constexpr bool is_open(ValueCode v) { return v >= kOpenBase; }
+    static constexpr ValueCode open_code(int n) { return static_cast<ValueCode>(kOpenBase + n); }
+    // The same for DTC (pass 4), for lost positions: their king moves not yet valued.
+    static constexpr std::uint16_t kDtcOpenBase = 0xFE00;
+    static constexpr bool is_dtc_open(std::uint16_t c) { return c >= kDtcOpenBase && c < kDtcOpenBase + 0x100; }
+    static constexpr std::uint16_t dtc_open_code(int n) { return static_cast<std::uint16_t>(kDtcOpenBase + n); }
+    static_assert(kValueUnknown == kOpenBase + 255);
+
     int other(int s) const { return sides_.size() == 1 ? 0 : 1 - s; }
     std::uint64_t total() const {
         std::uint64_t n = 0;
@@ -240,7 +256,6 @@ private:
             if (sd.value.size() == sd.index.size()) continue;  // an earlier scope allocated them
             sd.value.assign(sd.index.size(), kValueUnknown);
             sd.exit.assign(sd.index.size(), kValueUnknown);
-            sd.open.assign(sd.index.size(), 0);
             sd.capture.assign(sd.index.size(), 0);
         }
         for_scope("seed", scope, [&](int s, std::uint64_t i) {
@@ -256,8 +271,7 @@ private:
                 return;
             }
             sd.exit[i] = seed.best_elsewhere;
-            sd.open[i] = seed.king_steps;
-            if (seed.king_steps == 0) sd.value[i] = seed.best_elsewhere;
+            sd.value[i] = seed.king_steps == 0 ? seed.best_elsewhere : open_code(seed.king_steps);
         });
     }
     // In the seeds below, king_steps counts every move that stays inside, and is kNoMove when
@@ -315,7 +329,7 @@ private:
         for_scope("bucket", scope, [&](int s, std::uint64_t i) {
             const Side& sd = sides_[s];
             const ValueCode v = sd.value[i];
-            if (v == kValueUnknown) {
+            if (is_open(v)) {
                 if (is_win(sd.exit[i])) exit_wins.add(static_cast<std::size_t>(distance_of(sd.exit[i])), make_item(s, i));
             } else if (is_win(v)) {
                 wins.add(static_cast<std::size_t>(distance_of(v)), make_item(s, i));
@@ -374,7 +388,7 @@ private:
             // Wins at d through an exit of length d, unless a plain move won sooner.
             exit_wins_.peek(d).for_each([&](Item it) {
                 ValueCode& v = sides_[item_side(it)].value[item_index(it)];
-                if (v == kValueUnknown) {
+                if (is_open(v)) {
                     v = win_d;
                     wins_.at(d).push_back(it);
                 }
@@ -386,8 +400,10 @@ private:
                 auto prefetch = [&](std::uint64_t j) { __builtin_prefetch(&pred_side.value[j], 1); };
                 for_each_predecessor_index(it, unmove_kinds(), prefetch, [&](std::uint64_t j) {
                     std::atomic_ref<ValueCode> pv(pred_side.value[j]);
-                    if (pv.load(std::memory_order_relaxed) != kValueUnknown) return;  // spares the locked op
-                    ValueCode expected = kValueUnknown;
+                    ValueCode expected = pv.load(std::memory_order_relaxed);
+                    if (!is_open(expected)) return;  // spares the locked op
+                    // Fails only when another thread has just made it a win (nothing else
+                    // writes values in this loop).
                     if (pv.compare_exchange_strong(expected, win_d)) appends.add(d, make_item(other(item_side(it)), j));
                 });
             });
@@ -397,16 +413,17 @@ private:
             for_items(pass, wins_.peek(d), [&](Item it) {
                 Side& pred_side = sides_[other(item_side(it))];
                 const int pred = other(item_side(it));
-                auto prefetch = [&](std::uint64_t j) {
-                    __builtin_prefetch(&pred_side.value[j]);
-                    __builtin_prefetch(&pred_side.open[j], 1);
-                };
+                auto prefetch = [&](std::uint64_t j) { __builtin_prefetch(&pred_side.value[j], 1); };
                 for_each_predecessor_index(it, unmove_kinds(), prefetch, [&](std::uint64_t j) {
                     std::atomic_ref<ValueCode> pv(pred_side.value[j]);
-                    if (pv.load(std::memory_order_relaxed) != kValueUnknown) return;
-                    if (std::atomic_ref<std::uint8_t>(pred_side.open[j]).fetch_sub(1) != 1) return;
+                    if (!is_open(pv.load(std::memory_order_relaxed))) return;
+                    // Each won successor decrements once, so the one that takes the count to 0
+                    // is the last writer: no other thread touches this word afterwards.
+                    if (pv.fetch_sub(1) != open_code(1)) return;
                     const ValueCode ex = pred_side.exit[j];
-                    if (is_win(ex) || is_draw(ex)) return;  // an exit is better than every plain move
+                    // An exit is better than every plain move: stays open (at 0) for the exit
+                    // wins or the draws.
+                    if (is_win(ex) || is_draw(ex)) return;
                     const int dtw = std::max(static_cast<int>(d) + 1, ex == kValueUnknown ? 0 : distance_of(ex));
                     pv.store(loss_in(dtw), std::memory_order_relaxed);
                     appends.add(static_cast<std::size_t>(dtw), make_item(pred, j));
@@ -416,17 +433,14 @@ private:
             wins_.release(d);
         }
         for_scope("draws", scope, [&](int s, std::uint64_t i) {
-            if (sides_[s].value[i] == kValueUnknown) sides_[s].value[i] = kValueDraw;
+            if (is_open(sides_[s].value[i])) sides_[s].value[i] = kValueDraw;
         });
     }
 
     // DTC seeds: won positions with a winning conversion (or game-ending move) are at 1; lost
     // positions wait for all their king moves, every other move being a conversion worth 1.
     void seed_dtc() {
-        for (Side& sd : sides_) {
-            sd.dtc.assign(sd.index.size(), kDtcUnknown);
-            std::fill(sd.open.begin(), sd.open.end(), 0);
-        }
+        for (Side& sd : sides_) sd.dtc.assign(sd.index.size(), kDtcUnknown);
         for_all("dtc seed", [&](int s, std::uint64_t i) {
             thread_local MoveList captures;
             Side& sd = sides_[s];
@@ -472,7 +486,7 @@ private:
                 sd.dtc[i] = converts ? 1 : 0;
                 return;
             }
-            sd.open[i] = static_cast<std::uint8_t>(king_moves);
+            sd.dtc[i] = dtc_open_code(king_moves);
         });
     }
 
@@ -491,20 +505,19 @@ private:
                 const int s = item_side(it), pred = other(s);
                 Side& pred_side = sides_[pred];
                 const bool lost = is_loss(sides_[s].value[item_index(it)]);
-                auto prefetch = [&](std::uint64_t j) {
-                    __builtin_prefetch(&pred_side.dtc[j], 1);
-                    __builtin_prefetch(&pred_side.value[j]);
-                };
+                auto prefetch = [&](std::uint64_t j) { __builtin_prefetch(&pred_side.dtc[j], 1); };
+                // A won predecessor waits as kDtcUnknown, a lost one as dtc_open_code(n): the
+                // DTC word alone says which, so values are not read.
                 for_each_predecessor_index(it, UnmoveKinds::kings_only, prefetch, [&](std::uint64_t j) {
                     std::atomic_ref<std::uint16_t> pd(pred_side.dtc[j]);
-                    if (pd.load(std::memory_order_relaxed) != kDtcUnknown) return;
+                    const std::uint16_t c = pd.load(std::memory_order_relaxed);
                     if (lost) {
-                        if (!is_win(pred_side.value[j])) return;
+                        if (c != kDtcUnknown) return;
                         std::uint16_t expected = kDtcUnknown;
                         if (pd.compare_exchange_strong(expected, next)) appends.add(next, make_item(pred, j));
                     } else {
-                        if (!is_loss(pred_side.value[j])) return;
-                        if (std::atomic_ref<std::uint8_t>(pred_side.open[j]).fetch_sub(1) != 1) return;
+                        if (!is_dtc_open(c)) return;
+                        if (pd.fetch_sub(1) != dtc_open_code(1)) return;  // the last writer, as in pass 2
                         pd.store(next, std::memory_order_relaxed);
                         appends.add(next, make_item(pred, j));
                     }
@@ -513,12 +526,16 @@ private:
             appends.flush_into(level);
             level.release(c);
         }
+        // Every lost position's king moves lead to wins, which all get a DTC, so no open count
+        // is left; were one left, it would read as unknown, like an undecided win.
+        for_all("dtc end", [&](int s, std::uint64_t i) {
+            if (is_dtc_open(sides_[s].dtc[i])) sides_[s].dtc[i] = kDtcUnknown;
+        });
     }
 
     void release_work_arrays() {
         for (Side& sd : sides_) {
             BigArray<ValueCode>().swap(sd.exit);
-            BigArray<std::uint8_t>().swap(sd.open);
         }
     }
 
