@@ -193,6 +193,7 @@ private:
         }
         solver.release_dtc();
         const auto t_distances = std::chrono::steady_clock::now();
+        std::uint64_t rule_copied = 0;
         if constexpr (R::kCountingRules) {
             RuleTableSolver<R> rules(m, finished_, finished_rules_, phase_seeds, progress);
             auto written = rules.solve([&](const Material& x, format::Metric metric, BigArray<ValueCode> values) -> format::Status {
@@ -206,6 +207,7 @@ private:
                 return {};
             });
             if (!written) return Error{written.error()};
+            rule_copied = rules.copied_positions();
             phase_seeds.release();
         }
         const auto t_rules = std::chrono::steady_clock::now();
@@ -224,9 +226,10 @@ private:
         // Where the time went: reading the inputs not already in memory, the game-theoretic solve
         // (WDL, DTW, DTC), writing DTC and DTW, the rule tables (solved and written; variants with
         // counting rules), WDL.
-        char rules_part[64] = "";
+        char rules_part[96] = "";
         if constexpr (R::kCountingRules)
-            std::snprintf(rules_part, sizeof rules_part, ", rule tables %.1f s", seconds(t_distances, t_rules));
+            std::snprintf(rules_part, sizeof rules_part, ", rule tables %.1f s (ffjd %.0f%% copied from fmjd)",
+                          seconds(t_distances, t_rules), 100.0 * static_cast<double>(rule_copied) / static_cast<double>(positions));
         char line[384];
         std::snprintf(line, sizeof line,
                       "%s: %llu positions in %.2f s (%.2f M/s; inputs read %.1f s, solve %.1f s, distances written %.1f s%s, "

@@ -75,6 +75,12 @@ public:
                             unpack(word >> shift(rules))};
     }
 
+    // Whether the fmjd and ffjd seeds of a position are the same (both rule sets solve phases).
+    bool rule_sets_agree(int side, std::uint64_t index) const {
+        const unsigned word = seeds_[static_cast<std::size_t>(side)][index];
+        return ((word >> shift(RuleSet::fmjd)) & 3) == ((word >> shift(RuleSet::ffjd)) & 3);
+    }
+
     void release() { std::vector<BigArray<std::uint16_t>>().swap(seeds_); }
 
 private:

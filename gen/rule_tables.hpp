@@ -39,9 +39,11 @@ class RuleTableSolver {
 public:
     // finished: values with fresh counters of every input; class_thresholds: the rule tables of
     // the inputs in a class; phase_seeds: filled by the theoretical seed pass (PhaseSeeds::record).
+    // copy_agreeing = false solves every ffjd phase (the tests compare the two ways).
     RuleTableSolver(Material m, const FinishedTables<R>& finished, const FinishedRuleTables<R>& class_thresholds,
-                    const PhaseSeeds<R>& phase_seeds, PassProgress progress)
-        : m_(m), fresh_(finished), finished_(class_thresholds), progress_(std::move(progress)), phase_seeds_(phase_seeds) {
+                    const PhaseSeeds<R>& phase_seeds, PassProgress progress, bool copy_agreeing = true)
+        : m_(m), fresh_(finished), finished_(class_thresholds), progress_(std::move(progress)), phase_seeds_(phase_seeds),
+          copy_agreeing_(copy_agreeing) {
         indices_.emplace_back(m);
         if (m.mirrored() != m) indices_.emplace_back(m.mirrored());
     }
@@ -50,11 +52,22 @@ public:
     // metric, values) as soon as it is done; stops at the first error the sink returns.
     using Sink = std::function<format::Status(const Material&, format::Metric, BigArray<ValueCode>)>;
     format::Status solve(const Sink& sink) {
+        // When both rule sets solve phases, ffjd copies the men configurations where it cannot
+        // differ from fmjd (agreeing_configurations), so fmjd's values are kept until then.
+        const bool both_phased = copy_agreeing_ && count_class(m_, RuleSet::fmjd) == CountClass::none &&
+                                 count_class(m_, RuleSet::ffjd) == CountClass::none;
+        Values fmjd_values;
         for (RuleSet rules : {RuleSet::fmjd, RuleSet::ffjd}) {
             const CountClass c = count_class(m_, rules);
             Values values = c == CountClass::ffjd_small ? solve_ffjd_small()
-                            : c == CountClass::none     ? solve_phases(rules)
+                            : c == CountClass::none     ? solve_phases(rules, rules == RuleSet::ffjd && both_phased ? &fmjd_values : nullptr)
                                                         : solve_class(rules, c, /*carried=*/false);
+            if (both_phased && rules == RuleSet::fmjd) {
+                fmjd_values = std::move(values);
+                continue;
+            }
+            if (both_phased && rules == RuleSet::ffjd)
+                if (format::Status st = hand_over(sink, format::Metric::fmjd, std::move(fmjd_values)); !st) return st;
             if (format::Status st = hand_over(sink, rule_metric(rules), std::move(values)); !st) return st;
             if (rules == RuleSet::ffjd && is_ffjd_carried(m_)) {
                 values = solve_class(rules, CountClass::sixteen, /*carried=*/true);
@@ -85,9 +98,19 @@ private:
     // that stays in the slice leads to a position of this very table with more advanced men: the
     // solver handles phases by decreasing advancement (SliceSolver::solve_values), so its value
     // is final when it is read.
-    Values solve_phases(RuleSet rules) {
+    Values solve_phases(RuleSet rules, const Values* fmjd_values) {
         const SliceSolver<R>* self = nullptr;
         Regime regime;
+        std::vector<std::vector<char>> same;  // per side and men configuration
+        if (fmjd_values) {
+            same = agreeing_configurations();
+            regime.known = [&](int s, std::uint64_t men_config) -> const ValueCode* {
+                const auto side = static_cast<std::size_t>(s);
+                if (!same[side][men_config]) return nullptr;
+                copied_ += indices_[side].kings_per_config();
+                return (*fmjd_values)[side].data() + men_config * indices_[side].kings_per_config();
+            };
+        }
         regime.man_moves_inside = false;
         regime.exit = [&](const Position& next, const Move& m) {
             if (!m.is_capture() && !m.promotes)  // a man move inside the slice
@@ -101,6 +124,78 @@ private:
         Values out(static_cast<std::size_t>(solver.num_sides()));
         for (int s = 0; s < solver.num_sides(); ++s) out[static_cast<std::size_t>(s)] = solver.release_values(s);
         return out;
+    }
+
+    // The men configurations (per side) whose ffjd phase values are their fmjd values. A phase is
+    // a men configuration together with its partner on the other side (the same men, reversed),
+    // which king moves alternate between. Its values are a function of its positions' seeds and of
+    // the values its plain man moves reach, so when every position of both configurations has
+    // the same seed under both rule sets (captures and promotions worth the same), and every
+    // configuration their man moves reach is one of these too, the two solves compute the same
+    // values. Phases are decided by decreasing advancement: a man move leads to a more advanced
+    // one. Man moves are taken from the men alone (a king on the square blocks some of them:
+    // counting them anyway can only mark fewer configurations).
+    std::vector<std::vector<char>> agreeing_configurations() const {
+        const int sides = static_cast<int>(indices_.size());
+        auto other = [sides](int s) { return sides == 1 ? 0 : 1 - s; };
+        std::vector<std::vector<char>> seeds_agree(indices_.size()), same(indices_.size()), decided(indices_.size());
+        struct Config {
+            int advancement, side;
+            std::uint64_t men_config;
+        };
+        std::vector<Config> order;
+        for (int s = 0; s < sides; ++s) {
+            const auto side = static_cast<std::size_t>(s);
+            const SliceIndex<R>& index = indices_[side];
+            const std::uint64_t kpc = index.kings_per_config();
+            seeds_agree[side].assign(index.num_men_configs(), 0);
+            same[side].assign(index.num_men_configs(), 0);
+            decided[side].assign(index.num_men_configs(), 0);
+            parallel_for(index.num_men_configs(), [&](std::uint64_t mc) {
+                bool all = true;
+                for (std::uint64_t i = mc * kpc; i < (mc + 1) * kpc && all; ++i) all = phase_seeds_.rule_sets_agree(s, i);
+                seeds_agree[side][mc] = all;
+            });
+            for (std::uint64_t mc = 0; mc < index.num_men_configs(); ++mc) order.push_back(Config{index.advancement(mc), s, mc});
+        }
+        std::stable_sort(order.begin(), order.end(), [](const Config& a, const Config& b) { return a.advancement > b.advancement; });
+        // Whether configuration (s, mc) agrees in its seeds and leads by man moves only to
+        // configurations already marked the same; its men, and its partner, through men_of.
+        auto men_of = [&](int s, std::uint64_t mc, Bitboard& white_men, Bitboard& black_men) {
+            const SliceIndex<R>& index = indices_[static_cast<std::size_t>(s)];
+            const Position p = index.unrank(mc * index.kings_per_config());
+            white_men = p.men(Color::white);
+            black_men = p.men(Color::black);
+        };
+        auto alone_ok = [&](int s, std::uint64_t mc) {
+            if (!seeds_agree[static_cast<std::size_t>(s)][mc]) return false;
+            Bitboard white_men, black_men;
+            men_of(s, mc, white_men, black_men);
+            const SliceIndex<R>& next_index = indices_[static_cast<std::size_t>(other(s))];
+            for (int from : bits(white_men)) {
+                for (Dir d : R::kManStepDirs) {
+                    const int to = G::neighbor(from, d);
+                    if (to < 0 || ((white_men | black_men) & bit(to))) continue;
+                    if (RulesOf<R>::promotion_row(Color::white) & bit(to)) continue;  // an exit, in the seed
+                    const Bitboard moved = white_men ^ bit(from) ^ bit(to);
+                    const std::uint64_t next = next_index.men_config_of(G::rotate(black_men), G::rotate(moved));
+                    if (!same[static_cast<std::size_t>(other(s))][next]) return false;
+                }
+            }
+            return true;
+        };
+        for (const Config& c : order) {
+            if (decided[static_cast<std::size_t>(c.side)][c.men_config]) continue;
+            Bitboard white_men, black_men;
+            men_of(c.side, c.men_config, white_men, black_men);
+            const int partner_side = other(c.side);
+            const std::uint64_t partner =
+                indices_[static_cast<std::size_t>(partner_side)].men_config_of(G::rotate(black_men), G::rotate(white_men));
+            const char ok = alone_ok(c.side, c.men_config) && alone_ok(partner_side, partner);
+            same[static_cast<std::size_t>(c.side)][c.men_config] = same[static_cast<std::size_t>(partner_side)][partner] = ok;
+            decided[static_cast<std::size_t>(c.side)][c.men_config] = decided[static_cast<std::size_t>(partner_side)][partner] = 1;
+        }
+        return same;
     }
 
     // A counting class: the class budget, every non-converting move inside.
@@ -155,12 +250,19 @@ private:
         };
     }
 
+public:
+    // Positions whose ffjd value was copied from fmjd instead of solved (both sides).
+    std::uint64_t copied_positions() const { return copied_; }
+
+private:
     Material m_;
     const FinishedTables<R>& fresh_;
     const FinishedRuleTables<R>& finished_;
     std::vector<SliceIndex<R>> indices_;  // of the slice and its mirror, as in SliceSolver
     PassProgress progress_;
     const PhaseSeeds<R>& phase_seeds_;
+    bool copy_agreeing_;
+    std::uint64_t copied_ = 0;
 };
 
 }  // namespace dtb::gen

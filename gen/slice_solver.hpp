@@ -23,6 +23,7 @@
 #pragma once
 #include <algorithm>
 #include <atomic>
+#include <cassert>
 #include <cstdint>
 #include <functional>
 #include <span>
@@ -61,6 +62,12 @@ struct Regime {
     // computed beforehand (gen/rule_tables.hpp does it for both rule sets in one pass). The seed
     // pass then generates only plain man moves, and values those that do not promote by exit().
     std::function<PreparedSeed(int side, std::uint64_t index)> prepared;
+    // Optional: the values of a men configuration known beforehand (kings_per_config() of them,
+    // from its first index on), or nullptr when it must be solved. A known configuration is
+    // copied, not solved. Only king moves may stay inside (man_moves_inside = false): a
+    // configuration is then closed, and nothing inside the slice leads into one from outside
+    // except man moves, which read its (final) values.
+    std::function<const ValueCode*(int side, std::uint64_t men_config)> known;
 };
 // Told, for a position (side, index) of a seed pass: the position reversed, its moves that leave
 // the slice (every capture, or the promotions), whether it must capture, its plain king moves.
@@ -117,13 +124,16 @@ public:
     // with more advanced men: the phases are solved by decreasing advancement, so that a regime
     // whose exit reads this solver's own values (value_of) finds them final.
     void solve_values() {
+        allocate_arrays();
         if (regime_.man_moves_inside || sides_[0].index.material().men() == 0) {
-            seed_from_exits(full_scope());
-            iterate_dtw(full_scope());
+            const Scope rest = copy_known(full_scope());
+            seed_from_exits(rest);
+            iterate_dtw(rest);
         } else {
             for (const Scope& level : advancement_levels()) {
-                seed_from_exits(level);
-                iterate_dtw(level);
+                const Scope rest = copy_known(level);
+                seed_from_exits(rest);
+                iterate_dtw(rest);
             }
         }
         release_work_arrays();
@@ -251,13 +261,38 @@ private:
         return regime_.exit(next, m);
     }
 
-    void seed_from_exits(const Scope& scope) {
+    void allocate_arrays() {
         for (Side& sd : sides_) {
             if (sd.value.size() == sd.index.size()) continue;  // an earlier scope allocated them
             sd.value.assign(sd.index.size(), kValueUnknown);
             sd.exit.assign(sd.index.size(), kValueUnknown);
             sd.capture.assign(sd.index.size(), 0);
         }
+    }
+    // Copies the values of the scope's known men configurations (Regime::known) and returns
+    // the rest of the scope, still to be solved.
+    Scope copy_known(const Scope& scope) {
+        if (!regime_.known) return scope;
+        assert(!regime_.man_moves_inside);
+        Scope rest;
+        for (const Range& r : scope) {
+            Side& sd = sides_[r.side];
+            const std::uint64_t kpc = sd.index.kings_per_config();
+            for (std::uint64_t begin = r.begin; begin < r.end; begin += kpc) {
+                if (const ValueCode* known = regime_.known(r.side, begin / kpc)) {
+                    std::copy(known, known + kpc, sd.value.begin() + static_cast<std::ptrdiff_t>(begin));
+                } else if (!rest.empty() && rest.back().side == r.side && rest.back().end == begin) {
+                    rest.back().end += kpc;
+                } else {
+                    rest.push_back(Range{r.side, begin, begin + kpc});
+                }
+            }
+        }
+        return rest;
+    }
+
+    void seed_from_exits(const Scope& scope) {
+        allocate_arrays();
         for_scope("seed", scope, [&](int s, std::uint64_t i) {
             const PreparedSeed seed = regime_.prepared ? prepared_seed(s, i) : generated_seed(s, i);
             Side& sd = sides_[s];
