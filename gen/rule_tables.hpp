@@ -16,7 +16,9 @@
 // move it is 50 again, more than any class budget, so it can bind only on counters given at the
 // start of a query; probe/adjudicate.cpp solves that case at query time.
 #pragma once
+#include <algorithm>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -101,12 +103,12 @@ private:
     Values solve_phases(RuleSet rules, const Values* fmjd_values) {
         const SliceSolver<R>* self = nullptr;
         Regime regime;
-        std::vector<std::vector<char>> same;  // per side and men configuration
+        std::unique_ptr<AgreeingPhases> agreeing;
         if (fmjd_values) {
-            same = agreeing_configurations();
+            agreeing = std::make_unique<AgreeingPhases>(*this, *fmjd_values);
             regime.known = [&](int s, std::uint64_t men_config) -> const ValueCode* {
+                if (!agreeing->same(*self, s, men_config)) return nullptr;
                 const auto side = static_cast<std::size_t>(s);
-                if (!same[side][men_config]) return nullptr;
                 copied_ += indices_[side].kings_per_config();
                 return (*fmjd_values)[side].data() + men_config * indices_[side].kings_per_config();
             };
@@ -126,77 +128,91 @@ private:
         return out;
     }
 
-    // The men configurations (per side) whose ffjd phase values are their fmjd values. A phase is
-    // a men configuration together with its partner on the other side (the same men, reversed),
-    // which king moves alternate between. Its values are a function of its positions' seeds and of
-    // the values its plain man moves reach, so when every position of both configurations has
-    // the same seed under both rule sets (captures and promotions worth the same), and every
-    // configuration their man moves reach is one of these too, the two solves compute the same
-    // values. Phases are decided by decreasing advancement: a man move leads to a more advanced
-    // one. Man moves are taken from the men alone (a king on the square blocks some of them:
-    // counting them anyway can only mark fewer configurations).
-    std::vector<std::vector<char>> agreeing_configurations() const {
-        const int sides = static_cast<int>(indices_.size());
-        auto other = [sides](int s) { return sides == 1 ? 0 : 1 - s; };
-        std::vector<std::vector<char>> seeds_agree(indices_.size()), same(indices_.size()), decided(indices_.size());
-        struct Config {
-            int advancement, side;
-            std::uint64_t men_config;
-        };
-        std::vector<Config> order;
-        for (int s = 0; s < sides; ++s) {
-            const auto side = static_cast<std::size_t>(s);
-            const SliceIndex<R>& index = indices_[side];
-            const std::uint64_t kpc = index.kings_per_config();
-            seeds_agree[side].assign(index.num_men_configs(), 0);
-            same[side].assign(index.num_men_configs(), 0);
-            decided[side].assign(index.num_men_configs(), 0);
-            parallel_for(index.num_men_configs(), [&](std::uint64_t mc) {
-                bool all = true;
-                for (std::uint64_t i = mc * kpc; i < (mc + 1) * kpc && all; ++i) all = phase_seeds_.rule_sets_agree(s, i);
-                seeds_agree[side][mc] = all;
-            });
-            for (std::uint64_t mc = 0; mc < index.num_men_configs(); ++mc) order.push_back(Config{index.advancement(mc), s, mc});
+    // Which king phases of the ffjd solve have their fmjd values. A phase is a men configuration
+    // together with its partner on the other side (the same men, reversed), which king moves
+    // alternate between. Its values are a function of its positions' seeds and of the values its
+    // plain man moves reach, in more advanced configurations, solved before it. So when every
+    // position of both configurations has the same seed under both rule sets (its captures and
+    // promotions are worth the same) and every configuration their man moves reach already holds
+    // its fmjd values (copied or solved), the ffjd solve would compute the fmjd values again.
+    // Man moves are taken from the men alone (a king on the square blocks some of them: counting
+    // them anyway can only copy less). Asked by the solver level by level, from its own thread.
+    class AgreeingPhases {
+    public:
+        AgreeingPhases(const RuleTableSolver& owner, const Values& fmjd) : owner_(owner), fmjd_(fmjd) {
+            for (std::size_t side = 0; side < owner.indices_.size(); ++side) {
+                const SliceIndex<R>& index = owner.indices_[side];
+                const std::uint64_t kpc = index.kings_per_config();
+                std::vector<char>& agree = seeds_agree_.emplace_back(index.num_men_configs(), 0);
+                parallel_for(index.num_men_configs(), [&](std::uint64_t mc) {
+                    bool all = true;
+                    for (std::uint64_t i = mc * kpc; i < (mc + 1) * kpc && all; ++i)
+                        all = owner.phase_seeds_.rule_sets_agree(static_cast<int>(side), i);
+                    agree[mc] = all;
+                });
+                same_.emplace_back(index.num_men_configs(), kUndecided);
+                equal_.emplace_back(index.num_men_configs(), kUndecided);
+            }
         }
-        std::stable_sort(order.begin(), order.end(), [](const Config& a, const Config& b) { return a.advancement > b.advancement; });
-        // Whether configuration (s, mc) agrees in its seeds and leads by man moves only to
-        // configurations already marked the same; its men, and its partner, through men_of.
-        auto men_of = [&](int s, std::uint64_t mc, Bitboard& white_men, Bitboard& black_men) {
-            const SliceIndex<R>& index = indices_[static_cast<std::size_t>(s)];
+        // Whether configuration (s, mc) copies its fmjd values; solver holds the ffjd values so far.
+        bool same(const SliceSolver<R>& solver, int s, std::uint64_t mc) {
+            signed char& decision = same_[static_cast<std::size_t>(s)][mc];
+            if (decision == kUndecided) {
+                Bitboard white_men, black_men;
+                men_of(s, mc, white_men, black_men);
+                const int partner_side = other(s);
+                const std::uint64_t partner = owner_.indices_[static_cast<std::size_t>(partner_side)].men_config_of(
+                    G::rotate(black_men), G::rotate(white_men));
+                const bool ok = alone_ok(solver, s, mc) && alone_ok(solver, partner_side, partner);
+                decision = same_[static_cast<std::size_t>(partner_side)][partner] = ok ? 1 : 0;
+            }
+            return decision == 1;
+        }
+
+    private:
+        static constexpr signed char kUndecided = -1;
+        int other(int s) const { return owner_.indices_.size() == 1 ? 0 : 1 - s; }
+        void men_of(int s, std::uint64_t mc, Bitboard& white_men, Bitboard& black_men) const {
+            const SliceIndex<R>& index = owner_.indices_[static_cast<std::size_t>(s)];
             const Position p = index.unrank(mc * index.kings_per_config());
             white_men = p.men(Color::white);
             black_men = p.men(Color::black);
-        };
-        auto alone_ok = [&](int s, std::uint64_t mc) {
-            if (!seeds_agree[static_cast<std::size_t>(s)][mc]) return false;
+        }
+        bool alone_ok(const SliceSolver<R>& solver, int s, std::uint64_t mc) {
+            if (!seeds_agree_[static_cast<std::size_t>(s)][mc]) return false;
             Bitboard white_men, black_men;
             men_of(s, mc, white_men, black_men);
-            const SliceIndex<R>& next_index = indices_[static_cast<std::size_t>(other(s))];
+            const int next_side = other(s);
+            const SliceIndex<R>& next_index = owner_.indices_[static_cast<std::size_t>(next_side)];
             for (int from : bits(white_men)) {
                 for (Dir d : R::kManStepDirs) {
                     const int to = G::neighbor(from, d);
                     if (to < 0 || ((white_men | black_men) & bit(to))) continue;
                     if (RulesOf<R>::promotion_row(Color::white) & bit(to)) continue;  // an exit, in the seed
                     const Bitboard moved = white_men ^ bit(from) ^ bit(to);
-                    const std::uint64_t next = next_index.men_config_of(G::rotate(black_men), G::rotate(moved));
-                    if (!same[static_cast<std::size_t>(other(s))][next]) return false;
+                    if (!holds_fmjd(solver, next_side, next_index.men_config_of(G::rotate(black_men), G::rotate(moved))))
+                        return false;
                 }
             }
             return true;
-        };
-        for (const Config& c : order) {
-            if (decided[static_cast<std::size_t>(c.side)][c.men_config]) continue;
-            Bitboard white_men, black_men;
-            men_of(c.side, c.men_config, white_men, black_men);
-            const int partner_side = other(c.side);
-            const std::uint64_t partner =
-                indices_[static_cast<std::size_t>(partner_side)].men_config_of(G::rotate(black_men), G::rotate(white_men));
-            const char ok = alone_ok(c.side, c.men_config) && alone_ok(partner_side, partner);
-            same[static_cast<std::size_t>(c.side)][c.men_config] = same[static_cast<std::size_t>(partner_side)][partner] = ok;
-            decided[static_cast<std::size_t>(c.side)][c.men_config] = decided[static_cast<std::size_t>(partner_side)][partner] = 1;
         }
-        return same;
-    }
+        // Whether a (final) configuration's ffjd values equal its fmjd values.
+        bool holds_fmjd(const SliceSolver<R>& solver, int s, std::uint64_t mc) {
+            signed char& equal = equal_[static_cast<std::size_t>(s)][mc];
+            if (equal == kUndecided) {
+                const std::uint64_t kpc = owner_.indices_[static_cast<std::size_t>(s)].kings_per_config();
+                const ValueCode* ffjd = solver.side(s).value.data() + mc * kpc;
+                const ValueCode* fmjd = fmjd_[static_cast<std::size_t>(s)].data() + mc * kpc;
+                equal = std::equal(ffjd, ffjd + kpc, fmjd) ? 1 : 0;
+            }
+            return equal == 1;
+        }
+
+        const RuleTableSolver& owner_;
+        const Values& fmjd_;
+        std::vector<std::vector<char>> seeds_agree_;
+        std::vector<std::vector<signed char>> same_, equal_;  // per side and men configuration
+    };
 
     // A counting class: the class budget, every non-converting move inside.
     Values solve_class(RuleSet rules, CountClass c, bool carried) {
