@@ -6,8 +6,9 @@
 // A list is a chain of blocks that never move: appending never copies what is already there, and
 // merging a thread's list into a bucket moves block pointers, not items. (A plain vector per
 // bucket cost, on a 76 M-position slice, about 10% of the time in copies and in page faults on
-// freshly grown buffers.) Blocks grow from 1K items to 256K items (2 MB: one huge page, see
-// gen/big_array.hpp).
+// freshly grown buffers.) Blocks grow from 64 items to 256K items (2 MB: one huge page, see
+// gen/big_array.hpp); the first is small because a bucket receives one partly filled block per
+// thread and parallel loop, and losses spread over many later levels.
 #pragma once
 #include <omp.h>
 
@@ -30,7 +31,7 @@ inline constexpr std::uint64_t item_index(Item it) { return it & ~(Item{1} << 63
 class ItemList {
 public:
     using Block = BigArray<Item>;
-    static constexpr std::size_t kFirstBlock = std::size_t{1} << 10, kLargestBlock = std::size_t{1} << 18;
+    static constexpr std::size_t kFirstBlock = std::size_t{1} << 6, kLargestBlock = std::size_t{1} << 18;
 
     void push_back(Item it) {
         if (blocks_.empty() || blocks_.back().size() == blocks_.back().capacity()) add_block();

@@ -54,8 +54,8 @@ public:
     // metric, values) as soon as it is done; stops at the first error the sink returns.
     using Sink = std::function<format::Status(const Material&, format::Metric, BigArray<ValueCode>)>;
     format::Status solve(const Sink& sink) {
-        // When both rule sets solve phases, ffjd copies the men configurations where it cannot
-        // differ from fmjd (agreeing_configurations), so fmjd's values are kept until then.
+        // When both rule sets solve phases, ffjd copies the king phases where it cannot differ
+        // from fmjd (AgreeingPhases), so fmjd's values are kept until then.
         const bool both_phased = copy_agreeing_ && count_class(m_, RuleSet::fmjd) == CountClass::none &&
                                  count_class(m_, RuleSet::ffjd) == CountClass::none;
         Values fmjd_values;
@@ -127,6 +127,7 @@ private:
         SliceSolver<R> solver(m_, std::move(regime), named(std::string(to_string(rules))));
         self = &solver;
         solver.solve_values();
+        if (agreeing) refused_for_reached_ += agreeing->refused_for_reached();
         Values out(static_cast<std::size_t>(solver.num_sides()));
         for (int s = 0; s < solver.num_sides(); ++s) out[static_cast<std::size_t>(s)] = solver.release_values(s);
         return out;
@@ -142,6 +143,10 @@ private:
     // Man moves are taken from the men alone (a king on the square blocks some of them: counting
     // them anyway can only copy less). Asked by the solver level by level, from its own thread.
     class AgreeingPhases {
+        // Man moves must leave the advancement level (no sideways moves), so that the
+        // configurations they reach are solved before the phase is decided.
+        static_assert(!SliceIndex<R>::kRowGroups);
+
     public:
         AgreeingPhases(const RuleTableSolver& owner, const Values& fmjd) : owner_(owner), fmjd_(fmjd) {
             for (std::size_t side = 0; side < owner.indices_.size(); ++side) {
@@ -167,11 +172,17 @@ private:
                 const int partner_side = other(s);
                 const std::uint64_t partner = owner_.indices_[static_cast<std::size_t>(partner_side)].men_config_of(
                     G::rotate(black_men), G::rotate(white_men));
-                const bool ok = alone_ok(solver, s, mc) && alone_ok(solver, partner_side, partner);
+                const bool seeds = seeds_agree_[static_cast<std::size_t>(s)][mc] &&
+                                   seeds_agree_[static_cast<std::size_t>(partner_side)][partner];
+                const bool ok = seeds && alone_ok(solver, s, mc) && alone_ok(solver, partner_side, partner);
+                if (seeds && !ok) ++refused_for_reached_;
                 decision = same_[static_cast<std::size_t>(partner_side)][partner] = ok ? 1 : 0;
             }
             return decision == 1;
         }
+        // Phases whose seeds all agree but whose man moves reach a configuration whose ffjd values
+        // differ from fmjd's.
+        std::uint64_t refused_for_reached() const { return refused_for_reached_; }
 
     private:
         static constexpr signed char kUndecided = -1;
@@ -216,6 +227,7 @@ private:
         const Values& fmjd_;
         std::vector<std::vector<char>> seeds_agree_;
         std::vector<std::vector<signed char>> same_, equal_;  // per side and men configuration
+        std::uint64_t refused_for_reached_ = 0;
     };
 
     // A counting class: the class budget, every non-converting move inside.
@@ -273,6 +285,9 @@ private:
 public:
     // Positions whose ffjd value was copied from fmjd instead of solved (both sides).
     std::uint64_t copied_positions() const { return copied_; }
+    // King phases not copied although their seeds agree (a configuration their man moves reach
+    // came out different under ffjd).
+    std::uint64_t phases_refused_for_reached() const { return refused_for_reached_; }
 
 private:
     Material m_;
@@ -282,7 +297,7 @@ private:
     PassProgress progress_;
     const PhaseSeeds<R>& phase_seeds_;
     bool copy_agreeing_;
-    std::uint64_t copied_ = 0;
+    std::uint64_t copied_ = 0, refused_for_reached_ = 0;
 };
 
 }  // namespace dtb::gen

@@ -334,6 +334,7 @@ private:
                     if (m.promotes) exits.push_back(m);
                 }
             });
+            assert(inside < kNoMove);  // fits open_code and the seed's byte
             seed.king_steps = moves ? static_cast<std::uint8_t>(inside) : kNoMove;
         }
         if (observer_) observer_(s, i, rp, exits, seed.capture, king_steps);
@@ -454,7 +455,11 @@ private:
                     if (!is_open(pv.load(std::memory_order_relaxed))) return;
                     // Each won successor decrements once, so the one that takes the count to 0
                     // is the last writer: no other thread touches this word afterwards.
-                    if (pv.fetch_sub(1) != open_code(1)) return;
+                    const ValueCode before = pv.fetch_sub(1);
+                    // One decrement per won successor: a count never goes below 0 (below, it
+                    // would read as a win).
+                    assert(before > kOpenBase);
+                    if (before != open_code(1)) return;
                     const ValueCode ex = pred_side.exit[j];
                     // An exit is better than every plain move: stays open (at 0) for the exit
                     // wins or the draws.
@@ -552,7 +557,9 @@ private:
                         if (pd.compare_exchange_strong(expected, next)) appends.add(next, make_item(pred, j));
                     } else {
                         if (!is_dtc_open(c)) return;
-                        if (pd.fetch_sub(1) != dtc_open_code(1)) return;  // the last writer, as in pass 2
+                        const std::uint16_t before = pd.fetch_sub(1);
+                        assert(before > kDtcOpenBase);
+                        if (before != dtc_open_code(1)) return;  // the last writer, as in pass 2
                         pd.store(next, std::memory_order_relaxed);
                         appends.add(next, make_item(pred, j));
                     }

@@ -1,5 +1,6 @@
-// The ffjd rule tables copy the men configurations that cannot differ from fmjd
-// (RuleTableSolver::agreeing_configurations); the values must be those of a full ffjd solve.
+// The ffjd rule tables copy the king phases that cannot differ from fmjd
+// (RuleTableSolver::AgreeingPhases); the values must be those of a full ffjd solve, and both of
+// the copy's conditions (seeds agree; reached configurations hold fmjd values) must be exercised.
 // Every international slice of 4 pieces whose rule sets both solve phases, from the default set.
 #include <catch2/catch.hpp>
 #include <map>
@@ -18,7 +19,8 @@ namespace {
 using Tables = std::map<std::pair<std::string, int>, std::vector<ValueCode>>;
 
 Tables rule_tables(const Material& m, gen::FinishedTables<International>& finished,
-                   gen::FinishedRuleTables<International>& rules, bool copy, std::uint64_t& copied) {
+                   gen::FinishedRuleTables<International>& rules, bool copy, std::uint64_t& copied,
+                   std::uint64_t& refused) {
     gen::PhaseSeeds<International> seeds(m, finished);
     gen::SliceSolver<International> solver(m, [&](const Position& p) { return finished.value(p); });
     solver.observe_seeds([&](int side, std::uint64_t i, const Position& rp, std::span<const Move> exits, bool capture,
@@ -33,6 +35,7 @@ Tables rule_tables(const Material& m, gen::FinishedTables<International>& finish
     });
     REQUIRE(st);
     copied = rule_solver.copied_positions();
+    refused = rule_solver.phases_refused_for_reached();
     return out;
 }
 
@@ -42,7 +45,7 @@ TEST_CASE("ffjd phases copied from fmjd equal a full ffjd solve (international, 
     const auto& dir = test::generated_tables<International>(4);
     gen::FinishedTables<International> finished(dir);
     gen::FinishedRuleTables<International> rules(dir);
-    std::uint64_t slices = 0, copied_total = 0, positions = 0;
+    std::uint64_t slices = 0, copied_total = 0, positions = 0, refused_total = 0;
     for (const Material& m : all_materials<International>(4)) {
         if (m.pieces() != 4 || m.mirrored() < m) continue;
         if (count_class(m, RuleSet::fmjd) != CountClass::none || count_class(m, RuleSet::ffjd) != CountClass::none) continue;
@@ -57,9 +60,10 @@ TEST_CASE("ffjd phases copied from fmjd equal a full ffjd solve (international, 
                 REQUIRE(finished.load(x).ok());
                 REQUIRE(rules.load(x).ok());
             }
-        std::uint64_t copied = 0, none = 0;
-        const Tables with_copies = rule_tables(m, finished, rules, true, copied);
-        const Tables solved = rule_tables(m, finished, rules, false, none);
+        std::uint64_t copied = 0, none = 0, refused = 0, none_refused = 0;
+        const Tables with_copies = rule_tables(m, finished, rules, true, copied, refused);
+        const Tables solved = rule_tables(m, finished, rules, false, none, none_refused);
+        refused_total += refused;
         CHECK(none == 0);
         REQUIRE(with_copies.size() == solved.size());
         for (const auto& [key, values] : solved) {
@@ -78,8 +82,9 @@ TEST_CASE("ffjd phases copied from fmjd equal a full ffjd solve (international, 
         copied_total += copied;
         positions += SliceIndex<International>(m).size() + (m.mirrored() == m ? 0 : SliceIndex<International>(m.mirrored()).size());
     }
-    INFO("copied " << copied_total << " of " << positions << " positions in " << slices << " slice pairs");
+    INFO("copied " << copied_total << " of " << positions << " positions in " << slices << " slice pairs; phases refused for a reached configuration: " << refused_total);
     CHECK(slices >= 5);
     CHECK(copied_total > 0);
     CHECK(copied_total < positions);
+    CHECK(refused_total > 0);  // the comparison of reached configurations decided something
 }
