@@ -22,22 +22,18 @@ namespace dtb::gen {
 enum class UnmoveKinds : unsigned char { all, kings_only };
 enum class Quiet : unsigned char { check, assume };
 
-template <class R, Quiet quiet = Quiet::check, class Fn>
-void for_each_predecessor(const Position& p, UnmoveKinds kinds, Fn&& fn) {
+// White's un-moves in base (White is the side that has just moved): unmove(from, to, king) for
+// each piece on `to` that could have come from the empty square `from`, kings first, then men;
+// start_king(to) before the un-moves of each king.
+template <class R, class StartKing, class Unmove>
+void for_each_unmove(const Position& base, UnmoveKinds kinds, StartKing&& start_king, Unmove&& unmove) {
     using G = typename R::Geometry;
-    Position base = reversed<G>(p);
-    base.side_to_move = Color::white;
     const Bitboard empty = G::kPlayable & ~base.occupied();
-    auto emit = [&](int from, int to, bool king) {
-        Position q = base;
-        q.pieces[idx(Color::white)] ^= bit(from) | bit(to);
-        if (king) q.kings ^= bit(from) | bit(to);
-        if (quiet == Quiet::assume || !has_capture<R>(q)) fn(q);
-    };
     for (int to : bits(base.kings_of(Color::white))) {
+        start_king(to);
         for (Dir d : R::kKingDirs) {
             for (int from = G::neighbor(to, d); from >= 0 && (empty & bit(from)); from = G::neighbor(from, d)) {
-                emit(from, to, true);
+                unmove(from, to, true);
                 if constexpr (!R::kFlyingKings) break;
             }
         }
@@ -49,9 +45,27 @@ void for_each_predecessor(const Position& p, UnmoveKinds kinds, Fn&& fn) {
             const int from = G::neighbor(to, opposite(forward));
             if (from < 0 || !(empty & bit(from))) continue;
             if (R::kManNeverOnOwnBackRow && (back_row & bit(from))) continue;
-            emit(from, to, false);
+            unmove(from, to, false);
         }
     }
+}
+
+// base with White's piece on `to` moved back to `from`.
+inline Position unmoved(const Position& base, int from, int to, bool king) {
+    Position q = base;
+    q.pieces[idx(Color::white)] ^= bit(from) | bit(to);
+    if (king) q.kings ^= bit(from) | bit(to);
+    return q;
+}
+
+template <class R, Quiet quiet = Quiet::check, class Fn>
+void for_each_predecessor(const Position& p, UnmoveKinds kinds, Fn&& fn) {
+    Position base = reversed<typename R::Geometry>(p);
+    base.side_to_move = Color::white;
+    for_each_unmove<R>(base, kinds, [](int) {}, [&](int from, int to, bool king) {
+        const Position q = unmoved(base, from, to, king);
+        if (quiet == Quiet::assume || !has_capture<R>(q)) fn(q);
+    });
 }
 
 // The same predecessors as for_each_predecessor<R, Quiet::assume>, in the same order, given as
@@ -59,32 +73,12 @@ void for_each_predecessor(const Position& p, UnmoveKinds kinds, Fn&& fn) {
 // incrementally (index/king_move_ranks.hpp), man un-moves from scratch.
 template <class R, class Fn>
 void for_each_predecessor_rank(const Position& p, UnmoveKinds kinds, const SliceIndex<R>& pred_index, Fn&& fn) {
-    using G = typename R::Geometry;
-    Position base = reversed<G>(p);
+    Position base = reversed<typename R::Geometry>(p);
     base.side_to_move = Color::white;
-    const Bitboard empty = G::kPlayable & ~base.occupied();
     KingMoveRanks<R> ranks(pred_index, base);
-    for (int to : bits(base.kings_of(Color::white))) {
-        ranks.select(to);
-        for (Dir d : R::kKingDirs) {
-            for (int from = G::neighbor(to, d); from >= 0 && (empty & bit(from)); from = G::neighbor(from, d)) {
-                fn(ranks.rank(from));
-                if constexpr (!R::kFlyingKings) break;
-            }
-        }
-    }
-    if (kinds == UnmoveKinds::kings_only) return;
-    const Bitboard back_row = RulesOf<R>::back_row(Color::white);
-    for (int to : bits(base.men(Color::white))) {
-        for (Dir forward : R::kManStepDirs) {
-            const int from = G::neighbor(to, opposite(forward));
-            if (from < 0 || !(empty & bit(from))) continue;
-            if (R::kManNeverOnOwnBackRow && (back_row & bit(from))) continue;
-            Position q = base;
-            q.pieces[idx(Color::white)] ^= bit(from) | bit(to);
-            fn(pred_index.rank(q));
-        }
-    }
+    for_each_unmove<R>(base, kinds, [&](int to) { ranks.select(to); }, [&](int from, int to, bool king) {
+        fn(king ? ranks.rank(from) : pred_index.rank(unmoved(base, from, to, false)));
+    });
 }
 
 // reversed<G>(make_move(p, m)) for p with White to move, given rp = reversed<G>(p): the position
