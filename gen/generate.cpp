@@ -191,11 +191,19 @@ private:
                 if (!a) return Error{a.error()};
             }
         }
-        solver.release_dtc();
         const auto t_distances = std::chrono::steady_clock::now();
-        std::uint64_t rule_copied = 0;
+        std::uint64_t rule_copied = 0, fmjd_from_game = 0, ffjd_from_game = 0;
         if constexpr (R::kCountingRules) {
             RuleTableSolver<R> rules(m, finished_, finished_rules_, phase_seeds, progress);
+            if (phase_seeds.needed()) {
+                std::vector<std::span<const ValueCode>> values;
+                std::vector<BigArray<std::uint16_t>> dtc;
+                for (int s = 0; s < solver.num_sides(); ++s) {
+                    values.emplace_back(solver.side(s).value.data(), solver.side(s).value.size());
+                    dtc.push_back(solver.release_dtc(s));
+                }
+                rules.use_game(std::move(values), std::move(dtc));
+            }
             auto written = rules.solve([&](const Material& x, format::Metric metric, BigArray<ValueCode> values) -> format::Status {
                 auto w = write_table(x, metric, values);
                 if (!w) return format::Status(Error{w.error()});
@@ -208,8 +216,11 @@ private:
             });
             if (!written) return Error{written.error()};
             rule_copied = rules.copied_positions();
+            fmjd_from_game = rules.copied_from_game(RuleSet::fmjd);
+            ffjd_from_game = rules.copied_from_game(RuleSet::ffjd);
             phase_seeds.release();
         }
+        solver.release_dtc();
         const auto t_rules = std::chrono::steady_clock::now();
         // WDL last: a slice counts as present only when all its files are.
         {
@@ -226,11 +237,13 @@ private:
         // Where the time went: reading the inputs not already in memory, the game-theoretic solve
         // (WDL, DTW, DTC), writing DTC and DTW, the rule tables (solved and written; variants with
         // counting rules), WDL.
-        char rules_part[96] = "";
+        char rules_part[160] = "";
+        const auto share = [&](std::uint64_t n) { return 100.0 * static_cast<double>(n) / static_cast<double>(positions); };
         if constexpr (R::kCountingRules)
-            std::snprintf(rules_part, sizeof rules_part, ", rule tables %.1f s (ffjd %.0f%% copied from fmjd)",
-                          seconds(t_distances, t_rules), 100.0 * static_cast<double>(rule_copied) / static_cast<double>(positions));
-        char line[384];
+            std::snprintf(rules_part, sizeof rules_part,
+                          ", rule tables %.1f s (copied from DTC: fmjd %.0f%%, ffjd %.0f%%; ffjd from fmjd %.0f%%)",
+                          seconds(t_distances, t_rules), share(fmjd_from_game), share(ffjd_from_game), share(rule_copied));
+        char line[512];
         std::snprintf(line, sizeof line,
                       "%s: %llu positions in %.2f s (%.2f M/s; inputs read %.1f s, solve %.1f s, distances written %.1f s%s, "
                       "WDL written %.1f s), %llu bytes",

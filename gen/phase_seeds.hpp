@@ -7,9 +7,11 @@
 // class is its observer (SliceSolver::observe_seeds), and values them for every rule set that
 // solves phases at once. Each value is a fresh-counter exit (win in 1, draw or loss in 1), so per
 // position 16 bits hold it all: king moves (bits 0-7), must capture (bit 8), 2 bits per rule set
-// (fmjd bits 9-10, ffjd bits 11-12), and whether the theoretical value is a draw (bit 15): the
-// counting rules only add draws, so such a position is a draw under every rule set, and the phase
-// solves skip it. Plain man moves stay with the phase solve: their values are in this very slice.
+// (fmjd bits 9-10, ffjd bits 11-12), per rule set whether every exit has the same value with fresh
+// counters as in the game itself (fmjd bit 13, ffjd bit 14: RuleTableSolver then may copy a king
+// phase from the game's DTC), and whether the theoretical value is a draw (bit 15): the counting
+// rules only add draws, so such a position is a draw under every rule set, and the phase solves
+// skip it. Plain man moves stay with the phase solve: their values are in this very slice.
 #pragma once
 #include <cstdint>
 #include <span>
@@ -49,14 +51,25 @@ public:
                 int king_steps) {
         using G = typename R::Geometry;
         ValueCode best[2] = {kValueUnknown, kValueUnknown};
+        bool like_game[2] = {true, true};
         for (const Move& m : exits) {
             const Position next = reversed_after<G>(rp, m);
-            for (std::size_t k = 0; k < phased_.size(); ++k)
-                best[k] = better(best[k], next.of(Color::white) == 0 ? win_in(1)
-                                                                     : value_of_fresh_exit(finished_.fresh(phased_[k], next)));
+            if (next.of(Color::white) == 0) {  // the game ends, under every rule set alike
+                for (ValueCode& b : best) b = win_in(1);
+                continue;
+            }
+            const Wdl game = wdl_of(finished_.value(next));
+            for (std::size_t k = 0; k < phased_.size(); ++k) {
+                const Wdl fresh = finished_.fresh(phased_[k], next);
+                best[k] = better(best[k], value_of_fresh_exit(fresh));
+                like_game[k] = like_game[k] && fresh == game;
+            }
         }
         unsigned word = capture ? kCaptureBit : static_cast<unsigned>(king_steps);
-        for (std::size_t k = 0; k < phased_.size(); ++k) word |= pack(best[k]) << shift(phased_[k]);
+        for (std::size_t k = 0; k < phased_.size(); ++k) {
+            word |= pack(best[k]) << shift(phased_[k]);
+            if (like_game[k]) word |= like_game_bit(phased_[k]);
+        }
         seeds_[static_cast<std::size_t>(side)][index] = static_cast<std::uint16_t>(word);
     }
 
@@ -81,11 +94,18 @@ public:
         return ((word >> shift(RuleSet::fmjd)) & 3) == ((word >> shift(RuleSet::ffjd)) & 3);
     }
 
+    // Whether every exit of a position (its captures, or its promotions) is worth the same under
+    // the rule set, with fresh counters, as in the game itself.
+    bool exits_like_game(RuleSet rules, int side, std::uint64_t index) const {
+        return (seeds_[static_cast<std::size_t>(side)][index] & like_game_bit(rules)) != 0;
+    }
+
     void release() { std::vector<BigArray<std::uint16_t>>().swap(seeds_); }
 
 private:
     static constexpr unsigned kCaptureBit = 1u << 8;
     static constexpr unsigned kDrawnBit = 1u << 15;
+    static constexpr unsigned like_game_bit(RuleSet rules) { return rules == RuleSet::fmjd ? 1u << 13 : 1u << 14; }
     static constexpr unsigned shift(RuleSet rules) { return rules == RuleSet::fmjd ? 9 : 11; }
     static unsigned pack(ValueCode v) { return v == kValueUnknown ? 0 : v == win_in(1) ? 1 : is_draw(v) ? 2 : 3; }
     static ValueCode unpack(unsigned bits) {

@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -50,12 +51,33 @@ public:
         if (m.mirrored() != m) indices_.emplace_back(m.mirrored());
     }
 
+    // The game's values and its DTC, per side of the solver: king phases whose rule values cannot
+    // differ from the game's are then copied from it (AgreeingPhases, reference game) instead of
+    // solved. dtc is overwritten with the rule codes it gives (conversion_codes) and kept until
+    // the phase solves are done.
+    void use_game(std::vector<std::span<const ValueCode>> values, std::vector<BigArray<std::uint16_t>> dtc) {
+        for (std::size_t s = 0; s < dtc.size(); ++s) {
+            BigArray<std::uint16_t>& codes = dtc[s];
+            const std::span<const ValueCode> v = values[s];
+            parallel_for(codes.size(), [&](std::uint64_t i) { codes[i] = conversion_code(v[i], codes[i]); });
+        }
+        game_values_ = std::move(values);
+        conversion_codes_ = std::move(dtc);
+    }
+    // The rule value of a position in no counting class whose phase's exits are all worth what
+    // they are in the game: the threshold is its DTC (every exit, a capture or a man move, is a
+    // conversion worth one ply, as DTC counts them).
+    static constexpr ValueCode conversion_code(ValueCode game, std::uint16_t dtc) {
+        return is_win(game) ? win_in(dtc) : is_loss(game) ? loss_in(dtc) : kValueDraw;
+    }
+
     // Solves every rule table of the slice and its mirror, handing each to sink(material,
     // metric, values) as soon as it is done; stops at the first error the sink returns.
     using Sink = std::function<format::Status(const Material&, format::Metric, BigArray<ValueCode>)>;
     format::Status solve(const Sink& sink) {
-        // When both rule sets solve phases, ffjd copies the king phases where it cannot differ
-        // from fmjd (AgreeingPhases), so fmjd's values are kept until then.
+        // Phases copy, where they cannot differ, the game's DTC codes (use_game) or, for ffjd,
+        // fmjd's values (AgreeingPhases): when both rule sets solve phases, fmjd's values are
+        // kept until ffjd is done.
         const bool both_phased = copy_agreeing_ && count_class(m_, RuleSet::fmjd) == CountClass::none &&
                                  count_class(m_, RuleSet::ffjd) == CountClass::none;
         Values fmjd_values;
@@ -66,6 +88,9 @@ public:
                                                         : solve_class(rules, c, /*carried=*/false);
             if (both_phased && rules == RuleSet::fmjd) {
                 fmjd_values = std::move(values);
+                // From here on, fmjd's values stand in for the game's codes where fmjd copied them:
+                // a slice's peak stays at fmjd's values kept with one rule solve.
+                Values().swap(conversion_codes_);
                 continue;
             }
             if (both_phased && rules == RuleSet::ffjd)
@@ -76,6 +101,7 @@ public:
                 if (format::Status st = hand_over(sink, format::Metric::ffjd16, std::move(values)); !st) return st;
             }
         }
+        Values().swap(conversion_codes_);
         return {};
     }
 
@@ -103,18 +129,47 @@ private:
     Values solve_phases(RuleSet rules, const Values* fmjd_values) {
         const SliceSolver<R>* self = nullptr;
         Regime regime;
-        std::unique_ptr<AgreeingPhases> agreeing;
+        std::unique_ptr<AgreeingPhases> like_game, like_fmjd;
         // Deciding a phase costs about a microsecond, more than solving one of a few positions:
         // slices with no king (one position per phase; MvMMMM's rule tables took 6.8 s with
         // copies against 5.2 s without) are solved throughout.
         constexpr std::uint64_t kSmallestCopiedPhase = 16;
-        if (fmjd_values && indices_[0].kings_per_config() >= kSmallestCopiedPhase) {
-            agreeing = std::make_unique<AgreeingPhases>(*this, *fmjd_values);
-            regime.known = [&](int s, std::uint64_t men_config) -> const ValueCode* {
-                if (!agreeing->same(*self, s, men_config)) return nullptr;
+        if (copy_agreeing_ && indices_[0].kings_per_config() >= kSmallestCopiedPhase) {
+            if (!conversion_codes_.empty() || (fmjd_values && !fmjd_from_game_.empty()))
+                like_game = std::make_unique<AgreeingPhases>(*this, rules, AgreeingPhases::Reference::game, game_values_);
+            if (fmjd_values) {
+                std::vector<std::span<const ValueCode>> fmjd;
+                for (const BigArray<ValueCode>& v : *fmjd_values) fmjd.emplace_back(v.data(), v.size());
+                like_fmjd = std::make_unique<AgreeingPhases>(*this, rules, AgreeingPhases::Reference::fmjd, std::move(fmjd));
+            }
+        }
+        if (like_game || like_fmjd) {
+            if (rules == RuleSet::fmjd) {
+                fmjd_from_game_.clear();
+                for (const SliceIndex<R>& index : indices_) fmjd_from_game_.emplace_back(index.num_men_configs(), 0);
+            }
+            regime.known = [&, rules](int s, std::uint64_t men_config) -> const ValueCode* {
                 const auto side = static_cast<std::size_t>(s);
-                copied_ += indices_[side].kings_per_config();
-                return (*fmjd_values)[side].data() + men_config * indices_[side].kings_per_config();
+                const std::uint64_t kpc = indices_[side].kings_per_config();
+                if (like_game && like_game->same(*self, s, men_config)) {
+                    // The game's codes, or, once they are released (after fmjd), fmjd's values
+                    // where fmjd copied them.
+                    const ValueCode* codes = nullptr;
+                    if (!conversion_codes_.empty())
+                        codes = conversion_codes_[side].data() + men_config * kpc;
+                    else if (fmjd_values && fmjd_from_game_[side][men_config])
+                        codes = (*fmjd_values)[side].data() + men_config * kpc;
+                    if (codes) {
+                        if (rules == RuleSet::fmjd) fmjd_from_game_[side][men_config] = 1;
+                        copied_from_game_[rules == RuleSet::fmjd ? 0 : 1] += kpc;
+                        return codes;
+                    }
+                }
+                if (like_fmjd && like_fmjd->same(*self, s, men_config)) {
+                    copied_ += kpc;
+                    return (*fmjd_values)[side].data() + men_config * kpc;
+                }
+                return nullptr;
             };
         }
         regime.man_moves_inside = false;
@@ -127,19 +182,30 @@ private:
         SliceSolver<R> solver(m_, std::move(regime), named(std::string(to_string(rules))));
         self = &solver;
         solver.solve_values();
-        if (agreeing) refused_for_reached_ += agreeing->refused_for_reached();
+        if (like_fmjd) refused_for_reached_ += like_fmjd->refused_for_reached();
+        if (like_game) game_refused_for_reached_ += like_game->refused_for_reached();
         Values out(static_cast<std::size_t>(solver.num_sides()));
         for (int s = 0; s < solver.num_sides(); ++s) out[static_cast<std::size_t>(s)] = solver.release_values(s);
         return out;
     }
 
-    // Which king phases of the ffjd solve have their fmjd values. A phase is a men configuration
-    // together with its partner on the other side (the same men, reversed), which king moves
-    // alternate between. Its values are a function of its positions' seeds and of the values its
-    // plain man moves reach, in more advanced configurations, solved before it. So when every
-    // position of both configurations has the same seed under both rule sets (its captures and
-    // promotions are worth the same) and every configuration their man moves reach already holds
-    // its fmjd values (copied or solved), the ffjd solve would compute the fmjd values again.
+    // Which king phases of a phase solve have values known beforehand: either those the game's
+    // conversion distances give (the reference is the game), or, for ffjd, fmjd's values.
+    //
+    // A phase is a men configuration together with its partner on the other side (the same men,
+    // reversed), which king moves alternate between. Its values are a function of its positions'
+    // seeds and of the values, with fresh counters, of the positions its plain man moves reach, in
+    // more advanced configurations, solved before it. The phase solve with those inputs is the
+    // DTC recursion: every exit is worth one ply (a win, a draw or a loss in 1), a win takes its
+    // quickest way to a loss, a loss its longest. So:
+    //   - reference game: when every exit of its positions is worth, with fresh counters, what it
+    //     is worth in the game (its rule value equals its game value, PhaseSeeds::exits_like_game),
+    //     and every configuration its man moves reach has, with fresh counters, the game's values,
+    //     the phase's rule values are the game's: win_in(DTC), loss_in(DTC) or a draw
+    //     (conversion_codes);
+    //   - reference fmjd (for the ffjd solve): when every position has the same seed under both
+    //     rule sets and every configuration its man moves reach has fmjd's fresh values, the ffjd
+    //     solve would compute fmjd's values again.
     // Man moves are taken from the men alone (a king on the square blocks some of them: counting
     // them anyway can only copy less). Asked by the solver level by level, from its own thread.
     class AgreeingPhases {
@@ -148,22 +214,29 @@ private:
         static_assert(!SliceIndex<R>::kRowGroups);
 
     public:
-        AgreeingPhases(const RuleTableSolver& owner, const Values& fmjd) : owner_(owner), fmjd_(fmjd) {
+        enum class Reference { game, fmjd };
+        // reference: per side, the game's values or fmjd's rule values.
+        AgreeingPhases(const RuleTableSolver& owner, RuleSet rules, Reference kind,
+                       std::vector<std::span<const ValueCode>> reference)
+            : owner_(owner), kind_(kind), reference_(std::move(reference)) {
             for (std::size_t side = 0; side < owner.indices_.size(); ++side) {
                 const SliceIndex<R>& index = owner.indices_[side];
                 const std::uint64_t kpc = index.kings_per_config();
                 std::vector<char>& agree = seeds_agree_.emplace_back(index.num_men_configs(), 0);
                 parallel_for(index.num_men_configs(), [&](std::uint64_t mc) {
+                    const auto s = static_cast<int>(side);
                     bool all = true;
                     for (std::uint64_t i = mc * kpc; i < (mc + 1) * kpc && all; ++i)
-                        all = owner.phase_seeds_.rule_sets_agree(static_cast<int>(side), i);
+                        all = kind == Reference::game ? owner.phase_seeds_.exits_like_game(rules, s, i)
+                                                      : owner.phase_seeds_.rule_sets_agree(s, i);
                     agree[mc] = all;
                 });
                 same_.emplace_back(index.num_men_configs(), kUndecided);
                 equal_.emplace_back(index.num_men_configs(), kUndecided);
             }
         }
-        // Whether configuration (s, mc) copies its fmjd values; solver holds the ffjd values so far.
+        // Whether configuration (s, mc) takes the reference's values; solver holds the values of
+        // the rule set being solved so far.
         bool same(const SliceSolver<R>& solver, int s, std::uint64_t mc) {
             signed char& decision = same_[static_cast<std::size_t>(s)][mc];
             if (decision == kUndecided) {
@@ -180,8 +253,8 @@ private:
             }
             return decision == 1;
         }
-        // Phases whose seeds all agree but whose man moves reach a configuration whose ffjd values
-        // differ from fmjd's.
+        // Phases whose seeds all agree but whose man moves reach a configuration whose fresh
+        // values differ from the reference's.
         std::uint64_t refused_for_reached() const { return refused_for_reached_; }
 
     private:
@@ -205,26 +278,33 @@ private:
                     if (to < 0 || ((white_men | black_men) & bit(to))) continue;
                     if (RulesOf<R>::promotion_row(Color::white) & bit(to)) continue;  // an exit, in the seed
                     const Bitboard moved = white_men ^ bit(from) ^ bit(to);
-                    if (!holds_fmjd(solver, next_side, next_index.men_config_of(G::rotate(black_men), G::rotate(moved))))
+                    if (!holds_reference(solver, next_side, next_index.men_config_of(G::rotate(black_men), G::rotate(moved))))
                         return false;
                 }
             }
             return true;
         }
-        // Whether a (final) configuration's ffjd values equal its fmjd values.
-        bool holds_fmjd(const SliceSolver<R>& solver, int s, std::uint64_t mc) {
+        // Whether a (final) configuration's values are, with fresh counters (all a man move
+        // into it reads), those of the reference.
+        bool holds_reference(const SliceSolver<R>& solver, int s, std::uint64_t mc) {
             signed char& equal = equal_[static_cast<std::size_t>(s)][mc];
             if (equal == kUndecided) {
                 const std::uint64_t kpc = owner_.indices_[static_cast<std::size_t>(s)].kings_per_config();
-                const ValueCode* ffjd = solver.side(s).value.data() + mc * kpc;
-                const ValueCode* fmjd = fmjd_[static_cast<std::size_t>(s)].data() + mc * kpc;
-                equal = std::equal(ffjd, ffjd + kpc, fmjd) ? 1 : 0;
+                const ValueCode* solved = solver.side(s).value.data() + mc * kpc;
+                const ValueCode* reference = reference_[static_cast<std::size_t>(s)].data() + mc * kpc;
+                bool all = true;
+                for (std::uint64_t k = 0; k < kpc && all; ++k) {
+                    const Wdl want = kind_ == Reference::game ? wdl_of(reference[k]) : fresh_value(reference[k], CountClass::none);
+                    all = fresh_value(solved[k], CountClass::none) == want;
+                }
+                equal = all ? 1 : 0;
             }
             return equal == 1;
         }
 
         const RuleTableSolver& owner_;
-        const Values& fmjd_;
+        Reference kind_;
+        std::vector<std::span<const ValueCode>> reference_;
         std::vector<std::vector<char>> seeds_agree_;
         std::vector<std::vector<signed char>> same_, equal_;  // per side and men configuration
         std::uint64_t refused_for_reached_ = 0;
@@ -285,9 +365,14 @@ private:
 public:
     // Positions whose ffjd value was copied from fmjd instead of solved (both sides).
     std::uint64_t copied_positions() const { return copied_; }
+    // Positions whose rule value (fmjd or ffjd) was copied from the game's DTC instead of solved.
+    std::uint64_t copied_from_game(RuleSet rules) const { return copied_from_game_[rules == RuleSet::fmjd ? 0 : 1]; }
     // King phases not copied although their seeds agree (a configuration their man moves reach
     // came out different under ffjd).
     std::uint64_t phases_refused_for_reached() const { return refused_for_reached_; }
+    // The same for the copies from the game's DTC (a reached configuration's rule values differ,
+    // with fresh counters, from its game values).
+    std::uint64_t game_phases_refused_for_reached() const { return game_refused_for_reached_; }
 
 private:
     Material m_;
@@ -298,6 +383,10 @@ private:
     const PhaseSeeds<R>& phase_seeds_;
     bool copy_agreeing_;
     std::uint64_t copied_ = 0, refused_for_reached_ = 0;
+    std::uint64_t copied_from_game_[2] = {0, 0}, game_refused_for_reached_ = 0;
+    std::vector<std::span<const ValueCode>> game_values_;  // per side (use_game)
+    Values conversion_codes_;                               // per side (use_game)
+    std::vector<std::vector<char>> fmjd_from_game_;          // per side and men configuration
 };
 
 }  // namespace dtb::gen

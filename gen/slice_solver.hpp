@@ -150,6 +150,8 @@ public:
     void release_dtc() {
         for (Side& sd : sides_) BigArray<std::uint16_t>().swap(sd.dtc);
     }
+    // Hands over the DTC of side s (the solver keeps none).
+    BigArray<std::uint16_t> release_dtc(int s) { return std::move(sides_[s].dtc); }
     // Value (WDL + DTW) of a position of this slice or its mirror, White to move.
     ValueCode value_of(const Position& p) const {
         const int s = side_of(Material::of(p));
