@@ -380,8 +380,10 @@ private:
         exit_wins.flush_into(exit_wins_);
     }
 
-    template <class Body>
-    void for_items(const std::string& pass, const ItemList& items, Body&& body) {
+    // Runs chunk(item_at, begin, end) over the items in parallel chunks; item_at(k) is the k-th
+    // item, for k rising from begin to end - 1.
+    template <class Chunk>
+    void for_item_chunks(const std::string& pass, const ItemList& items, Chunk&& chunk) {
         const std::vector<ItemList::Block>& blocks = items.blocks();
         std::vector<std::uint64_t> starts;  // offset of each block in the concatenation
         std::uint64_t all = 0;
@@ -393,25 +395,41 @@ private:
         if (progress_) report = [&](std::uint64_t done, std::uint64_t total) { progress_(pass, done, total); };
         parallel_for_chunks(all, [&](std::uint64_t begin, std::uint64_t end) {
             auto at = static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), begin) - starts.begin()) - 1;
-            for (std::uint64_t k = begin; k < end; ++k) {
+            auto item_at = [&](std::uint64_t k) {
                 while (k - starts[at] >= blocks[at].size()) ++at;
-                body(blocks[at][k - starts[at]]);
-            }
+                return blocks[at][k - starts[at]];
+            };
+            chunk(item_at, begin, end);
         }, report);
     }
 
-    // Calls f(j) for the index j (in the other side) of every predecessor of item it. The indices
-    // are ranked first and their entries prefetched, so that the cache misses of one position's
-    // predecessors overlap instead of following one another.
+    // Calls f(it, j) for the index j (in the other side) of every predecessor of every item it.
+    // The predecessors of an item are ranked and their entries prefetched one item ahead of their
+    // visit, so that the cache misses of an item's predecessors overlap with each other and with
+    // the un-move generation of the next item instead of following one another.
     template <class Prefetch, class F>
-    void for_each_predecessor_index(Item it, UnmoveKinds kinds, Prefetch&& prefetch, F&& f) const {
-        thread_local std::vector<std::uint64_t> indices;
-        indices.clear();
-        const SliceIndex<R>& pred_index = sides_[other(item_side(it))].index;
-        const Position p = sides_[item_side(it)].index.unrank(item_index(it));
-        for_each_predecessor_rank<R>(p, kinds, pred_index, [&](std::uint64_t j) { indices.push_back(j); });
-        for (std::uint64_t j : indices) prefetch(j);
-        for (std::uint64_t j : indices) f(j);
+    void for_each_predecessor_of(const std::string& pass, const ItemList& items, UnmoveKinds kinds, Prefetch&& prefetch,
+                                 F&& f) {
+        for_item_chunks(pass, items, [&](auto& item_at, std::uint64_t begin, std::uint64_t end) {
+            thread_local std::vector<std::uint64_t> ranked[2];
+            Item previous{};
+            for (std::uint64_t k = begin; k <= end; ++k) {
+                std::vector<std::uint64_t>& now = ranked[k & 1];
+                std::vector<std::uint64_t>& before = ranked[(k & 1) ^ 1];
+                Item it{};
+                if (k < end) {
+                    it = item_at(k);
+                    now.clear();
+                    const SliceIndex<R>& pred_index = sides_[other(item_side(it))].index;
+                    const Position p = sides_[item_side(it)].index.unrank(item_index(it));
+                    for_each_predecessor_rank<R>(p, kinds, pred_index, [&](std::uint64_t j) { now.push_back(j); });
+                    for (std::uint64_t j : now) prefetch(item_side(it), j);
+                }
+                if (k > begin)
+                    for (std::uint64_t j : before) f(previous, j);
+                previous = it;
+            }
+        });
     }
 
     void iterate_dtw(const Scope& scope) {
@@ -433,43 +451,38 @@ private:
             });
             exit_wins_.release(d);
             // Wins at d by a plain move into a loss at d - 1.
-            for_items(pass, losses_.peek(d - 1), [&](Item it) {
-                Side& pred_side = sides_[other(item_side(it))];
-                auto prefetch = [&](std::uint64_t j) { __builtin_prefetch(&pred_side.value[j], 1); };
-                for_each_predecessor_index(it, unmove_kinds(), prefetch, [&](std::uint64_t j) {
-                    std::atomic_ref<ValueCode> pv(pred_side.value[j]);
-                    ValueCode expected = pv.load(std::memory_order_relaxed);
-                    if (!is_open(expected)) return;  // spares the locked op
-                    // Fails only when another thread has just made it a win (nothing else
-                    // writes values in this loop).
-                    if (pv.compare_exchange_strong(expected, win_d)) appends.add(d, make_item(other(item_side(it)), j));
-                });
+            auto prefetch_value = [&](int s, std::uint64_t j) { __builtin_prefetch(&sides_[other(s)].value[j], 1); };
+            for_each_predecessor_of(pass, losses_.peek(d - 1), unmove_kinds(), prefetch_value, [&](Item it, std::uint64_t j) {
+                const int pred = other(item_side(it));
+                std::atomic_ref<ValueCode> pv(sides_[pred].value[j]);
+                ValueCode expected = pv.load(std::memory_order_relaxed);
+                if (!is_open(expected)) return;  // spares the locked op
+                // Fails only when another thread has just made it a win (nothing else writes
+                // values in this loop).
+                if (pv.compare_exchange_strong(expected, win_d)) appends.add(d, make_item(pred, j));
             });
             appends.flush_into(wins_);
             losses_.release(d - 1);
             // Losses: a position whose last open successor is now known to be won by the opponent.
-            for_items(pass, wins_.peek(d), [&](Item it) {
-                Side& pred_side = sides_[other(item_side(it))];
+            for_each_predecessor_of(pass, wins_.peek(d), unmove_kinds(), prefetch_value, [&](Item it, std::uint64_t j) {
                 const int pred = other(item_side(it));
-                auto prefetch = [&](std::uint64_t j) { __builtin_prefetch(&pred_side.value[j], 1); };
-                for_each_predecessor_index(it, unmove_kinds(), prefetch, [&](std::uint64_t j) {
-                    std::atomic_ref<ValueCode> pv(pred_side.value[j]);
-                    if (!is_open(pv.load(std::memory_order_relaxed))) return;
-                    // Each won successor decrements once, so the one that takes the count to 0
-                    // is the last writer: no other thread touches this word afterwards.
-                    const ValueCode before = pv.fetch_sub(1);
-                    // One decrement per won successor: a count never goes below 0 (below, it
-                    // would read as a win).
-                    assert(before > kOpenBase);
-                    if (before != open_code(1)) return;
-                    const ValueCode ex = pred_side.exit[j];
-                    // An exit is better than every plain move: stays open (at 0) for the exit
-                    // wins or the draws.
-                    if (is_win(ex) || is_draw(ex)) return;
-                    const int dtw = std::max(static_cast<int>(d) + 1, ex == kValueUnknown ? 0 : distance_of(ex));
-                    pv.store(loss_in(dtw), std::memory_order_relaxed);
-                    appends.add(static_cast<std::size_t>(dtw), make_item(pred, j));
-                });
+                Side& pred_side = sides_[pred];
+                std::atomic_ref<ValueCode> pv(pred_side.value[j]);
+                if (!is_open(pv.load(std::memory_order_relaxed))) return;
+                // Each won successor decrements once, so the one that takes the count to 0 is the
+                // last writer: no other thread touches this word afterwards.
+                const ValueCode before = pv.fetch_sub(1);
+                // One decrement per won successor: a count never goes below 0 (below, it would
+                // read as a win).
+                assert(before > kOpenBase);
+                if (before != open_code(1)) return;
+                const ValueCode ex = pred_side.exit[j];
+                // An exit is better than every plain move: stays open (at 0) for the exit wins or
+                // the draws.
+                if (is_win(ex) || is_draw(ex)) return;
+                const int dtw = std::max(static_cast<int>(d) + 1, ex == kValueUnknown ? 0 : distance_of(ex));
+                pv.store(loss_in(dtw), std::memory_order_relaxed);
+                appends.add(static_cast<std::size_t>(dtw), make_item(pred, j));
             });
             appends.flush_into(losses_);
             wins_.release(d);
@@ -543,29 +556,27 @@ private:
             const auto next = static_cast<std::uint16_t>(c + 1);
             // A king move into a loss of DTC c gives a win c + 1; when the last king move of a lost
             // position is known (its reply won at DTC c), the longest is c + 1.
-            for_items("dtc " + std::to_string(c), level.peek(c), [&](Item it) {
-                const int s = item_side(it), pred = other(s);
-                Side& pred_side = sides_[pred];
-                const bool lost = is_loss(sides_[s].value[item_index(it)]);
-                auto prefetch = [&](std::uint64_t j) { __builtin_prefetch(&pred_side.dtc[j], 1); };
-                // A won predecessor waits as kDtcUnknown, a lost one as dtc_open_code(n): the
-                // DTC word alone says which, so values are not read.
-                for_each_predecessor_index(it, UnmoveKinds::kings_only, prefetch, [&](std::uint64_t j) {
-                    std::atomic_ref<std::uint16_t> pd(pred_side.dtc[j]);
-                    const std::uint16_t c = pd.load(std::memory_order_relaxed);
-                    if (lost) {
-                        if (c != kDtcUnknown) return;
-                        std::uint16_t expected = kDtcUnknown;
-                        if (pd.compare_exchange_strong(expected, next)) appends.add(next, make_item(pred, j));
-                    } else {
-                        if (!is_dtc_open(c)) return;
-                        const std::uint16_t before = pd.fetch_sub(1);
-                        assert(before > kDtcOpenBase);
-                        if (before != dtc_open_code(1)) return;  // the last writer, as in pass 2
-                        pd.store(next, std::memory_order_relaxed);
-                        appends.add(next, make_item(pred, j));
-                    }
-                });
+            auto prefetch_dtc = [&](int s, std::uint64_t j) { __builtin_prefetch(&sides_[other(s)].dtc[j], 1); };
+            // A won predecessor waits as kDtcUnknown, a lost one as dtc_open_code(n): the DTC word
+            // alone says which, so values are not read for them.
+            for_each_predecessor_of("dtc " + std::to_string(c), level.peek(c), UnmoveKinds::kings_only, prefetch_dtc,
+                                    [&](Item it, std::uint64_t j) {
+                const int pred = other(item_side(it));
+                const bool lost = is_loss(sides_[item_side(it)].value[item_index(it)]);
+                std::atomic_ref<std::uint16_t> pd(sides_[pred].dtc[j]);
+                const std::uint16_t c = pd.load(std::memory_order_relaxed);
+                if (lost) {
+                    if (c != kDtcUnknown) return;
+                    std::uint16_t expected = kDtcUnknown;
+                    if (pd.compare_exchange_strong(expected, next)) appends.add(next, make_item(pred, j));
+                } else {
+                    if (!is_dtc_open(c)) return;
+                    const std::uint16_t before = pd.fetch_sub(1);
+                    assert(before > kDtcOpenBase);
+                    if (before != dtc_open_code(1)) return;  // the last writer, as in pass 2
+                    pd.store(next, std::memory_order_relaxed);
+                    appends.add(next, make_item(pred, j));
+                }
             });
             appends.flush_into(level);
             level.release(c);
