@@ -192,7 +192,7 @@ private:
             }
         }
         const auto t_distances = std::chrono::steady_clock::now();
-        std::uint64_t rule_copied = 0, fmjd_from_game = 0, ffjd_from_game = 0;
+        std::uint64_t copied[2] = {0, 0}, repaired[2] = {0, 0};
         if constexpr (R::kCountingRules) {
             RuleTableSolver<R> rules(m, finished_, finished_rules_, phase_seeds, progress);
             if (phase_seeds.needed()) {
@@ -215,9 +215,10 @@ private:
                 return {};
             });
             if (!written) return Error{written.error()};
-            rule_copied = rules.copied_positions();
-            fmjd_from_game = rules.copied_from_game(RuleSet::fmjd);
-            ffjd_from_game = rules.copied_from_game(RuleSet::ffjd);
+            for (RuleSet r : {RuleSet::fmjd, RuleSet::ffjd}) {
+                copied[r == RuleSet::fmjd ? 0 : 1] = rules.copied_from_game(r);
+                repaired[r == RuleSet::fmjd ? 0 : 1] = rules.repaired(r);
+            }
             phase_seeds.release();
         }
         solver.release_dtc();
@@ -241,8 +242,8 @@ private:
         const auto share = [&](std::uint64_t n) { return 100.0 * static_cast<double>(n) / static_cast<double>(positions); };
         if constexpr (R::kCountingRules)
             std::snprintf(rules_part, sizeof rules_part,
-                          ", rule tables %.1f s (copied from DTC: fmjd %.0f%%, ffjd %.0f%%; ffjd from fmjd %.0f%%)",
-                          seconds(t_distances, t_rules), share(fmjd_from_game), share(ffjd_from_game), share(rule_copied));
+                          ", rule tables %.1f s (from DTC: fmjd %.0f%% copied, %.1f%% repaired; ffjd %.0f%% copied, %.1f%% repaired)",
+                          seconds(t_distances, t_rules), share(copied[0]), share(repaired[0]), share(copied[1]), share(repaired[1]));
         char line[512];
         std::snprintf(line, sizeof line,
                       "%s: %llu positions in %.2f s (%.2f M/s; inputs read %.1f s, solve %.1f s, distances written %.1f s%s, "

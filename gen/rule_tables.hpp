@@ -42,11 +42,13 @@ class RuleTableSolver {
 public:
     // finished: values with fresh counters of every input; class_thresholds: the rule tables of
     // the inputs in a class; phase_seeds: filled by the theoretical seed pass (PhaseSeeds::record).
-    // copy_agreeing = false solves every ffjd phase (the tests compare the two ways).
+    // Which shortcuts from the game's codes (use_game) are taken: dtb gen takes both; the tests
+    // compare each with a full solve.
+    enum class Shortcuts { none, repair_only, copy_and_repair };
     RuleTableSolver(Material m, const FinishedTables<R>& finished, const FinishedRuleTables<R>& class_thresholds,
-                    const PhaseSeeds<R>& phase_seeds, PassProgress progress, bool copy_agreeing = true)
+                    const PhaseSeeds<R>& phase_seeds, PassProgress progress, Shortcuts shortcuts = Shortcuts::copy_and_repair)
         : m_(m), fresh_(finished), finished_(class_thresholds), progress_(std::move(progress)), phase_seeds_(phase_seeds),
-          copy_agreeing_(copy_agreeing) {
+          shortcuts_(shortcuts) {
         indices_.emplace_back(m);
         if (m.mirrored() != m) indices_.emplace_back(m.mirrored());
     }
@@ -75,26 +77,11 @@ public:
     // metric, values) as soon as it is done; stops at the first error the sink returns.
     using Sink = std::function<format::Status(const Material&, format::Metric, BigArray<ValueCode>)>;
     format::Status solve(const Sink& sink) {
-        // Phases copy, where they cannot differ, the game's DTC codes (use_game) or, for ffjd,
-        // fmjd's values (AgreeingPhases): when both rule sets solve phases, fmjd's values are
-        // kept until ffjd is done.
-        const bool both_phased = copy_agreeing_ && count_class(m_, RuleSet::fmjd) == CountClass::none &&
-                                 count_class(m_, RuleSet::ffjd) == CountClass::none;
-        Values fmjd_values;
         for (RuleSet rules : {RuleSet::fmjd, RuleSet::ffjd}) {
             const CountClass c = count_class(m_, rules);
             Values values = c == CountClass::ffjd_small ? solve_ffjd_small()
-                            : c == CountClass::none     ? solve_phases(rules, rules == RuleSet::ffjd && both_phased ? &fmjd_values : nullptr)
+                            : c == CountClass::none     ? solve_phases(rules)
                                                         : solve_class(rules, c, /*carried=*/false);
-            if (both_phased && rules == RuleSet::fmjd) {
-                fmjd_values = std::move(values);
-                // From here on, fmjd's values stand in for the game's codes where fmjd copied them:
-                // a slice's peak stays at fmjd's values kept with one rule solve.
-                Values().swap(conversion_codes_);
-                continue;
-            }
-            if (both_phased && rules == RuleSet::ffjd)
-                if (format::Status st = hand_over(sink, format::Metric::fmjd, std::move(fmjd_values)); !st) return st;
             if (format::Status st = hand_over(sink, rule_metric(rules), std::move(values)); !st) return st;
             if (rules == RuleSet::ffjd && is_ffjd_carried(m_)) {
                 values = solve_class(rules, CountClass::sixteen, /*carried=*/true);
@@ -126,51 +113,38 @@ private:
     // that stays in the slice leads to a position of this very table with more advanced men: the
     // solver handles phases by decreasing advancement (SliceSolver::solve_values), so its value
     // is final when it is read.
-    Values solve_phases(RuleSet rules, const Values* fmjd_values) {
+    Values solve_phases(RuleSet rules) {
         const SliceSolver<R>* self = nullptr;
         Regime regime;
-        std::unique_ptr<AgreeingPhases> like_game, like_fmjd;
+        std::unique_ptr<AgreeingPhases> like_game;
+        const bool from_game = shortcuts_ != Shortcuts::none && !conversion_codes_.empty();
         // Deciding a phase costs about a microsecond, more than solving one of a few positions:
         // slices with no king (one position per phase; MvMMMM's rule tables took 6.8 s with
         // copies against 5.2 s without) are solved throughout.
         constexpr std::uint64_t kSmallestCopiedPhase = 16;
-        if (copy_agreeing_ && indices_[0].kings_per_config() >= kSmallestCopiedPhase) {
-            if (!conversion_codes_.empty() || (fmjd_values && !fmjd_from_game_.empty()))
-                like_game = std::make_unique<AgreeingPhases>(*this, rules, AgreeingPhases::Reference::game, game_values_);
-            if (fmjd_values) {
-                std::vector<std::span<const ValueCode>> fmjd;
-                for (const BigArray<ValueCode>& v : *fmjd_values) fmjd.emplace_back(v.data(), v.size());
-                like_fmjd = std::make_unique<AgreeingPhases>(*this, rules, AgreeingPhases::Reference::fmjd, std::move(fmjd));
-            }
-        }
-        if (like_game || like_fmjd) {
-            if (rules == RuleSet::fmjd) {
-                fmjd_from_game_.clear();
-                for (const SliceIndex<R>& index : indices_) fmjd_from_game_.emplace_back(index.num_men_configs(), 0);
-            }
+        if (from_game && shortcuts_ == Shortcuts::copy_and_repair && indices_[0].kings_per_config() >= kSmallestCopiedPhase) {
+            like_game = std::make_unique<AgreeingPhases>(*this, rules, game_values_);
             regime.known = [&, rules](int s, std::uint64_t men_config) -> const ValueCode* {
+                if (!like_game->same(*self, s, men_config)) return nullptr;
                 const auto side = static_cast<std::size_t>(s);
                 const std::uint64_t kpc = indices_[side].kings_per_config();
-                if (like_game && like_game->same(*self, s, men_config)) {
-                    // The game's codes, or, once they are released (after fmjd), fmjd's values
-                    // where fmjd copied them.
-                    const ValueCode* codes = nullptr;
-                    if (!conversion_codes_.empty())
-                        codes = conversion_codes_[side].data() + men_config * kpc;
-                    else if (fmjd_values && fmjd_from_game_[side][men_config])
-                        codes = (*fmjd_values)[side].data() + men_config * kpc;
-                    if (codes) {
-                        if (rules == RuleSet::fmjd) fmjd_from_game_[side][men_config] = 1;
-                        copied_from_game_[rules == RuleSet::fmjd ? 0 : 1] += kpc;
-                        return codes;
-                    }
-                }
-                if (like_fmjd && like_fmjd->same(*self, s, men_config)) {
-                    copied_ += kpc;
-                    return (*fmjd_values)[side].data() + men_config * kpc;
-                }
-                return nullptr;
+                copied_from_game_[rules == RuleSet::fmjd ? 0 : 1] += kpc;
+                return conversion_codes_[side].data() + men_config * kpc;
             };
+        }
+        if (from_game) {
+            // The rest is repaired from the game's codes: the counting rules only make exits
+            // worth less (a win or a loss turned into a draw), so every rule value is the game's
+            // code or weaker.
+            Regime::Reference reference;
+            reference.values = [this](int s) { return conversion_codes_[static_cast<std::size_t>(s)].data(); };
+            reference.exits_like = [this, rules](int s, std::uint64_t i) { return phase_seeds_.exits_like_game(rules, s, i); };
+            // A man move is worth its position's value with fresh counters; the game's code has
+            // the game's value.
+            reference.same_exit = [](ValueCode solved, ValueCode code) {
+                return fresh_value(solved, CountClass::none) == wdl_of(code);
+            };
+            regime.reference = std::move(reference);
         }
         regime.man_moves_inside = false;
         regime.exit = [&](const Position& next, const Move& m) {
@@ -182,30 +156,26 @@ private:
         SliceSolver<R> solver(m_, std::move(regime), named(std::string(to_string(rules))));
         self = &solver;
         solver.solve_values();
-        if (like_fmjd) refused_for_reached_ += like_fmjd->refused_for_reached();
-        if (like_game) game_refused_for_reached_ += like_game->refused_for_reached();
+        if (like_game) refused_for_reached_ += like_game->refused_for_reached();
+        repaired_[rules == RuleSet::fmjd ? 0 : 1] += solver.repaired_positions();
         Values out(static_cast<std::size_t>(solver.num_sides()));
         for (int s = 0; s < solver.num_sides(); ++s) out[static_cast<std::size_t>(s)] = solver.release_values(s);
         return out;
     }
 
-    // Which king phases of a phase solve have values known beforehand: either those the game's
-    // conversion distances give (the reference is the game), or, for ffjd, fmjd's values.
+    // Which king phases of a phase solve keep the game's codes (conversion_codes) whole, so
+    // that they are copied instead of repaired.
     //
     // A phase is a men configuration together with its partner on the other side (the same men,
     // reversed), which king moves alternate between. Its values are a function of its positions'
     // seeds and of the values, with fresh counters, of the positions its plain man moves reach, in
     // more advanced configurations, solved before it. The phase solve with those inputs is the
     // DTC recursion: every exit is worth one ply (a win, a draw or a loss in 1), a win takes its
-    // quickest way to a loss, a loss its longest. So:
-    //   - reference game: when every exit of its positions is worth, with fresh counters, what it
-    //     is worth in the game (its rule value equals its game value, PhaseSeeds::exits_like_game),
-    //     and every configuration its man moves reach has, with fresh counters, the game's values,
-    //     the phase's rule values are the game's: win_in(DTC), loss_in(DTC) or a draw
-    //     (conversion_codes);
-    //   - reference fmjd (for the ffjd solve): when every position has the same seed under both
-    //     rule sets and every configuration its man moves reach has fmjd's fresh values, the ffjd
-    //     solve would compute fmjd's values again.
+    // quickest way to a loss, a loss its longest. So when every exit of its positions is worth,
+    // with fresh counters, what it is worth in the game (PhaseSeeds::exits_like_game), and every
+    // configuration its man moves reach has, with fresh counters, the game's values, the phase's
+    // rule values are the game's: win_in(DTC), loss_in(DTC) or a draw. Deciding that per phase
+    // costs next to nothing (the repair looks at every position's exits).
     // Man moves are taken from the men alone (a king on the square blocks some of them: counting
     // them anyway can only copy less). Asked by the solver level by level, from its own thread.
     class AgreeingPhases {
@@ -214,29 +184,25 @@ private:
         static_assert(!SliceIndex<R>::kRowGroups);
 
     public:
-        enum class Reference { game, fmjd };
-        // reference: per side, the game's values or fmjd's rule values.
-        AgreeingPhases(const RuleTableSolver& owner, RuleSet rules, Reference kind,
-                       std::vector<std::span<const ValueCode>> reference)
-            : owner_(owner), kind_(kind), reference_(std::move(reference)) {
+        // game: per side, the game's values.
+        AgreeingPhases(const RuleTableSolver& owner, RuleSet rules, std::vector<std::span<const ValueCode>> game)
+            : owner_(owner), game_(std::move(game)) {
             for (std::size_t side = 0; side < owner.indices_.size(); ++side) {
                 const SliceIndex<R>& index = owner.indices_[side];
                 const std::uint64_t kpc = index.kings_per_config();
                 std::vector<char>& agree = seeds_agree_.emplace_back(index.num_men_configs(), 0);
                 parallel_for(index.num_men_configs(), [&](std::uint64_t mc) {
-                    const auto s = static_cast<int>(side);
                     bool all = true;
                     for (std::uint64_t i = mc * kpc; i < (mc + 1) * kpc && all; ++i)
-                        all = kind == Reference::game ? owner.phase_seeds_.exits_like_game(rules, s, i)
-                                                      : owner.phase_seeds_.rule_sets_agree(s, i);
+                        all = owner.phase_seeds_.exits_like_game(rules, static_cast<int>(side), i);
                     agree[mc] = all;
                 });
                 same_.emplace_back(index.num_men_configs(), kUndecided);
                 equal_.emplace_back(index.num_men_configs(), kUndecided);
             }
         }
-        // Whether configuration (s, mc) takes the reference's values; solver holds the values of
-        // the rule set being solved so far.
+        // Whether configuration (s, mc) takes the game's codes; solver holds the values of the
+        // rule set being solved so far.
         bool same(const SliceSolver<R>& solver, int s, std::uint64_t mc) {
             signed char& decision = same_[static_cast<std::size_t>(s)][mc];
             if (decision == kUndecided) {
@@ -253,8 +219,8 @@ private:
             }
             return decision == 1;
         }
-        // Phases whose seeds all agree but whose man moves reach a configuration whose fresh
-        // values differ from the reference's.
+        // Phases whose exits all agree but whose man moves reach a configuration whose fresh
+        // values differ from the game's.
         std::uint64_t refused_for_reached() const { return refused_for_reached_; }
 
     private:
@@ -278,33 +244,29 @@ private:
                     if (to < 0 || ((white_men | black_men) & bit(to))) continue;
                     if (RulesOf<R>::promotion_row(Color::white) & bit(to)) continue;  // an exit, in the seed
                     const Bitboard moved = white_men ^ bit(from) ^ bit(to);
-                    if (!holds_reference(solver, next_side, next_index.men_config_of(G::rotate(black_men), G::rotate(moved))))
+                    if (!holds_game(solver, next_side, next_index.men_config_of(G::rotate(black_men), G::rotate(moved))))
                         return false;
                 }
             }
             return true;
         }
         // Whether a (final) configuration's values are, with fresh counters (all a man move
-        // into it reads), those of the reference.
-        bool holds_reference(const SliceSolver<R>& solver, int s, std::uint64_t mc) {
+        // into it reads), the game's.
+        bool holds_game(const SliceSolver<R>& solver, int s, std::uint64_t mc) {
             signed char& equal = equal_[static_cast<std::size_t>(s)][mc];
             if (equal == kUndecided) {
                 const std::uint64_t kpc = owner_.indices_[static_cast<std::size_t>(s)].kings_per_config();
                 const ValueCode* solved = solver.side(s).value.data() + mc * kpc;
-                const ValueCode* reference = reference_[static_cast<std::size_t>(s)].data() + mc * kpc;
+                const ValueCode* game = game_[static_cast<std::size_t>(s)].data() + mc * kpc;
                 bool all = true;
-                for (std::uint64_t k = 0; k < kpc && all; ++k) {
-                    const Wdl want = kind_ == Reference::game ? wdl_of(reference[k]) : fresh_value(reference[k], CountClass::none);
-                    all = fresh_value(solved[k], CountClass::none) == want;
-                }
+                for (std::uint64_t k = 0; k < kpc && all; ++k) all = fresh_value(solved[k], CountClass::none) == wdl_of(game[k]);
                 equal = all ? 1 : 0;
             }
             return equal == 1;
         }
 
         const RuleTableSolver& owner_;
-        Reference kind_;
-        std::vector<std::span<const ValueCode>> reference_;
+        std::vector<std::span<const ValueCode>> game_;
         std::vector<std::vector<char>> seeds_agree_;
         std::vector<std::vector<signed char>> same_, equal_;  // per side and men configuration
         std::uint64_t refused_for_reached_ = 0;
@@ -363,16 +325,13 @@ private:
     }
 
 public:
-    // Positions whose ffjd value was copied from fmjd instead of solved (both sides).
-    std::uint64_t copied_positions() const { return copied_; }
-    // Positions whose rule value (fmjd or ffjd) was copied from the game's DTC instead of solved.
+    // Positions whose rule value (fmjd or ffjd) was copied from the game's DTC in whole phases.
     std::uint64_t copied_from_game(RuleSet rules) const { return copied_from_game_[rules == RuleSet::fmjd ? 0 : 1]; }
-    // King phases not copied although their seeds agree (a configuration their man moves reach
-    // came out different under ffjd).
+    // Positions re-solved by the repair from the game's codes (the others took their code).
+    std::uint64_t repaired(RuleSet rules) const { return repaired_[rules == RuleSet::fmjd ? 0 : 1]; }
+    // King phases not copied although their exits agree with the game (a configuration their man
+    // moves reach came out different).
     std::uint64_t phases_refused_for_reached() const { return refused_for_reached_; }
-    // The same for the copies from the game's DTC (a reached configuration's rule values differ,
-    // with fresh counters, from its game values).
-    std::uint64_t game_phases_refused_for_reached() const { return game_refused_for_reached_; }
 
 private:
     Material m_;
@@ -381,12 +340,11 @@ private:
     std::vector<SliceIndex<R>> indices_;  // of the slice and its mirror, as in SliceSolver
     PassProgress progress_;
     const PhaseSeeds<R>& phase_seeds_;
-    bool copy_agreeing_;
-    std::uint64_t copied_ = 0, refused_for_reached_ = 0;
-    std::uint64_t copied_from_game_[2] = {0, 0}, game_refused_for_reached_ = 0;
+    Shortcuts shortcuts_;
+    std::uint64_t refused_for_reached_ = 0;
+    std::uint64_t copied_from_game_[2] = {0, 0}, repaired_[2] = {0, 0};
     std::vector<std::span<const ValueCode>> game_values_;  // per side (use_game)
     Values conversion_codes_;                               // per side (use_game)
-    std::vector<std::vector<char>> fmjd_from_game_;          // per side and men configuration
 };
 
 }  // namespace dtb::gen

@@ -15,6 +15,9 @@
 //   3. seed_dtc            forward again, now that every WDL is known: conversions (captures
 //                          and man moves) are worth 1; only king moves stay unconverted.
 //   4. iterate_dtc         by ply along king moves only.
+// A regime with a reference (the counting rules, whose values are the game's DTC codes or weaker)
+// replaces passes 1-2 by a repair: only the positions whose exits are worth less than the
+// reference's, and those whose value may depend on them, are seeded and iterated.
 // Predecessors with a capture are never touched: all their moves leave the slice, so pass 1
 // (and pass 3) already made their values final, and every update below only changes open ones.
 // Passes 2 and 4 work on frontier lists (gen/frontier.hpp) bucketed by ply, so each level costs
@@ -26,6 +29,7 @@
 #include <cassert>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -68,6 +72,20 @@ struct Regime {
     // configuration is then closed, and nothing inside the slice leads into one from outside
     // except man moves, which read its (final) values.
     std::function<const ValueCode*(int side, std::uint64_t men_config)> known;
+    // Optional, only with man_moves_inside = false: values that this regime's can differ from
+    // only by being weaker (a win slower or drawn, a loss slower or drawn; the counting rules
+    // against the game's DTC, gen/rule_tables.hpp). The solver then re-solves only the positions
+    // whose exits are worth less than the reference's and those whose value depends on them
+    // (SliceSolver::repair), and takes the reference's value everywhere else.
+    struct Reference {
+        std::function<const ValueCode*(int side)> values;  // of the whole side, by index
+        // Whether a position's captures and promotions are worth what they are in the reference.
+        std::function<bool(int side, std::uint64_t index)> exits_like;
+        // Whether a plain man move into a position whose value is `solved` here, and `reference`
+        // in the reference, is worth the same under both.
+        std::function<bool(ValueCode solved, ValueCode reference)> same_exit;
+    };
+    std::optional<Reference> reference;
 };
 // Told, for a position (side, index) of a seed pass: the position reversed, its moves that leave
 // the slice (every capture, or the promotions), whether it must capture, its plain king moves.
@@ -125,19 +143,25 @@ public:
     // whose exit reads this solver's own values (value_of) finds them final.
     void solve_values() {
         allocate_arrays();
-        if (regime_.man_moves_inside || sides_[0].index.material().men() == 0) {
-            const Scope rest = copy_known(full_scope());
-            seed_from_exits(rest);
-            iterate_dtw(rest);
-        } else {
-            for (const Scope& level : advancement_levels()) {
-                const Scope rest = copy_known(level);
+        auto solve_scope = [&](const Scope& scope) {
+            const Scope rest = copy_known(scope);
+            if (regime_.reference) {
+                repair(rest);
+            } else {
                 seed_from_exits(rest);
                 iterate_dtw(rest);
             }
+        };
+        if (regime_.man_moves_inside || sides_[0].index.material().men() == 0) {
+            solve_scope(full_scope());
+        } else {
+            for (const Scope& level : advancement_levels()) solve_scope(level);
         }
         release_work_arrays();
     }
+    // Positions re-solved by repair (Regime::reference), both sides; the others took the
+    // reference's value.
+    std::uint64_t repaired_positions() const { return repaired_; }
 
     // Shows every position of the seed pass to observer, so that another computation can share
     // its move generation (gen/phase_seeds.hpp). Not with a regime's prepared seeds.
@@ -363,9 +387,14 @@ private:
     // Buckets every position whose value is known after the seed pass, and every open one whose
     // best exit is a win, by the level at which pass 2 must look at it.
     void bucket_seeds(const Scope& scope) {
+        Buckets b;
+        for_scope("bucket", scope, [&](int s, std::uint64_t i) { b.add(*this, s, i); });
+        b.flush_into(*this);
+    }
+    struct Buckets {
         PendingAppends wins, losses, exit_wins;
-        for_scope("bucket", scope, [&](int s, std::uint64_t i) {
-            const Side& sd = sides_[s];
+        void add(const SliceSolver& solver, int s, std::uint64_t i) {
+            const Side& sd = solver.sides_[s];
             const ValueCode v = sd.value[i];
             if (is_open(v)) {
                 if (is_win(sd.exit[i])) exit_wins.add(static_cast<std::size_t>(distance_of(sd.exit[i])), make_item(s, i));
@@ -374,11 +403,13 @@ private:
             } else if (is_loss(v)) {
                 losses.add(static_cast<std::size_t>(distance_of(v)), make_item(s, i));
             }
-        });
-        wins.flush_into(wins_);
-        losses.flush_into(losses_);
-        exit_wins.flush_into(exit_wins_);
-    }
+        }
+        void flush_into(SliceSolver& solver) {
+            wins.flush_into(solver.wins_);
+            losses.flush_into(solver.losses_);
+            exit_wins.flush_into(solver.exit_wins_);
+        }
+    };
 
     // Runs chunk(item_at, begin, end) over the items in parallel chunks; item_at(k) is the k-th
     // item, for k rising from begin to end - 1.
@@ -437,6 +468,13 @@ private:
         losses_.clear();
         exit_wins_.clear();
         bucket_seeds(scope);
+        iterate_levels();
+        for_scope("draws", scope, [&](int s, std::uint64_t i) {
+            if (is_open(sides_[s].value[i])) sides_[s].value[i] = kValueDraw;
+        });
+    }
+    // Pass 2 proper, from the buckets filled by bucket_seeds (or repair).
+    void iterate_levels() {
         PendingAppends appends;
         for (std::size_t d = 1; d <= std::max({wins_.levels(), losses_.levels(), exit_wins_.levels()}); ++d) {
             const ValueCode win_d = win_in(static_cast<int>(d));
@@ -487,9 +525,161 @@ private:
             appends.flush_into(losses_);
             wins_.release(d);
         }
-        for_scope("draws", scope, [&](int s, std::uint64_t i) {
-            if (is_open(sides_[s].value[i])) sides_[s].value[i] = kValueDraw;
+    }
+
+    // Solves a scope from Regime::reference: the values are the reference's except at positions
+    // whose exits are worth less (dirty) and, backwards along king moves, at positions whose
+    // value may depend on one that changes: a loss depends on every successor, a win on the
+    // successors that are its quickest (its threshold less one). Since values only weaken, a win
+    // keeps its value while one of its quickest successors keeps its own, a loss while all
+    // do, and a draw stays a draw (by induction on the threshold). The positions that may
+    // change are then solved as usual, with king moves into positions that keep their value
+    // taken as exits; the un-moves of the iteration skip the others, whose values are final.
+    void repair(const Scope& scope) {
+        const auto& ref = *regime_.reference;
+        if (config_like_.empty())
+            for (const Side& sd : sides_) config_like_.emplace_back(sd.index.num_men_configs(), -1);
+        // The reference's values, and the dirty positions, marked open (kValueUnknown).
+        PendingAppends appends;
+        const ValueCode* reference[2] = {ref.values(0), ref.values(num_sides() - 1)};
+        for_scope("repair seed", scope, [&](int s, std::uint64_t i) {
+            Side& sd = sides_[s];
+            const ValueCode c = reference[s][i];
+            sd.value[i] = c;
+            if (is_draw(c) || c == loss_in(0)) return;  // a draw stays one; loss_in(0) has no move
+            const PreparedSeed seed = regime_.prepared(s, i);
+            sd.capture[i] = seed.capture;
+            if (!exits_like_reference(s, i, seed)) {
+                sd.value[i] = kValueUnknown;
+                appends.add(0, make_item(s, i));
+            }
         });
+        LevelBuckets rounds;
+        appends.flush_into(rounds);
+        // Closure along king un-moves, round by round; every position met is kept in `all`.
+        // A position re-solved costs several times what it costs in a full solve (its closure,
+        // then king moves generated forwards and ranked one by one), so when the closure grows
+        // past an eighth of the scope (KvKKKK + KKKKvK under ffjd: 45%), the scope is solved in
+        // full instead, which overwrites every value.
+        std::uint64_t scope_size = 0;
+        for (const Range& r : scope) scope_size += r.end - r.begin;
+        const std::uint64_t limit = scope_size / 8;
+        ItemList all;
+        for (std::size_t round = 0; !rounds.peek(round).empty(); ++round) {
+            if (all.size() + rounds.peek(round).size() > limit) {
+                seed_from_exits(scope);
+                iterate_dtw(scope);
+                return;
+            }
+            auto prefetch_value = [&](int s, std::uint64_t j) { __builtin_prefetch(&sides_[other(s)].value[j], 1); };
+            for_each_predecessor_of("repair closure", rounds.peek(round), UnmoveKinds::kings_only, prefetch_value,
+                                    [&](Item it, std::uint64_t j) {
+                const int pred = other(item_side(it));
+                const ValueCode cp = reference[pred][j];
+                const ValueCode cu = reference[item_side(it)][item_index(it)];
+                if (!is_loss(cp) && !(is_win(cp) && is_loss(cu) && distance_of(cu) + 1 == distance_of(cp))) return;
+                if (sides_[pred].capture[j]) return;  // its captures alone decide it
+                std::atomic_ref<ValueCode> pv(sides_[pred].value[j]);
+                ValueCode expected = cp;
+                if (pv.compare_exchange_strong(expected, kValueUnknown)) appends.add(round + 1, make_item(pred, j));
+            });
+            appends.flush_into(rounds);
+            all.splice(rounds.at(round));
+        }
+        repaired_ += all.size();
+        // Seeds of the positions that may change: their exits and their king moves into
+        // positions that keep their value; king moves into open ones are counted. Counts are
+        // written in a second pass, so that every position stays recognisably open meanwhile.
+        std::vector<std::uint8_t> inside(all.size());
+        for_item_chunks("repair exits", all, [&](auto& item_at, std::uint64_t begin, std::uint64_t end) {
+            for (std::uint64_t k = begin; k < end; ++k) {
+                const Item it = item_at(k);
+                const int s = item_side(it);
+                const std::uint64_t i = item_index(it);
+                PreparedSeed seed = prepared_seed(s, i);
+                if (seed.capture) {
+                    sides_[s].exit[i] = seed.best_elsewhere;
+                    inside[k] = 0;
+                    continue;
+                }
+                const Position p = sides_[s].index.unrank(i);
+                const Position rp = reversed<typename R::Geometry>(p);
+                const Side& next_side = sides_[other(s)];
+                int open = 0;
+                for_each_king_step<R>(p, [&](const Move& m) {
+                    const ValueCode v = next_side.value[next_side.index.rank(reversed_after<typename R::Geometry>(rp, m))];
+                    if (is_open(v))
+                        ++open;
+                    else
+                        seed.best_elsewhere = better(seed.best_elsewhere, value_one_ply_before(v));
+                });
+                sides_[s].exit[i] = seed.best_elsewhere;
+                inside[k] = static_cast<std::uint8_t>(open);
+            }
+        });
+        Buckets b;
+        for_item_chunks("repair bucket", all, [&](auto& item_at, std::uint64_t begin, std::uint64_t end) {
+            for (std::uint64_t k = begin; k < end; ++k) {
+                const Item it = item_at(k);
+                Side& sd = sides_[item_side(it)];
+                const std::uint64_t i = item_index(it);
+                // Every position here has a move (loss_in(0) never changes).
+                sd.value[i] = inside[k] == 0 ? sd.exit[i] : open_code(inside[k]);
+                b.add(*this, item_side(it), i);
+            }
+        });
+        wins_.clear();
+        losses_.clear();
+        exit_wins_.clear();
+        b.flush_into(*this);
+        iterate_levels();
+        all.for_each([&](Item it) {
+            ValueCode& v = sides_[item_side(it)].value[item_index(it)];
+            if (is_open(v)) v = kValueDraw;
+        });
+    }
+    // Whether every exit of a position (captures, promotions, plain man moves) is worth what it
+    // is in the reference. A man move leads to a more advanced men configuration, final by now;
+    // when all of that configuration is worth the same (config_like_reference), the move is not
+    // even ranked.
+    bool exits_like_reference(int s, std::uint64_t i, const PreparedSeed& seed) {
+        using G = typename R::Geometry;
+        const auto& ref = *regime_.reference;
+        if (!ref.exits_like(s, i)) return false;
+        if (seed.capture || sides_[s].index.material().wm == 0) return true;
+        const Position p = sides_[s].index.unrank(i);
+        const Position rp = reversed<G>(p);
+        const Bitboard white_men = p.men(Color::white), black_men = p.men(Color::black);
+        const int ns = other(s);
+        const Side& next_side = sides_[ns];
+        const ValueCode* next_reference = ref.values(ns);
+        bool like = true;
+        for_each_man_step<R>(p, [&](const Move& m) {
+            if (!like || m.promotes) return;  // promotions: ref.exits_like
+            const Bitboard moved = white_men ^ bit(m.from) ^ bit(m.to);
+            if (config_like_reference(ns, next_side.index.men_config_of(G::rotate(black_men), G::rotate(moved)))) return;
+            const std::uint64_t j = next_side.index.rank(reversed_after<G>(rp, m));
+            like = ref.same_exit(next_side.value[j], next_reference[j]);
+        });
+        return like;
+    }
+    // Whether a man move into any position of men configuration mc of side s is worth what it
+    // is in the reference. Decided once per configuration (two threads may both decide it: the
+    // same answer).
+    bool config_like_reference(int s, std::uint64_t mc) {
+        std::atomic_ref<signed char> known(config_like_[static_cast<std::size_t>(s)][mc]);
+        signed char k = known.load(std::memory_order_relaxed);
+        if (k < 0) {
+            const auto& ref = *regime_.reference;
+            const std::uint64_t kpc = sides_[s].index.kings_per_config();
+            const ValueCode* solved = sides_[s].value.data() + mc * kpc;
+            const ValueCode* reference = ref.values(s) + mc * kpc;
+            bool all = true;
+            for (std::uint64_t x = 0; x < kpc && all; ++x) all = ref.same_exit(solved[x], reference[x]);
+            k = all ? 1 : 0;
+            known.store(k, std::memory_order_relaxed);
+        }
+        return k == 1;
     }
 
     // DTC seeds: won positions with a winning conversion (or game-ending move) are at 1; lost
@@ -604,6 +794,8 @@ private:
     SeedObserver observer_;
     Regime regime_;
     PassProgress progress_;
+    std::uint64_t repaired_ = 0;
+    std::vector<std::vector<signed char>> config_like_;  // repair: per side and men configuration, -1 undecided
 };
 
 }  // namespace dtb::gen
