@@ -149,7 +149,8 @@ private:
             SliceIndex<R>(m).size() + (m.mirrored() == m ? 0 : SliceIndex<R>(m.mirrored()).size());
         // Per position of the slice at the peak: the theoretical solve (value, exit, DTC,
         // capture: 7 bytes); with counting rules, the phase seeds (2) and, while the rule tables
-        // are solved, the theoretical value and capture flag (3) with a rule solve (5 + result 2).
+        // are solved, the theoretical value and capture flag (3) with a rule solve (5) and the
+        // game's DTC codes it starts from (2, in place of DTC's array).
         const std::uint64_t per_position = R::kCountingRules ? 12 : 7;
         const std::uint64_t need = positions * per_position + finished_.bytes_in_memory() + finished_rules_.bytes_in_memory();
         // Without --memory the bound is the machine's memory: a slice that cannot fit is refused
@@ -192,7 +193,7 @@ private:
             }
         }
         const auto t_distances = std::chrono::steady_clock::now();
-        std::uint64_t copied[2] = {0, 0}, repaired[2] = {0, 0};
+        std::uint64_t copied[2] = {0, 0}, repaired[2] = {0, 0}, in_full[2] = {0, 0};
         if constexpr (R::kCountingRules) {
             RuleTableSolver<R> rules(m, finished_, finished_rules_, phase_seeds, progress);
             if (phase_seeds.needed()) {
@@ -204,6 +205,7 @@ private:
                 }
                 rules.use_game(std::move(values), std::move(dtc));
             }
+            solver.release_dtc();  // (when no rule set solves phases, DTC is not needed)
             auto written = rules.solve([&](const Material& x, format::Metric metric, BigArray<ValueCode> values) -> format::Status {
                 auto w = write_table(x, metric, values);
                 if (!w) return format::Status(Error{w.error()});
@@ -218,6 +220,7 @@ private:
             for (RuleSet r : {RuleSet::fmjd, RuleSet::ffjd}) {
                 copied[r == RuleSet::fmjd ? 0 : 1] = rules.copied_from_game(r);
                 repaired[r == RuleSet::fmjd ? 0 : 1] = rules.repaired(r);
+                in_full[r == RuleSet::fmjd ? 0 : 1] = rules.scopes_solved_in_full(r);
             }
             phase_seeds.release();
         }
@@ -238,12 +241,23 @@ private:
         // Where the time went: reading the inputs not already in memory, the game-theoretic solve
         // (WDL, DTW, DTC), writing DTC and DTW, the rule tables (solved and written; variants with
         // counting rules), WDL.
-        char rules_part[160] = "";
+        char rules_part[256] = "";
         const auto share = [&](std::uint64_t n) { return 100.0 * static_cast<double>(n) / static_cast<double>(positions); };
+        // How each rule set's phases came from the game's DTC: copied whole, repaired, or (a
+        // level whose repair would have grown too large) solved in full.
+        const auto from_dtc = [&](int k) {
+            if constexpr (R::kCountingRules)
+                if (count_class(m, k == 0 ? RuleSet::fmjd : RuleSet::ffjd) != CountClass::none)
+                    return std::string("a counting class, solved in full");
+            char part[96];
+            std::snprintf(part, sizeof part, "from DTC: %.0f%% copied, %.1f%% repaired", share(copied[k]), share(repaired[k]));
+            std::string out = part;
+            if (in_full[k]) out += ", " + std::to_string(in_full[k]) + (in_full[k] == 1 ? " level" : " levels") + " solved in full";
+            return out;
+        };
         if constexpr (R::kCountingRules)
-            std::snprintf(rules_part, sizeof rules_part,
-                          ", rule tables %.1f s (from DTC: fmjd %.0f%% copied, %.1f%% repaired; ffjd %.0f%% copied, %.1f%% repaired)",
-                          seconds(t_distances, t_rules), share(copied[0]), share(repaired[0]), share(copied[1]), share(repaired[1]));
+            std::snprintf(rules_part, sizeof rules_part, ", rule tables %.1f s (fmjd %s; ffjd %s)",
+                          seconds(t_distances, t_rules), from_dtc(0).c_str(), from_dtc(1).c_str());
         char line[512];
         std::snprintf(line, sizeof line,
                       "%s: %llu positions in %.2f s (%.2f M/s; inputs read %.1f s, solve %.1f s, distances written %.1f s%s, "

@@ -88,12 +88,6 @@ public:
                             unpack(word >> shift(rules))};
     }
 
-    // Whether the fmjd and ffjd seeds of a position are the same (both rule sets solve phases).
-    bool rule_sets_agree(int side, std::uint64_t index) const {
-        const unsigned word = seeds_[static_cast<std::size_t>(side)][index];
-        return ((word >> shift(RuleSet::fmjd)) & 3) == ((word >> shift(RuleSet::ffjd)) & 3);
-    }
-
     // Whether every exit of a position (its captures, or its promotions) is worth the same under
     // the rule set, with fresh counters, as in the game itself.
     bool exits_like_game(RuleSet rules, int side, std::uint64_t index) const {

@@ -17,6 +17,7 @@
 // start of a query; probe/adjudicate.cpp solves that case at query time.
 #pragma once
 #include <algorithm>
+#include <cassert>
 #include <functional>
 #include <memory>
 #include <span>
@@ -44,7 +45,7 @@ public:
     // the inputs in a class; phase_seeds: filled by the theoretical seed pass (PhaseSeeds::record).
     // Which shortcuts from the game's codes (use_game) are taken: dtb gen takes both; the tests
     // compare each with a full solve.
-    enum class Shortcuts { none, repair_only, copy_and_repair };
+    enum class Shortcuts { none, repair_only, repair_without_fallback, copy_and_repair };
     RuleTableSolver(Material m, const FinishedTables<R>& finished, const FinishedRuleTables<R>& class_thresholds,
                     const PhaseSeeds<R>& phase_seeds, PassProgress progress, Shortcuts shortcuts = Shortcuts::copy_and_repair)
         : m_(m), fresh_(finished), finished_(class_thresholds), progress_(std::move(progress)), phase_seeds_(phase_seeds),
@@ -53,15 +54,20 @@ public:
         if (m.mirrored() != m) indices_.emplace_back(m.mirrored());
     }
 
-    // The game's values and its DTC, per side of the solver: king phases whose rule values cannot
-    // differ from the game's are then copied from it (AgreeingPhases, reference game) instead of
-    // solved. dtc is overwritten with the rule codes it gives (conversion_codes) and kept until
-    // the phase solves are done.
+    // The game's values and its DTC, per side of the solver: the phase solves then start from the
+    // rule codes they give (conversion_code), copying the king phases that cannot differ
+    // (AgreeingPhases) and repairing the rest (SliceSolver::repair). dtc is overwritten with the
+    // codes and kept until the phase solves are done.
     void use_game(std::vector<std::span<const ValueCode>> values, std::vector<BigArray<std::uint16_t>> dtc) {
         for (std::size_t s = 0; s < dtc.size(); ++s) {
             BigArray<std::uint16_t>& codes = dtc[s];
             const std::span<const ValueCode> v = values[s];
-            parallel_for(codes.size(), [&](std::uint64_t i) { codes[i] = conversion_code(v[i], codes[i]); });
+            parallel_for(codes.size(), [&](std::uint64_t i) {
+                // Every game win or loss has a DTC (0 only for a loss without a move); a code that
+                // read as open or unknown would corrupt the repair.
+                assert(is_draw(v[i]) || (codes[i] != SliceSolver<R>::kDtcUnknown && (codes[i] > 0 || is_loss(v[i]))));
+                codes[i] = conversion_code(v[i], codes[i]);
+            });
         }
         game_values_ = std::move(values);
         conversion_codes_ = std::move(dtc);
@@ -133,9 +139,9 @@ private:
             };
         }
         if (from_game) {
-            // The rest is repaired from the game's codes: the counting rules only make exits
-            // worth less (a win or a loss turned into a draw), so every rule value is the game's
-            // code or weaker.
+            // The rest is repaired from the game's codes: the counting rules only ever turn an
+            // exit's value (a win or a loss) into a draw, so every rule value is the game's code
+            // or weaker (slower, or drawn).
             Regime::Reference reference;
             reference.values = [this](int s) { return conversion_codes_[static_cast<std::size_t>(s)].data(); };
             reference.exits_like = [this, rules](int s, std::uint64_t i) { return phase_seeds_.exits_like_game(rules, s, i); };
@@ -144,6 +150,7 @@ private:
             reference.same_exit = [](ValueCode solved, ValueCode code) {
                 return fresh_value(solved, CountClass::none) == wdl_of(code);
             };
+            reference.fall_back = shortcuts_ != Shortcuts::repair_without_fallback;
             regime.reference = std::move(reference);
         }
         regime.man_moves_inside = false;
@@ -158,6 +165,7 @@ private:
         solver.solve_values();
         if (like_game) refused_for_reached_ += like_game->refused_for_reached();
         repaired_[rules == RuleSet::fmjd ? 0 : 1] += solver.repaired_positions();
+        solved_in_full_[rules == RuleSet::fmjd ? 0 : 1] += solver.scopes_solved_in_full();
         Values out(static_cast<std::size_t>(solver.num_sides()));
         for (int s = 0; s < solver.num_sides(); ++s) out[static_cast<std::size_t>(s)] = solver.release_values(s);
         return out;
@@ -329,6 +337,8 @@ public:
     std::uint64_t copied_from_game(RuleSet rules) const { return copied_from_game_[rules == RuleSet::fmjd ? 0 : 1]; }
     // Positions re-solved by the repair from the game's codes (the others took their code).
     std::uint64_t repaired(RuleSet rules) const { return repaired_[rules == RuleSet::fmjd ? 0 : 1]; }
+    // Scopes (advancement levels) solved in full because their repair would have grown too large.
+    std::uint64_t scopes_solved_in_full(RuleSet rules) const { return solved_in_full_[rules == RuleSet::fmjd ? 0 : 1]; }
     // King phases not copied although their exits agree with the game (a configuration their man
     // moves reach came out different).
     std::uint64_t phases_refused_for_reached() const { return refused_for_reached_; }
@@ -342,7 +352,7 @@ private:
     const PhaseSeeds<R>& phase_seeds_;
     Shortcuts shortcuts_;
     std::uint64_t refused_for_reached_ = 0;
-    std::uint64_t copied_from_game_[2] = {0, 0}, repaired_[2] = {0, 0};
+    std::uint64_t copied_from_game_[2] = {0, 0}, repaired_[2] = {0, 0}, solved_in_full_[2] = {0, 0};
     std::vector<std::span<const ValueCode>> game_values_;  // per side (use_game)
     Values conversion_codes_;                               // per side (use_game)
 };

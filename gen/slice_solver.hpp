@@ -16,8 +16,8 @@
 //                          and man moves) are worth 1; only king moves stay unconverted.
 //   4. iterate_dtc         by ply along king moves only.
 // A regime with a reference (the counting rules, whose values are the game's DTC codes or weaker)
-// replaces passes 1-2 by a repair: only the positions whose exits are worth less than the
-// reference's, and those whose value may depend on them, are seeded and iterated.
+// replaces passes 1-2 by a repair: only the positions whose exits differ from the reference's,
+// and those whose value may depend on them, are seeded and iterated.
 // Predecessors with a capture are never touched: all their moves leave the slice, so pass 1
 // (and pass 3) already made their values final, and every update below only changes open ones.
 // Passes 2 and 4 work on frontier lists (gen/frontier.hpp) bucketed by ply, so each level costs
@@ -47,7 +47,6 @@ namespace dtb::gen {
 
 // Values of positions outside the slice being solved (White to move, any other material).
 using ExternalLookup = std::function<ValueCode(const Position&)>;
-// What moves are worth under a set of rules other than the plain game (the counting rules).
 // What a seed pass learns from a position's captures and promotions, which lead to other slices
 // and so are the same for every regime that reads the same finished tables.
 struct PreparedSeed {
@@ -56,6 +55,7 @@ struct PreparedSeed {
     std::uint8_t king_steps = 0;             // plain king moves (0 when it must capture)
     ValueCode best_elsewhere = kValueUnknown;  // best value among its captures and promotions
 };
+// What moves are worth under a set of rules other than the plain game (the counting rules).
 struct Regime {
     // false: only king moves stay inside (the 25-move rule's king phases); man moves are exits.
     bool man_moves_inside = true;
@@ -72,11 +72,12 @@ struct Regime {
     // configuration is then closed, and nothing inside the slice leads into one from outside
     // except man moves, which read its (final) values.
     std::function<const ValueCode*(int side, std::uint64_t men_config)> known;
-    // Optional, only with man_moves_inside = false: values that this regime's can differ from
-    // only by being weaker (a win slower or drawn, a loss slower or drawn; the counting rules
-    // against the game's DTC, gen/rule_tables.hpp). The solver then re-solves only the positions
-    // whose exits are worth less than the reference's and those whose value depends on them
-    // (SliceSolver::repair), and takes the reference's value everywhere else.
+    // Optional, only with man_moves_inside = false and prepared seeds: values that this regime's
+    // equal or are stronger than (a regime's win is the reference's win, slower, or a draw; its
+    // loss the reference's loss, slower, or a draw: the counting rules against the game's DTC,
+    // gen/rule_tables.hpp). The solver then re-solves only the positions whose exits differ from
+    // the reference's and those whose value may depend on them (SliceSolver::repair), and takes
+    // the reference's value everywhere else.
     struct Reference {
         std::function<const ValueCode*(int side)> values;  // of the whole side, by index
         // Whether a position's captures and promotions are worth what they are in the reference.
@@ -84,6 +85,8 @@ struct Regime {
         // Whether a plain man move into a position whose value is `solved` here, and `reference`
         // in the reference, is worth the same under both.
         std::function<bool(ValueCode solved, ValueCode reference)> same_exit;
+        // false (tests only): repair however far the closure grows, never solving in full.
+        bool fall_back = true;
     };
     std::optional<Reference> reference;
 };
@@ -160,8 +163,9 @@ public:
         release_work_arrays();
     }
     // Positions re-solved by repair (Regime::reference), both sides; the others took the
-    // reference's value.
+    // reference's value, except in the scopes solved in full because their closure grew too large.
     std::uint64_t repaired_positions() const { return repaired_; }
+    std::uint64_t scopes_solved_in_full() const { return fell_back_; }
 
     // Shows every position of the seed pass to observer, so that another computation can share
     // its move generation (gen/phase_seeds.hpp). Not with a regime's prepared seeds.
@@ -528,7 +532,7 @@ private:
     }
 
     // Solves a scope from Regime::reference: the values are the reference's except at positions
-    // whose exits are worth less (dirty) and, backwards along king moves, at positions whose
+    // whose exits differ (dirty: a win's exit drawn, or a loss's) and, backwards along king moves, at positions whose
     // value may depend on one that changes: a loss depends on every successor, a win on the
     // successors that are its quickest (its threshold less one). Since values only weaken, a win
     // keeps its value while one of its quickest successors keeps its own, a loss while all
@@ -536,6 +540,8 @@ private:
     // change are then solved as usual, with king moves into positions that keep their value
     // taken as exits; the un-moves of the iteration skip the others, whose values are final.
     void repair(const Scope& scope) {
+        static_assert(!SliceIndex<R>::kRowGroups, "man moves must leave their level (no sideways moves)");
+        assert(regime_.prepared && !regime_.man_moves_inside);
         const auto& ref = *regime_.reference;
         if (config_like_.empty())
             for (const Side& sd : sides_) config_like_.emplace_back(sd.index.num_men_configs(), -1);
@@ -566,7 +572,8 @@ private:
         const std::uint64_t limit = scope_size / 8;
         ItemList all;
         for (std::size_t round = 0; !rounds.peek(round).empty(); ++round) {
-            if (all.size() + rounds.peek(round).size() > limit) {
+            if (ref.fall_back && all.size() + rounds.peek(round).size() > limit) {
+                ++fell_back_;
                 seed_from_exits(scope);
                 iterate_dtw(scope);
                 return;
@@ -794,7 +801,7 @@ private:
     SeedObserver observer_;
     Regime regime_;
     PassProgress progress_;
-    std::uint64_t repaired_ = 0;
+    std::uint64_t repaired_ = 0, fell_back_ = 0;
     std::vector<std::vector<signed char>> config_like_;  // repair: per side and men configuration, -1 undecided
 };
 

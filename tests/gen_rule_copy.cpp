@@ -21,7 +21,7 @@ using Tables = std::map<std::pair<std::string, int>, std::vector<ValueCode>>;
 using Shortcuts = gen::RuleTableSolver<International>::Shortcuts;
 
 struct CopyCounts {
-    std::uint64_t copied = 0, repaired = 0, refused = 0;
+    std::uint64_t copied = 0, repaired = 0, refused = 0, solved_in_full = 0;
 };
 
 Tables rule_tables(const Material& m, gen::FinishedTables<International>& finished,
@@ -51,6 +51,7 @@ Tables rule_tables(const Material& m, gen::FinishedTables<International>& finish
         counts.repaired += rule_solver.repaired(r);
     }
     counts.refused += rule_solver.phases_refused_for_reached();
+    counts.solved_in_full += rule_solver.scopes_solved_in_full(RuleSet::fmjd) + rule_solver.scopes_solved_in_full(RuleSet::ffjd);
     return out;
 }
 
@@ -77,7 +78,7 @@ TEST_CASE("rule phases copied or repaired from DTC equal a full solve (internati
     gen::FinishedTables<International> finished(dir);
     gen::FinishedRuleTables<International> rules(dir);
     std::uint64_t slices = 0, positions = 0;
-    CopyCounts none, repair_only, both;
+    CopyCounts none, repair_only, always_repair, both;
     for (const Material& m : all_materials<International>(4)) {
         if (m.pieces() != 4 || m.mirrored() < m) continue;
         if (count_class(m, RuleSet::fmjd) != CountClass::none && count_class(m, RuleSet::ffjd) != CountClass::none) continue;
@@ -94,12 +95,14 @@ TEST_CASE("rule phases copied or repaired from DTC equal a full solve (internati
             }
         const Tables solved = rule_tables(m, finished, rules, Shortcuts::none, none);
         require_equal(solved, rule_tables(m, finished, rules, Shortcuts::repair_only, repair_only));
+        require_equal(solved, rule_tables(m, finished, rules, Shortcuts::repair_without_fallback, always_repair));
         require_equal(solved, rule_tables(m, finished, rules, Shortcuts::copy_and_repair, both));
         ++slices;
         positions += SliceIndex<International>(m).size() + (m.mirrored() == m ? 0 : SliceIndex<International>(m.mirrored()).size());
     }
     INFO(slices << " slice pairs, " << positions << " positions (each in 2 rule tables at most); repair alone: "
-                << repair_only.repaired << " re-solved; copies first: " << both.copied << " copied, " << both.repaired
+                << repair_only.repaired << " re-solved, " << repair_only.solved_in_full
+                << " scopes solved in full; never falling back: " << always_repair.repaired << " re-solved; copies first: " << both.copied << " copied, " << both.repaired
                 << " re-solved, " << both.refused << " phases refused for a reached configuration");
     CHECK(slices >= 5);
     CHECK(none.copied + none.repaired == 0);
@@ -107,6 +110,9 @@ TEST_CASE("rule phases copied or repaired from DTC equal a full solve (internati
     CHECK(repair_only.copied == 0);
     CHECK(repair_only.repaired > 0);
     CHECK(repair_only.repaired < positions / 4);
+    // Without the fallback every scope is repaired, however far its closure grows.
+    CHECK(always_repair.solved_in_full == 0);
+    CHECK(always_repair.repaired >= repair_only.repaired);
     CHECK(both.copied > 0);
     CHECK(both.repaired > 0);
     CHECK(both.refused > 0);  // the comparison of reached configurations decided something
