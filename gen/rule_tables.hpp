@@ -69,7 +69,6 @@ public:
                 codes[i] = conversion_code(v[i], codes[i]);
             });
         }
-        game_values_ = std::move(values);
         conversion_codes_ = std::move(dtc);
     }
     // The rule value of a position in no counting class whose phase's exits are all worth what
@@ -120,7 +119,7 @@ private:
     // solver handles phases by decreasing advancement (SliceSolver::solve_values), so its value
     // is final when it is read.
     Values solve_phases(RuleSet rules) {
-        const SliceSolver<R>* self = nullptr;
+        SliceSolver<R>* self = nullptr;
         Regime regime;
         std::unique_ptr<AgreeingPhases> like_game;
         const bool from_game = shortcuts_ != Shortcuts::none && !conversion_codes_.empty();
@@ -129,7 +128,7 @@ private:
         // copies against 5.2 s without) are solved throughout.
         constexpr std::uint64_t kSmallestCopiedPhase = 16;
         if (from_game && shortcuts_ == Shortcuts::copy_and_repair && indices_[0].kings_per_config() >= kSmallestCopiedPhase) {
-            like_game = std::make_unique<AgreeingPhases>(*this, rules, game_values_);
+            like_game = std::make_unique<AgreeingPhases>(*this, rules);
             regime.known = [&, rules](int s, std::uint64_t men_config) -> const ValueCode* {
                 if (!like_game->same(*self, s, men_config)) return nullptr;
                 const auto side = static_cast<std::size_t>(s);
@@ -143,7 +142,7 @@ private:
             // exit's value (a win or a loss) into a draw, so every rule value is the game's code
             // or weaker (slower, or drawn).
             Regime::Reference reference;
-            reference.values = [this](int s) { return conversion_codes_[static_cast<std::size_t>(s)].data(); };
+            for (const BigArray<ValueCode>& codes : conversion_codes_) reference.values.push_back(codes.data());
             reference.exits_like = [this, rules](int s, std::uint64_t i) { return phase_seeds_.exits_like_game(rules, s, i); };
             // A man move is worth its position's value with fresh counters; the game's code has
             // the game's value.
@@ -183,7 +182,9 @@ private:
     // with fresh counters, what it is worth in the game (PhaseSeeds::exits_like_game), and every
     // configuration its man moves reach has, with fresh counters, the game's values, the phase's
     // rule values are the game's: win_in(DTC), loss_in(DTC) or a draw. Deciding that per phase
-    // costs next to nothing (the repair looks at every position's exits).
+    // costs next to nothing (the repair looks at every position's exits). The reached
+    // configurations are compared by the solver's own check (SliceSolver::config_like_reference,
+    // against the game's codes, which have the game's values).
     // Man moves are taken from the men alone (a king on the square blocks some of them: counting
     // them anyway can only copy less). Asked by the solver level by level, from its own thread.
     class AgreeingPhases {
@@ -192,9 +193,7 @@ private:
         static_assert(!SliceIndex<R>::kRowGroups);
 
     public:
-        // game: per side, the game's values.
-        AgreeingPhases(const RuleTableSolver& owner, RuleSet rules, std::vector<std::span<const ValueCode>> game)
-            : owner_(owner), game_(std::move(game)) {
+        AgreeingPhases(const RuleTableSolver& owner, RuleSet rules) : owner_(owner) {
             for (std::size_t side = 0; side < owner.indices_.size(); ++side) {
                 const SliceIndex<R>& index = owner.indices_[side];
                 const std::uint64_t kpc = index.kings_per_config();
@@ -206,12 +205,11 @@ private:
                     agree[mc] = all;
                 });
                 same_.emplace_back(index.num_men_configs(), kUndecided);
-                equal_.emplace_back(index.num_men_configs(), kUndecided);
             }
         }
         // Whether configuration (s, mc) takes the game's codes; solver holds the values of the
         // rule set being solved so far.
-        bool same(const SliceSolver<R>& solver, int s, std::uint64_t mc) {
+        bool same(SliceSolver<R>& solver, int s, std::uint64_t mc) {
             signed char& decision = same_[static_cast<std::size_t>(s)][mc];
             if (decision == kUndecided) {
                 Bitboard white_men, black_men;
@@ -240,7 +238,7 @@ private:
             white_men = p.men(Color::white);
             black_men = p.men(Color::black);
         }
-        bool alone_ok(const SliceSolver<R>& solver, int s, std::uint64_t mc) {
+        bool alone_ok(SliceSolver<R>& solver, int s, std::uint64_t mc) {
             if (!seeds_agree_[static_cast<std::size_t>(s)][mc]) return false;
             Bitboard white_men, black_men;
             men_of(s, mc, white_men, black_men);
@@ -252,31 +250,15 @@ private:
                     if (to < 0 || ((white_men | black_men) & bit(to))) continue;
                     if (RulesOf<R>::promotion_row(Color::white) & bit(to)) continue;  // an exit, in the seed
                     const Bitboard moved = white_men ^ bit(from) ^ bit(to);
-                    if (!holds_game(solver, next_side, next_index.men_config_of(G::rotate(black_men), G::rotate(moved))))
+                    if (!solver.config_like_reference(next_side, next_index.men_config_of(G::rotate(black_men), G::rotate(moved))))
                         return false;
                 }
             }
             return true;
         }
-        // Whether a (final) configuration's values are, with fresh counters (all a man move
-        // into it reads), the game's.
-        bool holds_game(const SliceSolver<R>& solver, int s, std::uint64_t mc) {
-            signed char& equal = equal_[static_cast<std::size_t>(s)][mc];
-            if (equal == kUndecided) {
-                const std::uint64_t kpc = owner_.indices_[static_cast<std::size_t>(s)].kings_per_config();
-                const ValueCode* solved = solver.side(s).value.data() + mc * kpc;
-                const ValueCode* game = game_[static_cast<std::size_t>(s)].data() + mc * kpc;
-                bool all = true;
-                for (std::uint64_t k = 0; k < kpc && all; ++k) all = fresh_value(solved[k], CountClass::none) == wdl_of(game[k]);
-                equal = all ? 1 : 0;
-            }
-            return equal == 1;
-        }
-
         const RuleTableSolver& owner_;
-        std::vector<std::span<const ValueCode>> game_;
         std::vector<std::vector<char>> seeds_agree_;
-        std::vector<std::vector<signed char>> same_, equal_;  // per side and men configuration
+        std::vector<std::vector<signed char>> same_;  // per side and men configuration
         std::uint64_t refused_for_reached_ = 0;
     };
 
@@ -353,8 +335,7 @@ private:
     Shortcuts shortcuts_;
     std::uint64_t refused_for_reached_ = 0;
     std::uint64_t copied_from_game_[2] = {0, 0}, repaired_[2] = {0, 0}, solved_in_full_[2] = {0, 0};
-    std::vector<std::span<const ValueCode>> game_values_;  // per side (use_game)
-    Values conversion_codes_;                               // per side (use_game)
+    Values conversion_codes_;  // per side (use_game)
 };
 
 }  // namespace dtb::gen

@@ -79,7 +79,7 @@ struct Regime {
     // the reference's and those whose value may depend on them (SliceSolver::repair), and takes
     // the reference's value everywhere else.
     struct Reference {
-        std::function<const ValueCode*(int side)> values;  // of the whole side, by index
+        std::vector<const ValueCode*> values;  // per side, of the whole side, by index
         // Whether a position's captures and promotions are worth what they are in the reference.
         std::function<bool(int side, std::uint64_t index)> exits_like;
         // Whether a plain man move into a position whose value is `solved` here, and `reference`
@@ -146,6 +146,8 @@ public:
     // whose exit reads this solver's own values (value_of) finds them final.
     void solve_values() {
         allocate_arrays();
+        if (regime_.reference)
+            for (const Side& sd : sides_) config_like_.emplace_back(sd.index.num_men_configs(), -1);
         auto solve_scope = [&](const Scope& scope) {
             const Scope rest = copy_known(scope);
             if (regime_.reference) {
@@ -543,11 +545,9 @@ private:
         static_assert(!SliceIndex<R>::kRowGroups, "man moves must leave their level (no sideways moves)");
         assert(regime_.prepared && !regime_.man_moves_inside);
         const auto& ref = *regime_.reference;
-        if (config_like_.empty())
-            for (const Side& sd : sides_) config_like_.emplace_back(sd.index.num_men_configs(), -1);
         // The reference's values, and the dirty positions, marked open (kValueUnknown).
         PendingAppends appends;
-        const ValueCode* reference[2] = {ref.values(0), ref.values(num_sides() - 1)};
+        const std::vector<const ValueCode*>& reference = ref.values;
         for_scope("repair seed", scope, [&](int s, std::uint64_t i) {
             Side& sd = sides_[s];
             const ValueCode c = reference[s][i];
@@ -659,7 +659,7 @@ private:
         const Bitboard white_men = p.men(Color::white), black_men = p.men(Color::black);
         const int ns = other(s);
         const Side& next_side = sides_[ns];
-        const ValueCode* next_reference = ref.values(ns);
+        const ValueCode* next_reference = ref.values[static_cast<std::size_t>(ns)];
         bool like = true;
         for_each_man_step<R>(p, [&](const Move& m) {
             if (!like || m.promotes) return;  // promotions: ref.exits_like
@@ -670,9 +670,11 @@ private:
         });
         return like;
     }
+public:
     // Whether a man move into any position of men configuration mc of side s is worth what it
-    // is in the reference. Decided once per configuration (two threads may both decide it: the
-    // same answer).
+    // is in the reference (Regime::reference; the configuration's values final). Decided once
+    // per configuration (two threads may both decide it: the same answer). Also what a regime's
+    // Regime::known asks of the configurations a phase's man moves reach.
     bool config_like_reference(int s, std::uint64_t mc) {
         std::atomic_ref<signed char> known(config_like_[static_cast<std::size_t>(s)][mc]);
         signed char k = known.load(std::memory_order_relaxed);
@@ -680,7 +682,7 @@ private:
             const auto& ref = *regime_.reference;
             const std::uint64_t kpc = sides_[s].index.kings_per_config();
             const ValueCode* solved = sides_[s].value.data() + mc * kpc;
-            const ValueCode* reference = ref.values(s) + mc * kpc;
+            const ValueCode* reference = ref.values[static_cast<std::size_t>(s)] + mc * kpc;
             bool all = true;
             for (std::uint64_t x = 0; x < kpc && all; ++x) all = ref.same_exit(solved[x], reference[x]);
             k = all ? 1 : 0;
@@ -688,6 +690,8 @@ private:
         }
         return k == 1;
     }
+
+private:
 
     // DTC seeds: won positions with a winning conversion (or game-ending move) are at 1; lost
     // positions wait for all their king moves, every other move being a conversion worth 1.
