@@ -105,11 +105,16 @@ public:
     void forget(const Material& m) { slots_[code(m)].reset(); }
 
     // Value of a White-to-move position whose slice was loaded. Safe from many threads.
-    ValueCode value(const Position& p) const { return word(p) & kMaxCode; }
+    ValueCode value(const Position& p) const { return value_in(word(p)); }
     // Its rule value with fresh counters (with counting rules).
-    Wdl fresh(RuleSet rules, const Position& p) const {
-        return static_cast<Wdl>((word(p) >> fresh_shift(rules)) & 3);
+    Wdl fresh(RuleSet rules, const Position& p) const { return fresh_in(rules, word(p)); }
+    // The whole word of a position, for a caller that needs several of its fields: one rank.
+    std::uint16_t word(const Position& p) const {
+        const Slice& s = *slots_[code(Material::of(p))];
+        return s.word[s.index.rank(p)];
     }
+    static ValueCode value_in(std::uint16_t word) { return word & kMaxCode; }
+    static Wdl fresh_in(RuleSet rules, std::uint16_t word) { return static_cast<Wdl>((word >> fresh_shift(rules)) & 3); }
     bool loaded(const Material& m) const { return slots_[code(m)] != nullptr; }
     std::size_t bytes_in_memory() const {
         std::size_t n = 0;
@@ -146,10 +151,6 @@ private:
             }
             s.word[i] = best;
         });
-    }
-    std::uint16_t word(const Position& p) const {
-        const Slice& s = *slots_[code(Material::of(p))];
-        return s.word[s.index.rank(p)];
     }
     static constexpr int fresh_shift(RuleSet rules) { return rules == RuleSet::fmjd ? 12 : 14; }
     static void add_fresh(Slice& s, RuleSet rules, std::span<const ValueCode> codes) {

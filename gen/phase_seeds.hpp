@@ -58,9 +58,10 @@ public:
                 for (ValueCode& b : best) b = win_in(1);
                 continue;
             }
-            const Wdl game = wdl_of(finished_.value(next));
+            const std::uint16_t word = finished_.word(next);  // one rank for all the fields
+            const Wdl game = wdl_of(FinishedTables<R>::value_in(word));
             for (std::size_t k = 0; k < phased_.size(); ++k) {
-                const Wdl fresh = finished_.fresh(phased_[k], next);
+                const Wdl fresh = FinishedTables<R>::fresh_in(phased_[k], word);
                 best[k] = better(best[k], value_of_fresh_exit(fresh));
                 like_game[k] = like_game[k] && fresh == game;
             }

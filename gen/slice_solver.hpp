@@ -265,6 +265,34 @@ private:
             }
         }, report);
     }
+    // The same with the position: body(side, index, position), the position stepped from the
+    // previous index (SliceIndex::step) rather than unranked, except at the start of a range.
+    template <class Body>
+    void for_scope_positions(const std::string& pass, const Scope& scope, Body&& body) {
+        std::vector<std::uint64_t> starts;
+        std::uint64_t all = 0;
+        for (const Range& r : scope) {
+            starts.push_back(all);
+            all += r.end - r.begin;
+        }
+        ChunkProgress report;
+        if (progress_) report = [&](std::uint64_t done, std::uint64_t) { progress_(pass, done, all); };
+        parallel_for_chunks(all, [&](std::uint64_t begin, std::uint64_t end) {
+            auto at = static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), begin) - starts.begin()) - 1;
+            Position p;
+            for (std::uint64_t k = begin; k < end; ++k) {
+                while (k - starts[at] >= scope[at].end - scope[at].begin) ++at;
+                const Range& r = scope[at];
+                const std::uint64_t i = r.begin + (k - starts[at]);
+                const SliceIndex<R>& index = sides_[r.side].index;
+                if (k == begin || i == r.begin)
+                    p = index.unrank(i);
+                else
+                    index.step(p, i);
+                body(r.side, i, static_cast<const Position&>(p));
+            }
+        }, report);
+    }
     template <class Body>
     void for_all(const std::string& pass, Body&& body) {
         for_scope(pass, full_scope(), std::forward<Body>(body));
@@ -325,28 +353,31 @@ private:
 
     void seed_from_exits(const Scope& scope) {
         allocate_arrays();
-        for_scope("seed", scope, [&](int s, std::uint64_t i) {
-            const PreparedSeed seed = regime_.prepared ? prepared_seed(s, i) : generated_seed(s, i);
-            Side& sd = sides_[s];
-            sd.capture[i] = seed.capture;
-            if (seed.drawn) {
-                sd.value[i] = kValueDraw;
-                return;
-            }
-            if (seed.king_steps == kNoMove) {
-                sd.value[i] = loss_in(0);
-                return;
-            }
-            sd.exit[i] = seed.best_elsewhere;
-            sd.value[i] = seed.king_steps == 0 ? seed.best_elsewhere : open_code(seed.king_steps);
-        });
+        if (regime_.prepared)
+            for_scope("seed", scope, [&](int s, std::uint64_t i) { record_seed(s, i, prepared_seed(s, i)); });
+        else
+            for_scope_positions("seed", scope,
+                                [&](int s, std::uint64_t i, const Position& p) { record_seed(s, i, generated_seed(s, i, p)); });
+    }
+    void record_seed(int s, std::uint64_t i, const PreparedSeed& seed) {
+        Side& sd = sides_[s];
+        sd.capture[i] = seed.capture;
+        if (seed.drawn) {
+            sd.value[i] = kValueDraw;
+            return;
+        }
+        if (seed.king_steps == kNoMove) {
+            sd.value[i] = loss_in(0);
+            return;
+        }
+        sd.exit[i] = seed.best_elsewhere;
+        sd.value[i] = seed.king_steps == 0 ? seed.best_elsewhere : open_code(seed.king_steps);
     }
     // In the seeds below, king_steps counts every move that stays inside, and is kNoMove when
     // the side to move has no move at all.
     static constexpr std::uint8_t kNoMove = 0xFF;
-    PreparedSeed generated_seed(int s, std::uint64_t i) const {
+    PreparedSeed generated_seed(int s, std::uint64_t i, const Position& p) const {
         thread_local MoveList exits;  // the captures, or the promotions
-        const Position p = sides_[s].index.unrank(i);
         const Position rp = reversed<typename R::Geometry>(p);
         PreparedSeed seed;
         int king_steps = 0;
@@ -448,22 +479,31 @@ private:
     void for_each_predecessor_of(const std::string& pass, const ItemList& items, UnmoveKinds kinds, Prefetch&& prefetch,
                                  F&& f) {
         for_item_chunks(pass, items, [&](auto& item_at, std::uint64_t begin, std::uint64_t end) {
-            thread_local std::vector<std::uint64_t> ranked[2];
+            // A piece has fewer un-moves than its four rays could hold on an empty board, and a
+            // side has at most kMaxPiecesPerSide pieces (material_fits): a bound on the
+            // predecessors of any indexed position, so that they fit on the stack.
+            using G = typename R::Geometry;
+            static constexpr int kMaxPredecessors = R::kMaxPiecesPerSide * 4 * (std::max(G::kWidth, G::kHeight) - 1);
+            std::uint64_t ranked[2][kMaxPredecessors];
+            int count[2] = {0, 0};
             Item previous{};
             for (std::uint64_t k = begin; k <= end; ++k) {
-                std::vector<std::uint64_t>& now = ranked[k & 1];
-                std::vector<std::uint64_t>& before = ranked[(k & 1) ^ 1];
+                std::uint64_t* now = ranked[k & 1];
+                int& n = count[k & 1];
                 Item it{};
                 if (k < end) {
                     it = item_at(k);
-                    now.clear();
+                    n = 0;
                     const SliceIndex<R>& pred_index = sides_[other(item_side(it))].index;
                     const Position p = sides_[item_side(it)].index.unrank(item_index(it));
-                    for_each_predecessor_rank<R>(p, kinds, pred_index, [&](std::uint64_t j) { now.push_back(j); });
-                    for (std::uint64_t j : now) prefetch(item_side(it), j);
+                    for_each_predecessor_rank<R>(p, kinds, pred_index, [&](std::uint64_t j) { now[n++] = j; });
+                    for (int q = 0; q < n; ++q) prefetch(item_side(it), now[q]);
                 }
-                if (k > begin)
-                    for (std::uint64_t j : before) f(previous, j);
+                if (k > begin) {
+                    const std::uint64_t* before = ranked[(k & 1) ^ 1];
+                    const int m = count[(k & 1) ^ 1];
+                    for (int q = 0; q < m; ++q) f(previous, before[q]);
+                }
                 previous = it;
             }
         });
@@ -697,15 +737,21 @@ private:
     // positions wait for all their king moves, every other move being a conversion worth 1.
     void seed_dtc() {
         for (Side& sd : sides_) sd.dtc.assign(sd.index.size(), kDtcUnknown);
-        for_all("dtc seed", [&](int s, std::uint64_t i) {
-            thread_local MoveList captures;
+        for_scope_positions("dtc seed", full_scope(), [&](int s, std::uint64_t i, const Position& p) {
             Side& sd = sides_[s];
             const ValueCode v = sd.value[i];
             if (is_draw(v) || v == loss_in(0)) {  // loss_in(0): no move (or no piece) left
                 sd.dtc[i] = 0;
                 return;
             }
-            const Position p = sd.index.unrank(i);
+            // Decided without generating moves: with a capture every move converts, and a won
+            // position's best capture reaches a lost one (pass 1 valued it so); without men, a
+            // win converts only if it wins at once.
+            if (sd.capture[i]) {
+                sd.dtc[i] = 1;
+                return;
+            }
+            if (is_win(v) && sd.index.material().wm == 0 && v != win_in(1)) return;
             const Position rp = reversed<typename R::Geometry>(p);
             const Side& next_side = sides_[other(s)];
             auto after = [&](const Move& m) {
@@ -713,18 +759,7 @@ private:
                     ? next_side.value[next_side.index.rank(reversed_after<typename R::Geometry>(rp, m))]
                     : external_value_after(rp, m);
             };
-            if (generate_captures<R>(p, captures)) {  // every move converts
-                if (is_loss(v)) {
-                    sd.dtc[i] = 1;
-                    return;
-                }
-                for (const Move& m : captures)
-                    if (is_loss(after(m))) {
-                        sd.dtc[i] = 1;
-                        return;
-                    }
-                return;
-            }
+            assert(!has_capture<R>(p));
             if (is_win(v)) {
                 // A man move into a lost position converts at once; so does a king move into a
                 // position lost at once, which only a win in 1 can have.

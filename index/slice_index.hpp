@@ -92,6 +92,29 @@ class SliceIndex {
         return p;
     }
 
+    // unrank(next) for next = i + 1 < size(), given p = unrank(i), in a few bit operations
+    // instead of an unrank: a pass over consecutive indices steps from one position to the next.
+    // Within a men configuration the black kings take their next set in rank (colex) order; after
+    // their last one, the white kings take their next set and the black kings the lowest squares
+    // left; after both, the next men configuration is unranked afresh.
+    void step(Position& p, std::uint64_t next) const {
+        assert(next < size_ && next > 0);
+        const Bitboard free = G::kPlayable & ~(p.men(Color::white) | p.men(Color::black));
+        const Bitboard wk = p.kings_of(Color::white), bk = p.kings_of(Color::black);
+        Bitboard nw = wk, nb = 0;
+        if (!next_set(bk, free & ~wk, nb)) {
+            if (!next_set(wk, free, nw)) {
+                p = unrank(next);
+                return;
+            }
+            nb = lowest_squares(free & ~nw, m_.bk);
+        }
+        p.pieces[0] = (p.pieces[0] & ~wk) | nw;
+        p.pieces[1] = (p.pieces[1] & ~bk) | nb;
+        p.kings = nw | nb;
+        assert(p == unrank(next));
+    }
+
     // The men configuration (index / kings_per_config()) of the men wmen, bmen; and the number of
     // black king sets (r_kings = r_wk * black_king_sets() + r_bk). For incremental ranking
     // (index/king_move_ranks.hpp).
@@ -132,6 +155,24 @@ class SliceIndex {
     std::uint64_t rank_men(Bitboard wmen, Bitboard bmen) const {
         return men_offset_[rank_among(wmen, white_men_squares_)] +
                rank_among(bmen, black_men_squares_ & ~wmen);
+    }
+    // The set after `set` in colex order among the squares of `candidates` (which hold it), into
+    // `out`; false when `set` is empty or the last one. In colex order the successor moves the
+    // top piece of the lowest run (pieces on consecutive candidates) up to the next candidate and
+    // the rest of the run down to the lowest candidates. Adding the lowest piece to the set with
+    // every non-candidate bit set carries through that run and into the next candidate.
+    static bool next_set(Bitboard set, Bitboard candidates, Bitboard& out) {
+        if (set == 0) return false;
+        const Bitboard t = ((set | ~candidates) + (set & (0 - set))) & candidates;
+        if ((t & ~set) == 0) return false;  // the carry ran off the board: the last set
+        out = t | lowest_squares(candidates, std::popcount(set & ~t) - 1);
+        return true;
+    }
+    // The k lowest squares of `squares` (which has at least k).
+    static Bitboard lowest_squares(Bitboard squares, int k) {
+        Bitboard out = 0;
+        for (; k > 0; --k, squares &= squares - 1) out |= squares & (0 - squares);
+        return out;
     }
     // The k kings of rank r among the playable squares outside `taken`.
     static Bitboard unrank_kings(std::uint64_t r, int k, Bitboard taken) {

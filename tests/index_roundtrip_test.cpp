@@ -147,3 +147,55 @@ TEST_CASE("index round trip on 10^6 samples of every 5-piece slice", "[index][ro
     check_sampled<International>(5, 1'000'000);
     check_sampled<Turkish>(5, 1'000'000);
 }
+
+namespace {
+
+// step(p, i + 1) from p = unrank(i) gives unrank(i + 1): over the whole slice, or over `runs`
+// runs of `length` consecutive indices from random starts (every run crosses several black-king
+// and white-king wraps, and men-configuration changes where a configuration is short).
+template <class R>
+std::uint64_t check_steps(const Material& m, std::uint64_t runs, std::uint64_t length, std::mt19937_64& rng) {
+    const SliceIndex<R> idx(m);
+    std::uint64_t bad = 0;
+    auto run_from = [&](std::uint64_t first, std::uint64_t n) {
+        Position p = idx.unrank(first);
+        for (std::uint64_t i = first + 1; i < first + n && i < idx.size(); ++i) {
+            idx.step(p, i);
+            if (p != idx.unrank(i)) {
+                ++bad;
+                p = idx.unrank(i);
+            }
+        }
+    };
+    if (runs == 0) {
+        run_from(0, idx.size());
+    } else {
+        std::uniform_int_distribution<std::uint64_t> start(0, idx.size() - 1);
+        for (std::uint64_t r = 0; r < runs; ++r) run_from(start(rng), length);
+    }
+    return bad;
+}
+
+template <class R>
+void check_steps_up_to(int pieces, std::uint64_t runs, std::uint64_t length) {
+    std::mt19937_64 rng(20261201);
+    for (const Material& m : all_materials<R>(pieces)) {
+        if (runs > 0 && m.pieces() != pieces) continue;
+        INFO(R::kName << " " << m.name());
+        CHECK(check_steps<R>(m, runs, length, rng) == 0);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("stepping to the next index equals unranking it: every index up to 3 pieces", "[index][roundtrip]") {
+    check_steps_up_to<International>(3, 0, 0);
+    check_steps_up_to<Turkish>(3, 0, 0);
+}
+
+TEST_CASE("stepping to the next index equals unranking it: runs in every 4- and 5-piece slice", "[index][roundtrip]") {
+    for (int pieces : {4, 5}) {
+        check_steps_up_to<International>(pieces, 20, 20'000);
+        check_steps_up_to<Turkish>(pieces, 20, 20'000);
+    }
+}
