@@ -3,14 +3,20 @@
 // misses the TLB, and the page walk costs as much as the cache miss. Arrays of 2 MB or more are
 // therefore mapped on their own, 2 MB-aligned, and marked MADV_HUGEPAGE (the kernel's "madvise"
 // THP mode honours it; where THP is off it is a no-op). Being mappings of their own, they go back
-// to the system when freed, whatever malloc's thresholds.
+// to the system when freed, whatever malloc's thresholds. Sized construction does not zero
+// (see HugePageAllocator::construct): every element must be written before it is read.
 #pragma once
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <new>
+#include <type_traits>
+#include <utility>
 #include <vector>
+
+#include "gen/parallel.hpp"
 
 namespace dtb::gen {
 
@@ -45,6 +51,17 @@ public:
         else
             munmap(p, rounded(bytes));
     }
+    // Value-initialisation (vector(n), resize(n)) is default-initialisation here: a trivial T is
+    // left unwritten, so that a caller that overwrites every element (assign_parallel) does not
+    // pay for zeroing it first. Constructions with arguments are as usual.
+    template <class U>
+    void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
+        ::new (static_cast<void*>(p)) U;
+    }
+    template <class U, class... Args>
+    void construct(U* p, Args&&... args) {
+        ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+    }
     template <class U>
     bool operator==(const HugePageAllocator<U>&) const {
         return true;
@@ -58,5 +75,17 @@ private:
 // One value per position of a slice.
 template <class T>
 using BigArray = std::vector<T, HugePageAllocator<T>>;
+
+// n copies of value, written by all threads: the first touch of each page (the kernel zeroes
+// it, then the value is written) then runs in parallel instead of on the thread that
+// allocates, which for a slice's arrays was several percent of a solve spent on one core.
+template <class T>
+void assign_parallel(BigArray<T>& a, std::size_t n, T value) {
+    BigArray<T>().swap(a);
+    a.resize(n);  // default-initialised (HugePageAllocator::construct): not written yet
+    parallel_for_chunks(n, [&](std::uint64_t begin, std::uint64_t end) {
+        std::fill(a.begin() + static_cast<std::ptrdiff_t>(begin), a.begin() + static_cast<std::ptrdiff_t>(end), value);
+    });
+}
 
 }  // namespace dtb::gen

@@ -17,7 +17,7 @@ namespace dtb::gen {
 // A table of don't-cares only keeps its values.
 // WDL is filled with between = draw (the value most of its runs are made of): 3.9% smaller than
 // without on the international 2-5 WDL tables (BENCHMARKS.md, "Generator"). DTW and DTC without.
-inline void fill_dont_care(std::vector<std::uint16_t>& values, std::span<const std::uint8_t> is_capture,
+inline void fill_dont_care(std::span<std::uint16_t> values, std::span<const std::uint8_t> is_capture,
                            std::optional<std::uint16_t> between = std::nullopt) {
     const std::size_t n = values.size();
     std::optional<std::uint16_t> before;  // the last quiet value so far

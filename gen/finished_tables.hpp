@@ -13,6 +13,7 @@
 // slices, loaded first).
 #pragma once
 #include <array>
+#include <atomic>
 #include <filesystem>
 #include <memory>
 #include <mutex>
@@ -91,10 +92,14 @@ public:
     // add_fresh). Refuses codes above kMaxCode.
     Expected<bool> adopt(const Material& m, const BigArray<ValueCode>& values) {
         auto slice = std::make_unique<Slice>(Slice{SliceIndex<R>(m), BigArray<std::uint16_t>(values.size())});
-        for (std::size_t i = 0; i < values.size(); ++i) {
-            if (values[i] > kMaxCode) return Error{"slice " + m.name() + " has a distance too long for the generator"};
-            slice->word[i] = values[i];
-        }
+        std::atomic<bool> too_long{false};
+        parallel_for_chunks(values.size(), [&](std::uint64_t begin, std::uint64_t end) {
+            for (std::uint64_t i = begin; i < end; ++i) {
+                if (values[i] > kMaxCode) too_long.store(true, std::memory_order_relaxed);
+                slice->word[i] = values[i];
+            }
+        });
+        if (too_long) return Error{"slice " + m.name() + " has a distance too long for the generator"};
         slots_[code(m)] = std::move(slice);
         return true;
     }

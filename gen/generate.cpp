@@ -179,6 +179,7 @@ private:
             });
         solver.solve();
         const auto t_theory = std::chrono::steady_clock::now();
+        const std::string solve_passes = pass_breakdown(solver.pass_seconds(), std::chrono::duration<double>(t_theory - t_inputs).count());
         // Files in the order of metrics_of: DTC and DTW now, WDL last.
         for (int s = 0; s < solver.num_sides(); ++s) {
             const auto& sd = solver.side(s);
@@ -258,27 +259,47 @@ private:
         if constexpr (R::kCountingRules)
             std::snprintf(rules_part, sizeof rules_part, ", rule tables %.1f s (fmjd %s; ffjd %s)",
                           seconds(t_distances, t_rules), from_dtc(0).c_str(), from_dtc(1).c_str());
-        char line[512];
+        char line[1024];
         std::snprintf(line, sizeof line,
-                      "%s: %llu positions in %.2f s (%.2f M/s; inputs read %.1f s, solve %.1f s, distances written %.1f s%s, "
+                      "%s: %llu positions in %.2f s (%.2f M/s; inputs read %.1f s, solve %.1f s (%s), distances written %.1f s%s, "
                       "WDL written %.1f s), %llu bytes",
                       name.c_str(), static_cast<unsigned long long>(positions), secs,
                       positions / std::max(secs, 1e-9) / 1e6, seconds(t0, t_inputs), seconds(t_inputs, t_theory),
-                      seconds(t_theory, t_distances),
+                      solve_passes.c_str(), seconds(t_theory, t_distances),
                       rules_part, seconds(t_rules, t_end), static_cast<unsigned long long>(bytes));
         log(line);
         return true;
+    }
+
+    // "seed 3.1, dtw 4.2, dtc seed 1.0, dtc 3.2, other 0.4": the main kinds of pass of a solve
+    // (SliceSolver::pass_seconds), the others summed with the serial work between passes.
+    static std::string pass_breakdown(const std::vector<std::pair<std::string, double>>& passes, double total) {
+        std::string out;
+        double shown = 0;
+        for (const char* kind : {"seed", "dtw", "dtc seed", "dtc"}) {
+            for (const auto& [name, secs] : passes) {
+                if (name != kind) continue;
+                char part[48];
+                std::snprintf(part, sizeof part, "%s%s %.1f", out.empty() ? "" : ", ", kind, secs);
+                out += part;
+                shown += secs;
+            }
+        }
+        char rest[32];
+        std::snprintf(rest, sizeof rest, "%sother %.1f", out.empty() ? "" : ", ", std::max(total - shown, 0.0));
+        return out + rest;
     }
 
     // Capture positions are stored as "don't care" (gen/dont_care.hpp); readers resolve them.
     // The solver's seed pass flagged them.
     Expected<std::uint64_t> write_distances(const Material& m, std::span<const ValueCode> value,
                                             std::span<const std::uint16_t> dtc, std::span<const std::uint8_t> captures) {
-        std::vector<std::uint16_t> out(dtc.begin(), dtc.end());
+        BigArray<std::uint16_t> out(dtc.size());  // written in parallel below
+        parallel_for(out.size(), [&](std::uint64_t i) { out[i] = dtc[i]; });
         fill_dont_care(out, captures);
         auto w = write_table(m, format::Metric::dtc, out);
         if (!w) return Error{w.error()};
-        for (std::size_t i = 0; i < value.size(); ++i) out[i] = static_cast<std::uint16_t>(distance_of(value[i]));
+        parallel_for(out.size(), [&](std::uint64_t i) { out[i] = static_cast<std::uint16_t>(distance_of(value[i])); });
         fill_dont_care(out, captures);
         auto w2 = write_table(m, format::Metric::dtw, out);
         if (!w2) return Error{w2.error()};
@@ -291,8 +312,8 @@ private:
         std::vector<format::PreparedTable> prepared;
         for (int s = 0; s < solver.num_sides(); ++s) {
             const auto& sd = solver.side(s);
-            std::vector<std::uint16_t> wdl(sd.value.size());
-            for (std::size_t i = 0; i < wdl.size(); ++i) wdl[i] = static_cast<std::uint16_t>(wdl_of(sd.value[i]));
+            BigArray<std::uint16_t> wdl(sd.value.size());  // written in parallel below
+            parallel_for(wdl.size(), [&](std::uint64_t i) { wdl[i] = static_cast<std::uint16_t>(wdl_of(sd.value[i])); });
             fill_dont_care(wdl, sd.capture, static_cast<std::uint16_t>(Wdl::draw));
             auto p = format::prepare_table(table_info(sd.index.material(), format::Metric::wdl), wdl,
                                            write_options(format::Metric::wdl));

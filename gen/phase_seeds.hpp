@@ -39,8 +39,8 @@ public:
         for (RuleSet rules : {RuleSet::fmjd, RuleSet::ffjd})
             if (count_class(m, rules) == CountClass::none) phased_.push_back(rules);
         if (phased_.empty()) return;
-        seeds_.emplace_back(SliceIndex<R>(m).size(), 0);
-        if (m.mirrored() != m) seeds_.emplace_back(SliceIndex<R>(m.mirrored()).size(), 0);
+        assign_parallel(seeds_.emplace_back(), SliceIndex<R>(m).size(), std::uint16_t{0});
+        if (m.mirrored() != m) assign_parallel(seeds_.emplace_back(), SliceIndex<R>(m.mirrored()).size(), std::uint16_t{0});
     }
     // Whether any rule set solves phases (else nothing needs observing).
     bool needed() const { return !phased_.empty(); }

@@ -283,7 +283,7 @@ private:
         for (std::size_t s = 0; s < indices_.size(); ++s) {
             const auto& index = indices_[s];
             auto& v = out[static_cast<std::size_t>(s)];
-            v.assign(index.size(), kValueDraw);
+            assign_parallel(v, index.size(), kValueDraw);
             parallel_for(index.size(), [&](std::uint64_t i) {
                 thread_local MoveList moves;
                 const Position p = index.unrank(i);

@@ -27,11 +27,13 @@
 #include <algorithm>
 #include <atomic>
 #include <cassert>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gen/big_array.hpp"
@@ -168,6 +170,9 @@ public:
     // reference's value, except in the scopes solved in full because their closure grew too large.
     std::uint64_t repaired_positions() const { return repaired_; }
     std::uint64_t scopes_solved_in_full() const { return fell_back_; }
+    // Seconds spent in each kind of pass ("seed", "dtw", "dtc seed", "dtc", ...), in the order
+    // they first ran.
+    const std::vector<std::pair<std::string, double>>& pass_seconds() const { return pass_seconds_; }
 
     // Shows every position of the seed pass to observer, so that another computation can share
     // its move generation (gen/phase_seeds.hpp). Not with a regime's prepared seeds.
@@ -206,6 +211,31 @@ private:
     static constexpr bool is_dtc_open(std::uint16_t c) { return c >= kDtcOpenBase && c < kDtcOpenBase + 0x100; }
     static constexpr std::uint16_t dtc_open_code(int n) { return static_cast<std::uint16_t>(kDtcOpenBase + n); }
     static_assert(kValueUnknown == kOpenBase + 255);
+
+    // Adds the time of a pass to its kind: the pass name without its level number ("dtw 12" is
+    // "dtw").
+    class Timer {
+    public:
+        Timer(SliceSolver& solver, const std::string& pass)
+            : solver_(solver), kind_(pass.substr(0, pass.find_last_not_of("0123456789 ") + 1)),
+              start_(std::chrono::steady_clock::now()) {}
+        ~Timer() {
+            const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+            auto& all = solver_.pass_seconds_;
+            auto it = std::find_if(all.begin(), all.end(), [&](const auto& e) { return e.first == kind_; });
+            if (it == all.end())
+                all.emplace_back(kind_, s);
+            else
+                it->second += s;
+        }
+        Timer(const Timer&) = delete;
+        Timer& operator=(const Timer&) = delete;
+
+    private:
+        SliceSolver& solver_;
+        std::string kind_;
+        std::chrono::steady_clock::time_point start_;
+    };
 
     int other(int s) const { return sides_.size() == 1 ? 0 : 1 - s; }
     std::uint64_t total() const {
@@ -256,6 +286,7 @@ private:
         }
         ChunkProgress report;
         if (progress_) report = [&](std::uint64_t done, std::uint64_t) { progress_(pass, done, all); };
+        const Timer timer(*this, pass);
         parallel_for_chunks(all, [&](std::uint64_t begin, std::uint64_t end) {
             // The range holding begin, then on through the following ranges.
             auto at = static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), begin) - starts.begin()) - 1;
@@ -277,6 +308,7 @@ private:
         }
         ChunkProgress report;
         if (progress_) report = [&](std::uint64_t done, std::uint64_t) { progress_(pass, done, all); };
+        const Timer timer(*this, pass);
         parallel_for_chunks(all, [&](std::uint64_t begin, std::uint64_t end) {
             auto at = static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), begin) - starts.begin()) - 1;
             Position p;
@@ -324,9 +356,9 @@ private:
     void allocate_arrays() {
         for (Side& sd : sides_) {
             if (sd.value.size() == sd.index.size()) continue;  // an earlier scope allocated them
-            sd.value.assign(sd.index.size(), kValueUnknown);
-            sd.exit.assign(sd.index.size(), kValueUnknown);
-            sd.capture.assign(sd.index.size(), 0);
+            assign_parallel(sd.value, sd.index.size(), kValueUnknown);
+            assign_parallel(sd.exit, sd.index.size(), kValueUnknown);
+            assign_parallel(sd.capture, sd.index.size(), std::uint8_t{0});
         }
     }
     // Copies the values of the scope's known men configurations (Regime::known) and returns
@@ -461,6 +493,7 @@ private:
         }
         ChunkProgress report;
         if (progress_) report = [&](std::uint64_t done, std::uint64_t total) { progress_(pass, done, total); };
+        const Timer timer(*this, pass);
         parallel_for_chunks(all, [&](std::uint64_t begin, std::uint64_t end) {
             auto at = static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), begin) - starts.begin()) - 1;
             auto item_at = [&](std::uint64_t k) {
@@ -588,14 +621,14 @@ private:
         // The reference's values, and the dirty positions, marked open (kValueUnknown).
         PendingAppends appends;
         const std::vector<const ValueCode*>& reference = ref.values;
-        for_scope("repair seed", scope, [&](int s, std::uint64_t i) {
+        for_scope_positions("repair seed", scope, [&](int s, std::uint64_t i, const Position& p) {
             Side& sd = sides_[s];
             const ValueCode c = reference[s][i];
             sd.value[i] = c;
             if (is_draw(c) || c == loss_in(0)) return;  // a draw stays one; loss_in(0) has no move
             const PreparedSeed seed = regime_.prepared(s, i);
             sd.capture[i] = seed.capture;
-            if (!exits_like_reference(s, i, seed)) {
+            if (!exits_like_reference(s, i, p, seed)) {
                 sd.value[i] = kValueUnknown;
                 appends.add(0, make_item(s, i));
             }
@@ -689,12 +722,11 @@ private:
     // is in the reference. A man move leads to a more advanced men configuration, final by now;
     // when all of that configuration is worth the same (config_like_reference), the move is not
     // even ranked.
-    bool exits_like_reference(int s, std::uint64_t i, const PreparedSeed& seed) {
+    bool exits_like_reference(int s, std::uint64_t i, const Position& p, const PreparedSeed& seed) {
         using G = typename R::Geometry;
         const auto& ref = *regime_.reference;
         if (!ref.exits_like(s, i)) return false;
         if (seed.capture || sides_[s].index.material().wm == 0) return true;
-        const Position p = sides_[s].index.unrank(i);
         const Position rp = reversed<G>(p);
         const Bitboard white_men = p.men(Color::white), black_men = p.men(Color::black);
         const int ns = other(s);
@@ -736,7 +768,7 @@ private:
     // DTC seeds: won positions with a winning conversion (or game-ending move) are at 1; lost
     // positions wait for all their king moves, every other move being a conversion worth 1.
     void seed_dtc() {
-        for (Side& sd : sides_) sd.dtc.assign(sd.index.size(), kDtcUnknown);
+        for (Side& sd : sides_) assign_parallel(sd.dtc, sd.index.size(), kDtcUnknown);
         for_scope_positions("dtc seed", full_scope(), [&](int s, std::uint64_t i, const Position& p) {
             Side& sd = sides_[s];
             const ValueCode v = sd.value[i];
@@ -841,6 +873,7 @@ private:
     Regime regime_;
     PassProgress progress_;
     std::uint64_t repaired_ = 0, fell_back_ = 0;
+    std::vector<std::pair<std::string, double>> pass_seconds_;
     std::vector<std::vector<signed char>> config_like_;  // repair: per side and men configuration, -1 undecided
 };
 
