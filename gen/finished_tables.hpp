@@ -24,6 +24,7 @@
 #include "gen/big_array.hpp"
 #include "gen/finished_rule_tables.hpp"
 #include "gen/parallel.hpp"
+#include "gen/positions.hpp"
 #include "gen/retro.hpp"
 #include "gen/slice_solver.hpp"
 #include "index/slice_index.hpp"
@@ -72,10 +73,15 @@ public:
                 slice->word[i] = make_value(wdl_from_dtw<R>(d, [&] { return slice->index.unrank(i); }), d);
             });
         } else {
-            for (std::size_t i = 0; i < wdl->size(); ++i) slice->word[i] = make_value(static_cast<Wdl>((*wdl)[i]), (*dtw)[i]);
+            parallel_for(slice->index.size(), [&](std::uint64_t i) {
+                slice->word[i] = make_value(static_cast<Wdl>((*wdl)[i]), (*dtw)[i]);
+            });
         }
-        for (std::size_t i = 0; i < slice->word.size(); ++i)
-            if (slice->word[i] > kMaxCode) return Error{"table " + name + " has a distance too long for the generator"};
+        std::atomic<bool> too_long{false};
+        parallel_for(slice->word.size(), [&](std::uint64_t i) {
+            if (slice->word[i] > kMaxCode) too_long.store(true, std::memory_order_relaxed);
+        });
+        if (too_long) return Error{"table " + name + " has a distance too long for the generator"};
         resolve_captures(*slice);
         if constexpr (R::kCountingRules) {
             for (RuleSet rules : {RuleSet::fmjd, RuleSet::ffjd}) {
@@ -142,8 +148,7 @@ public:
 private:
     void resolve_captures(Slice& s) const {
         using G = typename R::Geometry;
-        parallel_for(s.index.size(), [&](std::uint64_t i) {
-            const Position p = s.index.unrank(i);
+        parallel_for_positions(s.index, [&](std::uint64_t i, const Position& p) {
             if (!has_capture<R>(p)) return;
             thread_local MoveList moves;
             generate_moves<R>(p, moves);
@@ -160,8 +165,9 @@ private:
     static constexpr int fresh_shift(RuleSet rules) { return rules == RuleSet::fmjd ? 12 : 14; }
     static void add_fresh(Slice& s, RuleSet rules, std::span<const ValueCode> codes) {
         const CountClass c = count_class(s.index.material(), rules);
-        for (std::size_t i = 0; i < codes.size(); ++i)
+        parallel_for(codes.size(), [&](std::uint64_t i) {
             s.word[i] = static_cast<std::uint16_t>(s.word[i] | static_cast<unsigned>(fresh_value(codes[i], c)) << fresh_shift(rules));
+        });
     }
 
     static int code(const Material& m) { return ((m.wk * 10 + m.wm) * 10 + m.bk) * 10 + m.bm; }

@@ -27,6 +27,7 @@
 #include "gen/finished_rule_tables.hpp"
 #include "gen/finished_tables.hpp"
 #include "gen/parallel.hpp"
+#include "gen/positions.hpp"
 #include "gen/phase_seeds.hpp"
 #include "gen/retro.hpp"
 #include "gen/slice_solver.hpp"
@@ -284,9 +285,8 @@ private:
             const auto& index = indices_[s];
             auto& v = out[static_cast<std::size_t>(s)];
             assign_parallel(v, index.size(), kValueDraw);
-            parallel_for(index.size(), [&](std::uint64_t i) {
+            parallel_for_positions(index, [&](std::uint64_t i, const Position& p) {
                 thread_local MoveList moves;
-                const Position p = index.unrank(i);
                 generate_moves<R>(p, moves);
                 if (moves.empty()) {
                     v[i] = loss_in(0);

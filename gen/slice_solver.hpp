@@ -92,8 +92,9 @@ struct Regime {
     };
     std::optional<Reference> reference;
 };
-// Told, for a position (side, index) of a seed pass: the position reversed, its moves that leave
-// the slice (every capture, or the promotions), whether it must capture, its plain king moves.
+// Told, for a position (side, index) of a seed pass: the position reversed (made only when there
+// are exits: otherwise not to be read), its moves that leave the slice (every capture, or the
+// promotions), whether it must capture, its plain king moves.
 using SeedObserver = std::function<void(int side, std::uint64_t index, const Position& rp, std::span<const Move> exits,
                                         bool capture, int king_steps)>;
 // (pass name, done, total) for progress lines.
@@ -297,7 +298,8 @@ private:
         }, report);
     }
     // The same with the position: body(side, index, position), the position stepped from the
-    // previous index (SliceIndex::step) rather than unranked, except at the start of a range.
+    // previous index (SliceIndex::step) rather than unranked, except at the start of a chunk or
+    // a range.
     template <class Body>
     void for_scope_positions(const std::string& pass, const Scope& scope, Body&& body) {
         std::vector<std::uint64_t> starts;
@@ -386,7 +388,8 @@ private:
     void seed_from_exits(const Scope& scope) {
         allocate_arrays();
         if (regime_.prepared)
-            for_scope("seed", scope, [&](int s, std::uint64_t i) { record_seed(s, i, prepared_seed(s, i)); });
+            for_scope_positions("seed", scope,
+                                [&](int s, std::uint64_t i, const Position& p) { record_seed(s, i, prepared_seed(s, i, p)); });
         else
             for_scope_positions("seed", scope,
                                 [&](int s, std::uint64_t i, const Position& p) { record_seed(s, i, generated_seed(s, i, p)); });
@@ -410,12 +413,22 @@ private:
     static constexpr std::uint8_t kNoMove = 0xFF;
     PreparedSeed generated_seed(int s, std::uint64_t i, const Position& p) const {
         thread_local MoveList exits;  // the captures, or the promotions
-        const Position rp = reversed<typename R::Geometry>(p);
+        // The position reversed, which valuing an exit starts from: only made when there is one
+        // (most positions have none).
+        Position rp;
+        bool reversed_made = false;
+        const auto exit_value_of = [&](const Move& m) {
+            if (!reversed_made) {
+                rp = reversed<typename R::Geometry>(p);
+                reversed_made = true;
+            }
+            return exit_value(rp, m);
+        };
         PreparedSeed seed;
         int king_steps = 0;
         if (generate_captures<R>(p, exits)) {  // captures are compulsory: every move leaves
             seed.capture = true;
-            for (const Move& m : exits) seed.best_elsewhere = better(seed.best_elsewhere, exit_value(rp, m));
+            for (const Move& m : exits) seed.best_elsewhere = better(seed.best_elsewhere, exit_value_of(m));
         } else {
             king_steps = count_king_steps<R>(p);  // plain king moves always stay inside
             int inside = king_steps;
@@ -425,7 +438,7 @@ private:
                 if (stays_inside(m)) {
                     ++inside;
                 } else {
-                    seed.best_elsewhere = better(seed.best_elsewhere, exit_value(rp, m));
+                    seed.best_elsewhere = better(seed.best_elsewhere, exit_value_of(m));
                     if (m.promotes) exits.push_back(m);
                 }
             });
@@ -435,14 +448,13 @@ private:
         if (observer_) observer_(s, i, rp, exits, seed.capture, king_steps);
         return seed;
     }
-    PreparedSeed prepared_seed(int s, std::uint64_t i) const {
+    PreparedSeed prepared_seed(int s, std::uint64_t i, const Position& p) const {
         PreparedSeed seed = regime_.prepared(s, i);
         if (seed.drawn) return seed;
         if (seed.capture || sides_[s].index.material().wm == 0) {
             if (!seed.capture && seed.king_steps == 0) seed.king_steps = kNoMove;
             return seed;
         }
-        const Position p = sides_[s].index.unrank(i);
         const Position rp = reversed<typename R::Geometry>(p);
         bool moves = seed.king_steps > 0;
         for_each_man_step<R>(p, [&](const Move& m) {
@@ -517,6 +529,7 @@ private:
             // predecessors of any indexed position, so that they fit on the stack.
             using G = typename R::Geometry;
             static constexpr int kMaxPredecessors = R::kMaxPiecesPerSide * 4 * (std::max(G::kWidth, G::kHeight) - 1);
+            static_assert(R::kKingDirs.size() <= 4 && R::kManStepDirs.size() <= 4, "the bound counts four rays per piece");
             std::uint64_t ranked[2][kMaxPredecessors];
             int count[2] = {0, 0};
             Item previous{};
@@ -529,7 +542,10 @@ private:
                     n = 0;
                     const SliceIndex<R>& pred_index = sides_[other(item_side(it))].index;
                     const Position p = sides_[item_side(it)].index.unrank(item_index(it));
-                    for_each_predecessor_rank<R>(p, kinds, pred_index, [&](std::uint64_t j) { now[n++] = j; });
+                    for_each_predecessor_rank<R>(p, kinds, pred_index, [&](std::uint64_t j) {
+                        assert(n < kMaxPredecessors);
+                        now[n++] = j;
+                    });
                     for (int q = 0; q < n; ++q) prefetch(item_side(it), now[q]);
                 }
                 if (k > begin) {
@@ -676,13 +692,13 @@ private:
                 const Item it = item_at(k);
                 const int s = item_side(it);
                 const std::uint64_t i = item_index(it);
-                PreparedSeed seed = prepared_seed(s, i);
+                const Position p = sides_[s].index.unrank(i);
+                PreparedSeed seed = prepared_seed(s, i, p);
                 if (seed.capture) {
                     sides_[s].exit[i] = seed.best_elsewhere;
                     inside[k] = 0;
                     continue;
                 }
-                const Position p = sides_[s].index.unrank(i);
                 const Position rp = reversed<typename R::Geometry>(p);
                 const Side& next_side = sides_[other(s)];
                 int open = 0;
@@ -768,6 +784,7 @@ private:
     // DTC seeds: won positions with a winning conversion (or game-ending move) are at 1; lost
     // positions wait for all their king moves, every other move being a conversion worth 1.
     void seed_dtc() {
+        assert(!regime_.exit);  // the capture shortcut below takes the game's values
         for (Side& sd : sides_) assign_parallel(sd.dtc, sd.index.size(), kDtcUnknown);
         for_scope_positions("dtc seed", full_scope(), [&](int s, std::uint64_t i, const Position& p) {
             Side& sd = sides_[s];
@@ -784,15 +801,15 @@ private:
                 return;
             }
             if (is_win(v) && sd.index.material().wm == 0 && v != win_in(1)) return;
-            const Position rp = reversed<typename R::Geometry>(p);
-            const Side& next_side = sides_[other(s)];
-            auto after = [&](const Move& m) {
-                return stays_inside(m)
-                    ? next_side.value[next_side.index.rank(reversed_after<typename R::Geometry>(rp, m))]
-                    : external_value_after(rp, m);
-            };
             assert(!has_capture<R>(p));
             if (is_win(v)) {
+                const Position rp = reversed<typename R::Geometry>(p);
+                const Side& next_side = sides_[other(s)];
+                auto after = [&](const Move& m) {
+                    return stays_inside(m)
+                        ? next_side.value[next_side.index.rank(reversed_after<typename R::Geometry>(rp, m))]
+                        : external_value_after(rp, m);
+                };
                 // A man move into a lost position converts at once; so does a king move into a
                 // position lost at once, which only a win in 1 can have.
                 bool converts = false;

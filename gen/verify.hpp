@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "gen/parallel.hpp"
+#include "gen/positions.hpp"
 #include "index/slice_index.hpp"
 #include "probe/derived_wdl.hpp"
 #include "probe/format.hpp"
@@ -119,8 +120,7 @@ public:
                 s->wdl[i] = static_cast<std::uint16_t>(wdl_from_dtw<R>(s->dtw[i], [&] { return s->index.unrank(i); }));
             });
         }
-        parallel_for(s->index.size(), [&](std::uint64_t i) {
-            const Position p = s->index.unrank(i);
+        parallel_for_positions(s->index, [&](std::uint64_t i, const Position& p) {
             if (!has_capture<R>(p)) return;
             thread_local MoveList moves;
             const StoredValues v = derive_from_successors<R>(p, moves, [&](const Position& q) { return at(q); });
@@ -159,11 +159,10 @@ Expected<std::uint64_t> verify_slice_full(FullTables<R>& tables, const Material&
     }
     const auto* slice = *self;
     std::mutex report_mutex;
-    parallel_for(
-        slice->index.size(),
-        [&](std::uint64_t i) {
+    parallel_for_positions(
+        slice->index,
+        [&](std::uint64_t i, const Position& p) {
             thread_local MoveList moves;
-            const Position p = slice->index.unrank(i);
             const StoredValues stored{static_cast<Wdl>(slice->wdl[i]), slice->dtw[i], slice->dtc[i]};
             const StoredValues derived =
                 derive_from_successors<R>(p, moves, [&](const Position& q) { return tables.at(q); });

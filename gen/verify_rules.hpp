@@ -11,6 +11,7 @@
 #include <string>
 
 #include "gen/parallel.hpp"
+#include "gen/positions.hpp"
 #include "gen/retro.hpp"
 #include "gen/rule_tables.hpp"
 #include "gen/slice_solver.hpp"
@@ -65,8 +66,7 @@ std::uint64_t verify_rule_tables(const FinishedRuleTables<R>& tables, const Mate
     const SliceIndex<R> index(m);
     std::uint64_t checked = 0;
     for (format::Metric metric : rule_metrics_of(m)) {
-        parallel_for(index.size(), [&](std::uint64_t i) {
-            const Position p = index.unrank(i);
+        parallel_for_positions(index, [&](std::uint64_t i, const Position& p) {
             const ValueCode stored = tables.code(metric, p);
             const ValueCode derived = derive_rule_value(tables, m, metric, p);
             if (stored == derived) return;

@@ -99,6 +99,10 @@ class SliceIndex {
     // left; after both, the next men configuration is unranked afresh.
     void step(Position& p, std::uint64_t next) const {
         assert(next < size_ && next > 0);
+        if (kings_per_config_ == 1) {  // no kings: every index is a men configuration of its own
+            p = unrank(next);
+            return;
+        }
         const Bitboard free = G::kPlayable & ~(p.men(Color::white) | p.men(Color::black));
         const Bitboard wk = p.kings_of(Color::white), bk = p.kings_of(Color::black);
         Bitboard nw = wk, nb = 0;

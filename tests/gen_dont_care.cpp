@@ -2,7 +2,10 @@
 // get the value each fill promises.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
+#include <optional>
+#include <random>
 #include <vector>
 
 #include "gen/dont_care.hpp"
@@ -42,4 +45,56 @@ TEST_CASE("fill_dont_care with between: quiet entries are kept, an all-capture t
     std::vector<std::uint16_t> empty;
     fill_dont_care(empty, std::vector<std::uint8_t>{}, kDraw);
     CHECK(empty.empty());
+}
+
+namespace {
+// The fill's definition, one entry at a time (what the parallel fill must equal).
+std::vector<std::uint16_t> filled_serially(std::vector<std::uint16_t> v, const std::vector<std::uint8_t>& cap,
+                                           std::optional<std::uint16_t> between) {
+    std::optional<std::uint16_t> before;
+    for (std::size_t i = 0; i < v.size();) {
+        if (!cap[i]) {
+            before = v[i++];
+            continue;
+        }
+        std::size_t end = i;
+        while (end < v.size() && cap[end]) ++end;
+        std::optional<std::uint16_t> fill = before;
+        if (end < v.size()) {
+            if (!before) fill = v[end];
+            else if (between && v[end] != *before) fill = between;
+        }
+        if (fill)
+            for (std::size_t j = i; j < end; ++j) v[j] = *fill;
+        i = end;
+    }
+    return v;
+}
+}  // namespace
+
+TEST_CASE("fill_dont_care in parallel equals the one-entry-at-a-time fill, runs across chunk borders included", "[gen]") {
+    std::mt19937_64 rng(7);
+    for (int trial = 0; trial < 6; ++trial) {
+        // Runs of every length from 1 to beyond a parallel chunk (2^14 entries), some at the
+        // start and the end of the table.
+        const std::size_t n = 200'000 + static_cast<std::size_t>(trial) * 7'919;
+        std::vector<std::uint16_t> v(n);
+        std::vector<std::uint8_t> cap(n);
+        std::size_t i = 0;
+        bool capture = trial % 2 == 0;
+        while (i < n) {
+            const std::size_t len = std::uniform_int_distribution<std::size_t>(1, trial < 3 ? 40 : 40'000)(rng);
+            for (std::size_t j = i; j < std::min(n, i + len); ++j) {
+                cap[j] = capture;
+                v[j] = capture ? X : static_cast<std::uint16_t>(rng() % 3);
+            }
+            i += len;
+            capture = !capture;
+        }
+        for (std::optional<std::uint16_t> between : {std::optional<std::uint16_t>{}, std::optional<std::uint16_t>{kDraw}}) {
+            std::vector<std::uint16_t> parallel = v;
+            fill_dont_care(parallel, cap, between);
+            CHECK(parallel == filled_serially(v, cap, between));
+        }
+    }
 }
