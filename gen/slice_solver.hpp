@@ -276,9 +276,10 @@ private:
         std::reverse(levels.begin(), levels.end());
         return levels;
     }
-    // Runs body(side, index) over every position of the scope.
-    template <class Body>
-    void for_scope(const std::string& pass, const Scope& scope, Body&& body) {
+    // Runs visit(chunk, range, index) over every position of the scope, in parallel chunks; chunk
+    // is a ChunkState made afresh for each chunk: what a pass carries from one index to the next.
+    template <class ChunkState, class Visit>
+    void over_scope(const std::string& pass, const Scope& scope, Visit&& visit) {
         std::vector<std::uint64_t> starts;  // offset of each range in the concatenation
         std::uint64_t all = 0;
         for (const Range& r : scope) {
@@ -291,41 +292,37 @@ private:
         parallel_for_chunks(all, [&](std::uint64_t begin, std::uint64_t end) {
             // The range holding begin, then on through the following ranges.
             auto at = static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), begin) - starts.begin()) - 1;
+            ChunkState chunk{};
             for (std::uint64_t k = begin; k < end; ++k) {
                 while (k - starts[at] >= scope[at].end - scope[at].begin) ++at;
-                body(scope[at].side, scope[at].begin + (k - starts[at]));
+                visit(chunk, scope[at], scope[at].begin + (k - starts[at]));
             }
         }, report);
+    }
+    // Runs body(side, index) over every position of the scope.
+    template <class Body>
+    void for_scope(const std::string& pass, const Scope& scope, Body&& body) {
+        struct Nothing {};
+        over_scope<Nothing>(pass, scope, [&](Nothing&, const Range& r, std::uint64_t i) { body(r.side, i); });
     }
     // The same with the position: body(side, index, position), the position stepped from the
     // previous index (SliceIndex::step) rather than unranked, except at the start of a chunk or
     // a range.
     template <class Body>
     void for_scope_positions(const std::string& pass, const Scope& scope, Body&& body) {
-        std::vector<std::uint64_t> starts;
-        std::uint64_t all = 0;
-        for (const Range& r : scope) {
-            starts.push_back(all);
-            all += r.end - r.begin;
-        }
-        ChunkProgress report;
-        if (progress_) report = [&](std::uint64_t done, std::uint64_t) { progress_(pass, done, all); };
-        const Timer timer(*this, pass);
-        parallel_for_chunks(all, [&](std::uint64_t begin, std::uint64_t end) {
-            auto at = static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), begin) - starts.begin()) - 1;
+        struct Stepped {
             Position p;
-            for (std::uint64_t k = begin; k < end; ++k) {
-                while (k - starts[at] >= scope[at].end - scope[at].begin) ++at;
-                const Range& r = scope[at];
-                const std::uint64_t i = r.begin + (k - starts[at]);
-                const SliceIndex<R>& index = sides_[r.side].index;
-                if (k == begin || i == r.begin)
-                    p = index.unrank(i);
-                else
-                    index.step(p, i);
-                body(r.side, i, static_cast<const Position&>(p));
-            }
-        }, report);
+            bool started = false;
+        };
+        over_scope<Stepped>(pass, scope, [&](Stepped& chunk, const Range& r, std::uint64_t i) {
+            const SliceIndex<R>& index = sides_[r.side].index;
+            if (!chunk.started || i == r.begin)
+                chunk.p = index.unrank(i);
+            else
+                index.step(chunk.p, i);
+            chunk.started = true;
+            body(r.side, i, static_cast<const Position&>(chunk.p));
+        });
     }
     template <class Body>
     void for_all(const std::string& pass, Body&& body) {
@@ -387,12 +384,9 @@ private:
 
     void seed_from_exits(const Scope& scope) {
         allocate_arrays();
-        if (regime_.prepared)
-            for_scope_positions("seed", scope,
-                                [&](int s, std::uint64_t i, const Position& p) { record_seed(s, i, prepared_seed(s, i, p)); });
-        else
-            for_scope_positions("seed", scope,
-                                [&](int s, std::uint64_t i, const Position& p) { record_seed(s, i, generated_seed(s, i, p)); });
+        for_scope_positions("seed", scope, [&](int s, std::uint64_t i, const Position& p) {
+            record_seed(s, i, regime_.prepared ? prepared_seed(s, i, p) : generated_seed(s, i, p));
+        });
     }
     void record_seed(int s, std::uint64_t i, const PreparedSeed& seed) {
         Side& sd = sides_[s];
