@@ -2,12 +2,11 @@
 // random (un-moves, lookups into finished slices); with 4 KB pages nearly every such access also
 // misses the TLB, and the page walk costs as much as the cache miss. Arrays of 2 MB or more are
 // therefore mapped on their own, 2 MB-aligned, and marked MADV_HUGEPAGE (the kernel's "madvise"
-// THP mode honours it; where THP is off it is a no-op). Being mappings of their own, they go back
-// to the system when freed, whatever malloc's thresholds. Sized construction does not zero
-// (see HugePageAllocator::construct): every element must be written before it is read.
+// THP mode honours it; where THP is off it is a no-op). Freed, they wait in a cache for the next
+// array of their size, and go back to the system when a new mapping needs room
+// (gen/mapping_cache.hpp). Neither sized construction nor a reused mapping zeroes (see
+// HugePageAllocator::construct): every element must be written before it is read.
 #pragma once
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -16,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "gen/mapping_cache.hpp"
 #include "gen/parallel.hpp"
 
 namespace dtb::gen {
@@ -31,25 +31,14 @@ public:
     T* allocate(std::size_t n) {
         const std::size_t bytes = n * sizeof(T);
         if (bytes < kHugePage) return static_cast<T*>(::operator new(bytes));
-        const std::size_t length = rounded(bytes);
-        // Map one huge page more than needed, then unmap the slack on either side of the
-        // 2 MB-aligned part.
-        void* m = mmap(nullptr, length + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (m == MAP_FAILED) throw std::bad_alloc();
-        const auto base = reinterpret_cast<std::uintptr_t>(m);
-        const std::uintptr_t aligned = (base + kHugePage - 1) / kHugePage * kHugePage;
-        if (aligned > base) munmap(m, aligned - base);
-        if (aligned + length < base + length + kHugePage)
-            munmap(reinterpret_cast<void*>(aligned + length), base + kHugePage - aligned);
-        madvise(reinterpret_cast<void*>(aligned), length, MADV_HUGEPAGE);  // advice only
-        return reinterpret_cast<T*>(aligned);
+        return static_cast<T*>(MappingCache::instance().take(rounded(bytes)));
     }
     void deallocate(T* p, std::size_t n) {
         const std::size_t bytes = n * sizeof(T);
         if (bytes < kHugePage)
             ::operator delete(p);
         else
-            munmap(p, rounded(bytes));
+            MappingCache::instance().give(p, rounded(bytes));
     }
     // Value-initialisation (vector(n), resize(n)) is default-initialisation here: a trivial T is
     // left unwritten, so that a caller that overwrites every element (assign_parallel) does not
@@ -68,7 +57,7 @@ public:
     }
 
 private:
-    static constexpr std::size_t kHugePage = std::size_t{2} << 20;
+    static constexpr std::size_t kHugePage = MappingCache::kHugePage;
     static constexpr std::size_t rounded(std::size_t bytes) { return (bytes + kHugePage - 1) / kHugePage * kHugePage; }
 };
 

@@ -20,13 +20,16 @@
 
 namespace dtb::gen {
 
-// One position: side in the top bit, index below.
+// One position: side in the top bit, a flag of the pass's own in the next (the DTC pass marks
+// lost positions with it, so that their values need not be read again), index below.
 using Item = std::uint64_t;
+inline constexpr Item kItemFlag = Item{1} << 62;
 inline constexpr Item make_item(int side, std::uint64_t index) {
     return (static_cast<Item>(side) << 63) | index;
 }
 inline constexpr int item_side(Item it) { return static_cast<int>(it >> 63); }
-inline constexpr std::uint64_t item_index(Item it) { return it & ~(Item{1} << 63); }
+inline constexpr bool item_flagged(Item it) { return (it & kItemFlag) != 0; }
+inline constexpr std::uint64_t item_index(Item it) { return it & (kItemFlag - 1); }
 
 class ItemList {
 public:
