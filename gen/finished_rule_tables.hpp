@@ -11,13 +11,27 @@
 #include <vector>
 
 #include "gen/big_array.hpp"
+#include "gen/parallel.hpp"
+#include "gen/positions.hpp"
 #include "index/slice_index.hpp"
 #include "probe/counting_rules.hpp"
 #include "probe/format.hpp"
+#include "probe/rule_captures.hpp"
 #include "probe/value.hpp"
 #include "rules/expected.hpp"
 
 namespace dtb::gen {
+
+// Materials (White to move) reached by White's captures from m: fewer pieces.
+inline std::vector<Material> capture_materials(const Material& m) {
+    std::vector<Material> out;
+    for (int promoted = 0; promoted <= (m.wm > 0 ? 1 : 0); ++promoted)
+        for (int kt = 0; kt <= m.bk; ++kt)
+            for (int mt = 0; mt <= m.bm; ++mt)
+                if (kt + mt > 0 && !(kt == m.bk && mt == m.bm))
+                    out.push_back(Material{m.bk - kt, m.bm - mt, m.wk + promoted, m.wm - promoted});
+    return out;
+}
 
 // The rule tables this generator writes for a slice (White to move): fmjd and ffjd, and ffjd16
 // for K+M v K.
@@ -25,25 +39,6 @@ inline std::vector<format::Metric> rule_metrics_of(const Material& m) {
     std::vector<format::Metric> out{format::Metric::fmjd, format::Metric::ffjd};
     if (is_ffjd_carried(m)) out.push_back(format::Metric::ffjd16);
     return out;
-}
-
-// The rule value with fresh counters (the position just arose from a capture or a man move)
-// of a position whose threshold code under its class is `code`.
-inline Wdl fresh_value(ValueCode code, CountClass c) {
-    if (is_draw(code) || distance_of(code) > fresh_budget(c)) return Wdl::draw;
-    return wdl_of(code);
-}
-// The value, for the side that moves, of a move into a position of rule value v whose counters
-// restart (every limit out of reach in one ply): a win for the mover iff v is a loss.
-inline ValueCode value_of_fresh_exit(Wdl v) {
-    return v == Wdl::loss ? win_in(1) : v == Wdl::win ? loss_in(1) : kValueDraw;
-}
-
-// The materials whose full rule thresholds a later rule solve reads: those in a counting class
-// under either rule set, and K+M v K (its ffjd16 table).
-constexpr bool has_class_thresholds(const Material& m) {
-    return count_class(m, RuleSet::fmjd) != CountClass::none || count_class(m, RuleSet::ffjd) != CountClass::none ||
-           is_ffjd_carried(m);
 }
 
 // Rule tables of finished slices with class thresholds, in memory while later slices are solved.
@@ -56,13 +51,18 @@ public:
     // re-derives every table and reads them all.
     enum class Keep { class_thresholds, all };
 
-    // Loads every rule table of m (once) if m has class thresholds, or always with Keep::all.
-    // Not thread-safe: call before parallel passes.
+    // Loads every rule table of m (once) if m has class thresholds, or always with Keep::all;
+    // then also the tables of the slices m's captures lead to, from which the entries that m's
+    // tables leave "don't care" are resolved (probe/rule_captures.hpp). Not thread-safe: call
+    // before parallel passes.
     Expected<bool> load(const Material& m, Keep keep = Keep::class_thresholds) {
         if (keep == Keep::class_thresholds && !has_class_thresholds(m)) return true;
+        if (slots_[slot_of(m, format::Metric::fmjd)] && slots_[slot_of(m, format::Metric::ffjd)]) return true;
+        if (rule_captures_dont_care(m))
+            for (const Material& x : capture_materials(m))
+                if (auto r = load(x, Keep::all); !r) return r;
         for (format::Metric metric : rule_metrics_of(m)) {
-            auto& slot = slots_[slot_of(m, metric)];
-            if (slot) continue;
+            if (slots_[slot_of(m, metric)]) continue;
             const std::string name = format::file_name(m.name(), metric);
             auto reader = format::TableReader::open(dir_ / name, R::kId, rules_fingerprint<R>());
             if (!reader) return Error{reader.error()};
@@ -71,6 +71,7 @@ public:
             if (values->size() != SliceIndex<R>(m).size()) return Error{"table " + name + " has the wrong number of entries"};
             adopt(m, metric, BigArray<ValueCode>(values->begin(), values->end()));
         }
+        if (rule_captures_dont_care(m)) resolve_captures(m);
         return true;
     }
     void adopt(const Material& m, format::Metric metric, BigArray<ValueCode> values) {
@@ -96,6 +97,19 @@ private:
         SliceIndex<R> index;
         BigArray<ValueCode> value;
     };
+    // Capture positions of a slice in no counting class, from its captures' fresh values.
+    void resolve_captures(const Material& m) {
+        Slice& fmjd = *slots_[slot_of(m, format::Metric::fmjd)];
+        Slice& ffjd = *slots_[slot_of(m, format::Metric::ffjd)];
+        parallel_for_positions(fmjd.index, [&](std::uint64_t i, const Position& p) {
+            if (!has_capture<R>(p)) return;
+            thread_local MoveList scratch;
+            for (RuleSet rules : {RuleSet::fmjd, RuleSet::ffjd})
+                (rules == RuleSet::fmjd ? fmjd : ffjd).value[i] = rule_code_from_captures<R>(p, scratch, [&](const Position& next) {
+                    return fresh_value(code(rule_metric(rules), next), count_class(Material::of(next), rules));
+                });
+        });
+    }
     static std::size_t slot_of(const Material& m, format::Metric metric) {
         const int material = ((m.wk * 10 + m.wm) * 10 + m.bk) * 10 + m.bm;
         return static_cast<std::size_t>(material) * 3 + (static_cast<std::size_t>(metric) - 3);

@@ -9,8 +9,8 @@
 //               full thresholds are needed only for material in a counting class
 //               (gen/finished_rule_tables.hpp).
 // So one rank answers every lookup of a capture, in one cache line. Capture positions are stored
-// as "don't care" in WDL and DTW files; loading resolves them from their captures (into smaller
-// slices, loaded first).
+// as "don't care" in WDL and DTW files, and in the rule tables of material in no counting class;
+// loading resolves them from their captures (into smaller slices, loaded first).
 #pragma once
 #include <array>
 #include <atomic>
@@ -82,7 +82,6 @@ public:
             if (slice->word[i] > kMaxCode) too_long.store(true, std::memory_order_relaxed);
         });
         if (too_long) return Error{"table " + name + " has a distance too long for the generator"};
-        resolve_captures(*slice);
         if constexpr (R::kCountingRules) {
             for (RuleSet rules : {RuleSet::fmjd, RuleSet::ffjd}) {
                 auto codes = read_values(name, rule_metric(rules));
@@ -91,6 +90,7 @@ public:
                 add_fresh(*slice, rules, *codes);
             }
         }
+        resolve_captures(*slice);
         slot = std::move(slice);
         return static_cast<const Slice*>(slot.get());
     }
@@ -135,19 +135,15 @@ public:
     }
 
     // Materials (White to move) reached by White's captures from m: fewer pieces.
-    static std::vector<Material> capture_materials(const Material& m) {
-        std::vector<Material> out;
-        for (int promoted = 0; promoted <= (m.wm > 0 ? 1 : 0); ++promoted)
-            for (int kt = 0; kt <= m.bk; ++kt)
-                for (int mt = 0; mt <= m.bm; ++mt)
-                    if (kt + mt > 0 && !(kt == m.bk && mt == m.bm))
-                        out.push_back(Material{m.bk - kt, m.bm - mt, m.wk + promoted, m.wm - promoted});
-        return out;
-    }
+    static std::vector<Material> capture_materials(const Material& m) { return gen::capture_materials(m); }
 
 private:
+    // The words of capture positions, whose WDL and DTW entries are "don't care", and so are
+    // their rule entries in material in no counting class (probe/rule_captures.hpp). Runs after
+    // the rule bits were added: those of material in a class are stored for every position.
     void resolve_captures(Slice& s) const {
         using G = typename R::Geometry;
+        const bool rules_from_captures = R::kCountingRules && rule_captures_dont_care(s.index.material());
         parallel_for_positions(s.index, [&](std::uint64_t i, const Position& p) {
             if (!has_capture<R>(p)) return;
             thread_local MoveList moves;
@@ -159,7 +155,17 @@ private:
                 const ValueCode after = next.of(Color::white) == 0 ? loss_in(0) : value(next);
                 best = better(best, value_one_ply_before(after));
             }
-            s.word[i] = best;
+            std::uint16_t word = best;
+            if (rules_from_captures) {
+                thread_local MoveList scratch;
+                for (RuleSet rules : {RuleSet::fmjd, RuleSet::ffjd}) {
+                    const ValueCode code = rule_code_from_captures<R>(p, scratch, [&](const Position& next) { return fresh(rules, next); });
+                    word = static_cast<std::uint16_t>(word | static_cast<unsigned>(fresh_value(code, CountClass::none)) << fresh_shift(rules));
+                }
+            } else {
+                word = static_cast<std::uint16_t>(word | (s.word[i] & ~kMaxCode));
+            }
+            s.word[i] = word;
         });
     }
     static constexpr int fresh_shift(RuleSet rules) { return rules == RuleSet::fmjd ? 12 : 14; }

@@ -208,13 +208,19 @@ private:
             }
             solver.release_dtc();  // (when no rule set solves phases, DTC is not needed)
             auto written = rules.solve([&](const Material& x, format::Metric metric, BigArray<ValueCode> values) -> format::Status {
+                if (read_later(x) && metric != format::Metric::ffjd16) finished_.add_fresh(x, rule_set_of(metric), values);
+                // Outside the counting classes a capture position's rule value is its captures'
+                // (probe/rule_captures.hpp): don't care, filled as WDL is (KMvKKM.fmjd: 7.6 MB
+                // -> 1.3 MB; BENCHMARKS.md, "Session 9").
+                if (rule_captures_dont_care(x)) {
+                    const auto flags = capture_flags_of(solver, x);
+                    if (flags.size() != values.size()) return format::Status(Error{"no capture flags for " + x.name()});
+                    fill_dont_care(values, flags, kValueDraw);
+                }
                 auto w = write_table(x, metric, values);
                 if (!w) return format::Status(Error{w.error()});
                 bytes += *w;
-                if (read_later(x)) {
-                    if (metric != format::Metric::ffjd16) finished_.add_fresh(x, rule_set_of(metric), values);
-                    if (has_class_thresholds(x)) finished_rules_.adopt(x, metric, std::move(values));
-                }
+                if (read_later(x) && has_class_thresholds(x)) finished_rules_.adopt(x, metric, std::move(values));
                 return {};
             });
             if (!written) return Error{written.error()};
@@ -288,6 +294,13 @@ private:
         char rest[32];
         std::snprintf(rest, sizeof rest, "%sother %.1f", out.empty() ? "" : ", ", std::max(total - shown, 0.0));
         return out + rest;
+    }
+
+    // The solver's capture flags of one side of the slice (m or its mirror).
+    static std::span<const std::uint8_t> capture_flags_of(const SliceSolver<R>& solver, const Material& m) {
+        for (int s = 0; s < solver.num_sides(); ++s)
+            if (solver.side(s).index.material() == m) return {solver.side(s).capture.data(), solver.side(s).capture.size()};
+        return {};
     }
 
     // Capture positions are stored as "don't care" (gen/dont_care.hpp); readers resolve them.

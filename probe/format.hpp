@@ -14,8 +14,11 @@
 //     8    4  format_version     u32, currently 1; readers refuse any other value
 //    12    1  variant            u8, VariantId: 0 international, 1 turkish
 //    13    1  side_to_move       u8, 0 = White (the only value allowed in version 1)
-//    14    1  metric             u8, Metric: 0 WDL, 1 DTW, 2 DTC, 3 FMJD, 4 FFJD, 5 FFJD16
-//                                 (rule-aware thresholds, docs/ADJUDICATION.md); 6..255 refused
+//    14    1  metric             u8, Metric: 0 WDL, 1 DTW, 2 DTC, 5 FFJD16, 6 FMJD, 7 FFJD
+//                                 (rule-aware thresholds, docs/ADJUDICATION.md); 3 FMJD and
+//                                 4 FFJD as written before capture positions of material in no
+//                                 counting class became "don't care" in them (read as 6 and 7,
+//                                 whose readers resolve those entries); 8..255 refused
 //    15    1  bits_per_entry     u8, 2, 4, 8 or 16: width of a value in a decompressed block;
 //                                the writer picks the smallest width that holds max_value.
 //                                0 (WDL only): a derived table, which stores no values: then
@@ -72,6 +75,7 @@
 #pragma once
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -91,6 +95,12 @@ inline constexpr std::uint32_t kFormatVersion = 1;
 // in. Written for international only (docs/ADJUDICATION.md).
 enum class Metric : std::uint8_t { wdl = 0, dtw = 1, dtc = 2, fmjd = 3, ffjd = 4, ffjd16 = 5 };
 inline constexpr int kNumMetrics = 6;
+// The header's metric byte of a metric, and the metric of a header byte (nullopt: unknown).
+// fmjd and ffjd are written as 6 and 7, so that readers older than their "don't care" entries
+// refuse them instead of returning those entries as values; 3 and 4 (every entry stored) are
+// still read.
+std::uint8_t metric_byte(Metric);
+std::optional<Metric> metric_of_byte(std::uint8_t);
 std::string_view metric_name(Metric);  // "wdl", "dtw", "dtc", "fmjd", "ffjd", "ffjd16"
 
 struct TableInfo {

@@ -26,6 +26,35 @@ std::string_view metric_name(Metric m) {
     return "unknown";
 }
 
+std::uint8_t metric_byte(Metric m) {
+    switch (m) {
+        case Metric::fmjd:
+            return 6;
+        case Metric::ffjd:
+            return 7;
+        default:
+            return static_cast<std::uint8_t>(m);
+    }
+}
+
+std::optional<Metric> metric_of_byte(std::uint8_t b) {
+    switch (b) {
+        case 0:
+        case 1:
+        case 2:
+        case 5:
+            return static_cast<Metric>(b);
+        case 3:
+        case 6:
+            return Metric::fmjd;
+        case 4:
+        case 7:
+            return Metric::ffjd;
+        default:
+            return std::nullopt;
+    }
+}
+
 std::string file_name(const std::string& slice_name, Metric metric) {
     return slice_name + "." + std::string(metric_name(metric));
 }
@@ -42,7 +71,7 @@ void encode_header(const TableInfo& info, std::uint64_t block_table_hash, unsign
     put_u32(out + 8, kFormatVersion);
     out[12] = static_cast<unsigned char>(info.variant);
     out[13] = 0;  // side to move: White
-    out[14] = static_cast<unsigned char>(info.metric);
+    out[14] = metric_byte(info.metric);
     out[15] = static_cast<unsigned char>(info.bits_per_entry);
     out[16] = static_cast<unsigned char>(info.wk);
     out[17] = static_cast<unsigned char>(info.wm);
@@ -71,14 +100,15 @@ Status decode_header(const unsigned char* in, const std::string& what, TableInfo
     if (in[12] > static_cast<unsigned>(VariantId::turkish))
         return fail("unknown variant id " + std::to_string(in[12]));
     if (in[13] != 0) return fail("side to move " + std::to_string(in[13]) + " (only 0 = White)");
-    if (in[14] >= kNumMetrics) return fail("unknown metric " + std::to_string(in[14]));
+    const std::optional<Metric> metric = metric_of_byte(in[14]);
+    if (!metric) return fail("unknown metric " + std::to_string(in[14]));
     // 0: a derived table, which only WDL may be.
     const bool derived = in[15] == 0 && in[14] == static_cast<unsigned>(Metric::wdl);
     if (!derived && !valid_bits(in[15]))
         return fail("invalid bits per entry " + std::to_string(in[15]));
     TableInfo t;
     t.variant = static_cast<VariantId>(in[12]);
-    t.metric = static_cast<Metric>(in[14]);
+    t.metric = *metric;
     t.bits_per_entry = in[15];
     t.wk = in[16];
     t.wm = in[17];

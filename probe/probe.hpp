@@ -168,9 +168,12 @@ class Tablebase {
         return probe(p, kWdl | kDtc, access);
     }
 
-    // The entry stored for p in one table, as it is on disk (no capture resolution): what
-    // adjudication reads from the rule tables, which store every position. p: either side to move.
-    // A derived WDL table stores nothing: its entry is the position's WDL, found by search.
+    // The entry of p in one table, as stored on disk: what adjudication reads from the rule
+    // tables. Entries the generator leaves "don't care" are resolved: in the fmjd and ffjd tables
+    // those of capture positions of material in no counting class (from the captures, whose
+    // counters restart; probe/rule_captures.hpp). In WDL, DTW and DTC tables a capture position's
+    // entry is not meaningful: probe() resolves those. p: either side to move. A derived WDL
+    // table stores nothing: its entry is the position's WDL, found by search.
     Result probe_table(const Position& p, format::Metric metric, Access access = Access::load) const;
 
     // Every legal move of p with its value, best first (better_move). The Result is p's own

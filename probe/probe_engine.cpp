@@ -18,6 +18,7 @@
 #include "index/scheme_version.hpp"
 #include "index/slice_index.hpp"
 #include "probe/derived_wdl.hpp"
+#include "probe/rule_captures.hpp"
 #include "rules/fen.hpp"
 #include "rules/movegen.hpp"
 #include "rules/notation.hpp"
@@ -159,7 +160,7 @@ class EngineImpl final : public Engine {
     Result probe_table(const Position& p, Metric metric, Access access) const override {
         if (const char* why = illegal_reason(p)) return illegal(why);
         const Position q = p.side_to_move == Color::white ? p : reversed<G>(p);
-        return lookup(q, flag_of(static_cast<int>(metric)), access);
+        return table_white(q, metric, access, 0);
     }
 
     Result moves(const Position& p, std::vector<MoveValue>& out, unsigned metrics) const override {
@@ -322,6 +323,33 @@ class EngineImpl final : public Engine {
         if (any_win) return decided(Wdl::win, best_win, 1, metrics);
         if (any_draw) return decided(Wdl::draw, 0, 0, metrics);
         return decided(Wdl::loss, worst_loss, 1, metrics);
+    }
+
+    // The entry of q (White to move, with a white piece) in one table; the fmjd and ffjd entries
+    // that the generator leaves "don't care" (capture positions of material in no counting
+    // class) resolved from the captures (probe/rule_captures.hpp).
+    Result table_white(const Position& q, Metric metric, Access access, int depth) const {
+        if constexpr (R::kCountingRules) {
+            if ((metric == Metric::fmjd || metric == Metric::ffjd) && rule_captures_dont_care(Material::of(q)) &&
+                has_capture<R>(q)) {
+                if (depth >= kMaxCaptureDepth) return illegal("captures nested too deeply");
+                thread_local std::array<MoveList, kMaxCaptureDepth> scratch;
+                const RuleSet rules = metric == Metric::fmjd ? RuleSet::fmjd : RuleSet::ffjd;
+                std::optional<Result> error;
+                const ValueCode code = rule_code_from_captures<R>(
+                    q, scratch[static_cast<std::size_t>(depth)], [&](const Position& next) {
+                        if (error) return Wdl::draw;
+                        const Result r = table_white(next, metric, access, depth + 1);
+                        if (!r.ok()) error = r;
+                        return r.ok() ? fresh_value(r.entry, count_class(Material::of(next), rules)) : Wdl::draw;
+                    });
+                if (error) return *error;
+                Result r;
+                r.entry = code;
+                return r;
+            }
+        }
+        return lookup(q, flag_of(static_cast<int>(metric)), access);
     }
 
     Result lookup(const Position& q, unsigned metrics, Access access, int depth = 0,

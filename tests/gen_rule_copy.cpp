@@ -117,3 +117,53 @@ TEST_CASE("rule phases copied or repaired from DTC equal a full solve (internati
     CHECK(both.repaired > 0);
     CHECK(both.refused > 0);  // the comparison of reached configurations decided something
 }
+
+// The fmjd and ffjd tables of material in no counting class leave capture positions "don't
+// care", and every reader resolves them from the captures with fresh counters
+// (probe/rule_captures.hpp). That holds only if the solve gives exactly those values there: checked
+// against the solve's own output, before any filling, for every such international slice of 3
+// and 4 pieces. (The readers' side: tests/gen_probe_adjudicate.cpp and tools_verify.cpp.)
+TEST_CASE("rule tables: outside the counting classes a capture position is worth its captures with fresh counters",
+          "[gen][rules]") {
+    const auto& dir = test::generated_tables<International>(4);
+    gen::FinishedTables<International> finished(dir);
+    gen::FinishedRuleTables<International> rules(dir);
+    std::uint64_t checked = 0, wins = 0, losses = 0, draws = 0;
+    for (const Material& m : all_materials<International>(4)) {
+        if (m.pieces() < 3 || m.mirrored() < m) continue;
+        if (!rule_captures_dont_care(m)) continue;
+        INFO(m.name());
+        for (const Material& side : {m, m.mirrored()})
+            for (const Material& x : gen::successor_materials(side))
+                if (x != m && x != m.mirrored()) {
+                    REQUIRE(finished.load(x).ok());
+                    REQUIRE(rules.load(x).ok());
+                }
+        CopyCounts counts;
+        const Tables solved = rule_tables(m, finished, rules, Shortcuts::copy_and_repair, counts);
+        for (const auto& [key, values] : solved) {
+            const Material x = *Material::parse(key.first);
+            const auto metric = static_cast<format::Metric>(key.second);
+            REQUIRE((metric == format::Metric::fmjd || metric == format::Metric::ffjd));
+            const RuleSet rule_set = metric == format::Metric::fmjd ? RuleSet::fmjd : RuleSet::ffjd;
+            const SliceIndex<International> index(x);
+            MoveList scratch;
+            for (std::uint64_t i = 0; i < index.size(); ++i) {
+                const Position p = index.unrank(i);
+                if (!has_capture<International>(p)) continue;
+                const ValueCode resolved = rule_code_from_captures<International>(
+                    p, scratch, [&](const Position& next) { return finished.fresh(rule_set, next); });
+                if (values[i] != resolved)
+                    FAIL(key.first << "." << format::metric_name(metric) << " " << to_fen<International>(p) << ": solved "
+                                   << values[i] << ", from the captures " << resolved);
+                ++checked;
+                (is_win(resolved) ? wins : is_loss(resolved) ? losses : draws) += 1;
+            }
+        }
+    }
+    INFO(checked << " capture positions: " << wins << " won, " << draws << " drawn, " << losses << " lost");
+    CHECK(checked > 1'000'000);
+    CHECK(wins > 0);
+    CHECK(draws > 0);
+    CHECK(losses > 0);
+}

@@ -67,6 +67,21 @@ Expected<TableReader> open_turkish(const fs::path& p) {
     return TableReader::open(p, VariantId::turkish, rules_fingerprint<Turkish>());
 }
 
+// Rewrites header byte `at` and the header hash (so that only the field checks can refuse), as a
+// forger, or an older writer, would.
+void forge(const fs::path& p, std::size_t at, unsigned char value) {
+    std::string bytes;
+    {
+        std::ifstream in(p, std::ios::binary);
+        bytes.assign(std::istreambuf_iterator<char>(in), {});
+    }
+    bytes[at] = static_cast<char>(value);
+    const std::uint64_t h = XXH64(bytes.data(), 64, 0);
+    for (int k = 0; k < 8; ++k) bytes[64 + k] = static_cast<char>(h >> (8 * k));
+    std::ofstream out(p, std::ios::binary | std::ios::trunc);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
 }  // namespace
 
 TEST_CASE("format: round trip for every width, block size and awkward length", "[probe][format]") {
@@ -345,19 +360,6 @@ TEST_CASE("format: a derived WDL table stores no values and says so", "[probe][f
 
 TEST_CASE("format: forged derived headers are refused", "[probe][format]") {
     TempDir dir("forged");
-    // Rewrites header byte `at` and the header hash (so that only the field check can refuse).
-    const auto forge = [](const fs::path& p, std::size_t at, unsigned char value) {
-        std::string bytes;
-        {
-            std::ifstream in(p, std::ios::binary);
-            bytes.assign(std::istreambuf_iterator<char>(in), {});
-        }
-        bytes[at] = static_cast<char>(value);
-        const std::uint64_t h = XXH64(bytes.data(), 64, 0);
-        for (int k = 0; k < 8; ++k) bytes[64 + k] = static_cast<char>(h >> (8 * k));
-        std::ofstream out(p, std::ios::binary | std::ios::trunc);
-        out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    };
     const fs::path derived = dir.path / "a.wdl";
     REQUIRE(write_derived_table(derived, sample_info(Metric::wdl), 5000).ok());
     REQUIRE(open_turkish(derived).ok());
@@ -376,4 +378,45 @@ TEST_CASE("format: forged derived headers are refused", "[probe][format]") {
     REQUIRE(write_derived_table(maxed, sample_info(Metric::wdl), 5000).ok());
     forge(maxed, 52, 2);
     CHECK_FALSE(open_turkish(maxed).ok());
+}
+
+TEST_CASE("format: rule tables are written as metric bytes 6 and 7; 3 and 4 are still read", "[probe][format]") {
+    TempDir dir("rule-metric-bytes");
+    const auto header_byte = [](const fs::path& p, std::size_t at) {
+        std::ifstream in(p, std::ios::binary);
+        in.seekg(static_cast<std::streamoff>(at));
+        return static_cast<unsigned>(in.get());
+    };
+    const std::vector<std::uint16_t> values = runs(5000, 90, 11);
+    const std::pair<Metric, unsigned> cases[] = {{Metric::wdl, 0}, {Metric::dtw, 1}, {Metric::dtc, 2},
+                                                 {Metric::ffjd16, 5}, {Metric::fmjd, 6}, {Metric::ffjd, 7}};
+    for (const auto& [metric, byte] : cases) {
+        INFO(metric_name(metric));
+        CHECK(metric_byte(metric) == byte);
+        CHECK(metric_of_byte(static_cast<std::uint8_t>(byte)) == metric);
+        const fs::path p = dir.path / file_name("KKMvK", metric);
+        REQUIRE(write_table(p, sample_info(metric), metric == Metric::wdl ? runs(5000, 3, 11) : values).ok());
+        CHECK(header_byte(p, 14) == byte);
+        auto r = open_turkish(p);
+        REQUIRE(r.ok());
+        CHECK(r->info().metric == metric);
+    }
+    // The bytes of the rule tables written before don't-care entries: the same metrics.
+    for (const auto& [metric, old_byte] : {std::pair{Metric::fmjd, 3u}, std::pair{Metric::ffjd, 4u}}) {
+        const fs::path p = dir.path / file_name("KKMvK", metric);
+        forge(p, 14, static_cast<unsigned char>(old_byte));
+        auto r = open_turkish(p);
+        REQUIRE(r.ok());
+        CHECK(r->info().metric == metric);
+        auto read = r->read_all();
+        REQUIRE(read.ok());
+        CHECK(*read == values);
+    }
+    // Unknown metric bytes are refused.
+    for (unsigned unknown : {8u, 9u, 255u}) {
+        CHECK_FALSE(metric_of_byte(static_cast<std::uint8_t>(unknown)).has_value());
+        const fs::path p = dir.path / file_name("KKMvK", Metric::fmjd);
+        forge(p, 14, static_cast<unsigned char>(unknown));
+        CHECK_FALSE(open_turkish(p).ok());
+    }
 }
