@@ -1,6 +1,6 @@
-// The cache of freed huge-page mappings (gen/mapping_cache.hpp): reuse by size, and eviction
-// before a fresh mapping, so that cached and live bytes never exceed what a run without the cache
-// would hold live.
+// The cache of freed huge-page mappings (gen/mapping_cache.hpp): reuse of a long enough mapping,
+// and cached mappings moved into a new range before any fresh memory, so that cached and live
+// bytes never exceed what a run without the cache would hold live.
 #include <catch2/catch.hpp>
 
 #include <cstdint>
@@ -33,36 +33,53 @@ TEST_CASE("a freed array's mapping is reused by the next array of that size, wri
     CHECK(b[3 * kMB - 1] == 9);
 }
 
-TEST_CASE("a mapping at most an eighth longer is trimmed and reused; a much longer one is not", "[gen]") {
+TEST_CASE("a longer cached mapping lends its head; the rest stays cached", "[gen]") {
     MappingCache& cache = MappingCache::instance();
     cache.release();
     { BigArray<std::uint8_t> a(18 * kMB, 1); }
     CHECK(cache.cached_bytes() == 18 * kMB);
     {
-        BigArray<std::uint8_t> b(16 * kMB, 2);  // 18 - 16 <= 16 / 8: reused, its tail unmapped
+        BigArray<std::uint8_t> b(16 * kMB);  // not written: the head of a, as a left it
+        CHECK(cache.cached_bytes() == 2 * kMB);
+        CHECK(b[0] == 1);
+        CHECK(b[16 * kMB - 1] == 1);
+        BigArray<std::uint8_t> c(2 * kMB);  // the rest of a
         CHECK(cache.cached_bytes() == 0);
+        CHECK(c[2 * kMB - 1] == 1);
     }
-    CHECK(cache.cached_bytes() == 16 * kMB);
-    // 4 MB would leave 12 MB of a 16 MB mapping unused: a fresh mapping instead, after evicting
-    // at least 4 MB of cache (here the whole 16 MB mapping, the oldest).
-    BigArray<std::uint8_t> c(4 * kMB, 3);
-    CHECK(cache.cached_bytes() == 0);
-    CHECK(c[4 * kMB - 1] == 3);
+    CHECK(cache.cached_bytes() == 18 * kMB);
 }
 
-TEST_CASE("a miss evicts the oldest cached mappings until its own length is freed, no more", "[gen]") {
+TEST_CASE("a miss moves cached mappings into its range, oldest first; only the rest is fresh", "[gen]") {
     MappingCache& cache = MappingCache::instance();
     cache.release();
     {
-        BigArray<std::uint8_t> a(2 * kMB, 1), b(4 * kMB, 1), c(6 * kMB, 1);
-    }  // freed c, b, a: a is the newest in the cache
+        BigArray<std::uint8_t> a(2 * kMB, 1), b(4 * kMB, 2), c(6 * kMB, 3);
+    }  // freed c, b, a: c is the oldest in the cache
     CHECK(cache.cached_bytes() == 12 * kMB);
-    const std::uint64_t misses = cache.misses();
-    BigArray<std::uint8_t> d(8 * kMB, 1);  // no fit: evicts c (6 MB) and b (4 MB), keeps a
-    CHECK(cache.misses() == misses + 1);
-    CHECK(cache.cached_bytes() == 2 * kMB);
-    BigArray<std::uint8_t> e(2 * kMB, 1);  // a, reused
-    CHECK(cache.cached_bytes() == 0);
+    const std::uint64_t misses = cache.misses(), moved = cache.moved_bytes(), fresh = cache.fresh_bytes();
+    {
+        // No single mapping fits: c (6 MB) and the first 2 MB of b move in, pages and all.
+        BigArray<std::uint8_t> d(8 * kMB);
+        CHECK(cache.misses() == misses + 1);
+        CHECK(cache.moved_bytes() == moved + 8 * kMB);
+        CHECK(cache.fresh_bytes() == fresh);
+        CHECK(cache.cached_bytes() == 4 * kMB);  // the rest of b, and a
+        CHECK(d[0] == 3);
+        CHECK(d[6 * kMB - 1] == 3);
+        CHECK(d[6 * kMB] == 2);
+        CHECK(d[8 * kMB - 1] == 2);
+        // More than the cache holds: all of it moves in, and only the rest is fresh.
+        BigArray<std::uint8_t> e(10 * kMB);
+        CHECK(cache.cached_bytes() == 0);
+        CHECK(cache.moved_bytes() == moved + 12 * kMB);
+        CHECK(cache.fresh_bytes() == fresh + 6 * kMB);
+        CHECK(e[0] == 2);  // the rest of b, older than a
+        CHECK(e[2 * kMB] == 1);
+        e[10 * kMB - 1] = 4;  // the fresh part is usable
+        CHECK(e[10 * kMB - 1] == 4);
+    }
+    CHECK(cache.cached_bytes() == 18 * kMB);
 }
 
 TEST_CASE("arrays under 2 MB bypass the cache", "[gen]") {

@@ -2,6 +2,8 @@
 // folder, and lookups of any position (either side to move) in it.
 #pragma once
 #include <filesystem>
+#include <map>
+#include <mutex>
 #include <string>
 
 #include "gen/generate.hpp"
@@ -13,9 +15,14 @@ namespace dtb::test {
 // The default set (4 pieces) made by the ctest fixture "generate-test-tables", when present;
 // otherwise every slice up to `pieces` of variant R, generated once per process into a fresh
 // folder (so the test binary also works on its own).
+// (Once per piece count: a binary whose tests ask for 3 and for 4 pieces gets both.)
 template <class R>
 const std::filesystem::path& generated_tables(int pieces) {
-    static const std::filesystem::path dir = [pieces] {
+    static std::map<int, std::filesystem::path> dirs;
+    static std::mutex dirs_mutex;
+    std::lock_guard lock(dirs_mutex);
+    if (auto it = dirs.find(pieces); it != dirs.end()) return it->second;
+    const std::filesystem::path dir = [pieces] {
 #ifdef DTB_TEST_TABLES
         const auto fixture = std::filesystem::path(DTB_TEST_TABLES) / std::string(R::kName);
         if (pieces == 4 && std::filesystem::exists(fixture / "MMvMM.wdl")) return fixture;
@@ -32,7 +39,7 @@ const std::filesystem::path& generated_tables(int pieces) {
         if (!r) throw std::runtime_error("generation failed: " + r.error());
         return d;
     }();
-    return dir;
+    return dirs.emplace(pieces, dir).first->second;
 }
 
 template <class R>
