@@ -16,6 +16,7 @@
 #include "index/slice_index.hpp"
 #include "probe/counting_rules.hpp"
 #include "probe/format.hpp"
+#include "probe/open_table.hpp"
 #include "probe/rule_captures.hpp"
 #include "probe/value.hpp"
 #include "rules/expected.hpp"
@@ -64,7 +65,7 @@ public:
         for (format::Metric metric : rule_metrics_of(m)) {
             if (slots_[slot_of(m, metric)]) continue;
             const std::string name = format::file_name(m.name(), metric);
-            auto reader = format::TableReader::open(dir_ / name, R::kId, rules_fingerprint<R>());
+            auto reader = format::open_table_of<R>(dir_ / name, m, metric);
             if (!reader) return Error{reader.error()};
             auto values = reader->read_all();
             if (!values) return Error{values.error()};

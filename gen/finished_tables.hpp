@@ -31,6 +31,7 @@
 #include "probe/counting_rules.hpp"
 #include "probe/derived_wdl.hpp"
 #include "probe/format.hpp"
+#include "probe/open_table.hpp"
 #include "probe/value.hpp"
 #include "rules/expected.hpp"
 
@@ -61,7 +62,7 @@ public:
         const std::string name = m.name();
         auto wdl = read_wdl(m);
         if (!wdl) return Error{wdl.error()};
-        auto dtw = read_values(name, format::Metric::dtw);
+        auto dtw = read_values(m, format::Metric::dtw);
         if (!dtw) return Error{dtw.error()};
         auto slice = std::make_unique<Slice>(Slice{SliceIndex<R>(m), {}});
         if ((!wdl->empty() && wdl->size() != slice->index.size()) || dtw->size() != slice->index.size())
@@ -84,7 +85,7 @@ public:
         if (too_long) return Error{"table " + name + " has a distance too long for the generator"};
         if constexpr (R::kCountingRules) {
             for (RuleSet rules : {RuleSet::fmjd, RuleSet::ffjd}) {
-                auto codes = read_values(name, rule_metric(rules));
+                auto codes = read_values(m, rule_metric(rules));
                 if (!codes) return Error{codes.error()};
                 if (codes->size() != slice->index.size()) return Error{"table " + name + " has the wrong number of entries"};
                 add_fresh(*slice, rules, *codes);
@@ -182,7 +183,7 @@ private:
     // describe the slice: a derived table of another size is as wrong as a stored one).
     Expected<std::vector<std::uint16_t>> read_wdl(const Material& m) const {
         const std::string name = m.name();
-        auto reader = format::TableReader::open(dir_ / format::file_name(name, format::Metric::wdl), R::kId, rules_fingerprint<R>());
+        auto reader = format::open_table_of<R>(dir_ / format::file_name(name, format::Metric::wdl), m, format::Metric::wdl);
         if (!reader) return Error{reader.error()};
         if (reader->info().derived()) {
             if (reader->info().num_entries != SliceIndex<R>(m).size())
@@ -193,8 +194,8 @@ private:
         }
         return reader->read_all();
     }
-    Expected<std::vector<std::uint16_t>> read_values(const std::string& name, format::Metric metric) const {
-        auto reader = format::TableReader::open(dir_ / format::file_name(name, metric), R::kId, rules_fingerprint<R>());
+    Expected<std::vector<std::uint16_t>> read_values(const Material& m, format::Metric metric) const {
+        auto reader = format::open_table_of<R>(dir_ / format::file_name(m.name(), metric), m, metric);
         if (!reader) return Error{reader.error()};
         return reader->read_all();
     }

@@ -17,6 +17,7 @@
 #include "index/slice_index.hpp"
 #include "probe/derived_wdl.hpp"
 #include "probe/format.hpp"
+#include "probe/open_table.hpp"
 
 namespace dtb::gen {
 
@@ -125,9 +126,8 @@ private:
 
     bool complete_on_disk(const Material& m) const {
         for (auto metric : metrics_of(m)) {
-            auto r = format::TableReader::open(o_.out_dir / format::file_name(m.name(), metric), R::kId,
-                                               rules_fingerprint<R>());
-            if (!r || r->info().num_entries != SliceIndex<R>(m).size() || !r->verify_checksums().ok()) return false;
+            auto r = format::open_table_of<R>(o_.out_dir / format::file_name(m.name(), metric), m, metric);
+            if (!r || !r->verify_checksums().ok()) return false;
             if (r->info().derived() && !derived_wdl_problem(o_.out_dir, m).empty()) return false;
         }
         return true;
@@ -388,7 +388,7 @@ private:
         info.bk = m.bk;
         info.bm = m.bm;
         info.metric = metric;
-        info.index_scheme = kIndexSchemeVersion;
+        info.index_scheme = index_scheme_version<R>();
         return info;
     }
     format::WriteOptions write_options(format::Metric metric) const {

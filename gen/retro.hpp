@@ -68,16 +68,47 @@ void for_each_predecessor(const Position& p, UnmoveKinds kinds, Fn&& fn) {
     });
 }
 
-// The same predecessors as for_each_predecessor<R, Quiet::assume>, in the same order, given as
-// their ranks in pred_index (the slice of reversed(p)): fn(rank). King un-moves are ranked
-// incrementally (index/king_move_ranks.hpp), man un-moves from scratch.
+// The predecessors of p (as for_each_predecessor<R, Quiet::assume>) given as their ranks in
+// pred_index (the slice of reversed(p)): fn(rank). King un-moves are ranked incrementally
+// (index/king_move_ranks.hpp), man un-moves from scratch. Without a mirror (international) these
+// are for_each_predecessor's predecessors, in its order.
+//
+// With a mirror (SliceIndex::kMirror, Turkish) an entry stands for a position and its mirror,
+// except where the men are their own mirror, and the solver counts, for each entry, its moves into
+// entries already decided: so an entry Y must come out exactly as many times as the stored
+// position of Y has moves into the entry of p (moves to p or to its mirror when p's entry stands
+// for both). Un-moves are generated from the stored side of reversed(p), and a man un-move that
+// crosses between symmetric and other men is adjusted:
+//  - p's men symmetric, the predecessor's not: only a predecessor that is stored as it is counts
+//    (its mirror's move reaches p's mirror, a separate entry that gets its own turn);
+//  - the other way round: the predecessor q and its mirror both count (q's mirror moves to p's
+//    mirror, which p's entry stands for).
+// tests/gen_retro.cpp checks this against forward move generation.
 template <class R, class Fn>
 void for_each_predecessor_rank(const Position& p, UnmoveKinds kinds, const SliceIndex<R>& pred_index, Fn&& fn) {
-    Position base = reversed<typename R::Geometry>(p);
+    using Index = SliceIndex<R>;
+    Position base = Index::canonical(reversed<typename R::Geometry>(p));
     base.side_to_move = Color::white;
     KingMoveRanks<R> ranks(pred_index, base);
+    const bool base_symmetric = Index::men_symmetric(base.men(Color::white), base.men(Color::black));
     for_each_unmove<R>(base, kinds, [&](int to) { ranks.select(to); }, [&](int from, int to, bool king) {
-        fn(king ? ranks.rank(from) : pred_index.rank(unmoved(base, from, to, false)));
+        if (king) {
+            fn(ranks.rank(from));
+            return;
+        }
+        const Position q = unmoved(base, from, to, false);
+        if constexpr (Index::kMirror) {
+            const Bitboard wmen = q.men(Color::white), bmen = q.men(Color::black);
+            const bool q_symmetric = Index::men_symmetric(wmen, bmen);
+            if (base_symmetric && !q_symmetric) {
+                if (!Index::men_canonical(wmen, bmen)) return;
+            } else if (!base_symmetric && q_symmetric) {
+                fn(pred_index.rank_canonical(q));
+                fn(pred_index.rank_canonical(Index::mirrored(q)));
+                return;
+            }
+        }
+        fn(pred_index.rank(q));
     });
 }
 

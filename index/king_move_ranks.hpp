@@ -38,7 +38,10 @@ public:
           free_(G::kPlayable & ~(base.men(Color::white) | base.men(Color::black))),
           black_kings_(base.kings_of(Color::black)),
           black_king_sets_(index.black_king_sets()),
-          men_base_(index.men_config_of(base.men(Color::white), base.men(Color::black)) * index.kings_per_config()) {}
+          men_base_(index.men_config_of(base.men(Color::white), base.men(Color::black)) * index.kings_per_config()) {
+        // King moves keep the men, so the positions ranked here are stored as they are.
+        assert(SliceIndex<R>::men_canonical(base.men(Color::white), base.men(Color::black)));
+    }
 
     // Chooses the white king (on square king) that moves; rank() then places it.
     void select(int king) {

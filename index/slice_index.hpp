@@ -16,6 +16,17 @@
 //   kings_per_config = C(N - men, wk) * C(N - men - wk, bk)
 // So one men configuration is the contiguous index range [r_men * kpc, (r_men + 1) * kpc).
 //
+// Mirror (kMirror: rules the same in a left-right mirror, rules/variant.hpp; Turkish). A position
+// and its mirror have the same value, so only men configurations that are canonical are indexed:
+// (wmen, bmen) with wmen < mirror(wmen), or wmen = mirror(wmen) and bmen <= mirror(bmen)
+// (bitboards compared as integers). rank() of a position with other men ranks its mirror. Men
+// configurations that are their own mirror ("symmetric") keep every king placement, so a
+// position there and its mirror are two entries (of equal value). Ranks: offset[r_w] counts
+// only canonical configurations (none for a white set above its mirror); under a symmetric white
+// set the black sets are renumbered through a table (black_rank_, canonical_black_). No square
+// lies on the mirror's axis (8 files), so odd sets are never symmetric: the 5-piece Turkish
+// slices with men take 51% of the placements.
+//
 // Retrograde groups (group_of): the indices a generator solves together. Without sideways man
 // moves (international) a group is one men configuration. With sideways man moves (Turkish) a
 // group is every men configuration with the same number of white men on each row and of black men
@@ -41,6 +52,7 @@
 #include "row_groups.hpp"
 #include "rules/direction.hpp"
 #include "rules/position.hpp"
+#include "rules/variant.hpp"
 
 namespace dtb {
 
@@ -53,6 +65,42 @@ class SliceIndex {
     // True when men move sideways (a man step that keeps its rank): groups are then row groups.
     static constexpr bool kRowGroups = std::any_of(R::kManStepDirs.begin(), R::kManStepDirs.end(),
                                                    [](Dir d) { return dir_rank_step(d) == 0; });
+    // True when the index holds one of each position and its mirror (see the comment at the top).
+    static constexpr bool kMirror = has_mirror_symmetry<R>();
+
+    // The position mirrored left to right (kMirror only).
+    static Position mirrored(const Position& p) {
+        Position q = p;
+        q.pieces[0] = G::mirror_files(p.pieces[0]);
+        q.pieces[1] = G::mirror_files(p.pieces[1]);
+        q.kings = G::mirror_files(p.kings);
+        return q;
+    }
+    // Whether the index stores positions with these men as they are (true unless kMirror).
+    static bool men_canonical(Bitboard wmen, Bitboard bmen) {
+        if constexpr (!kMirror) {
+            return true;
+        } else {
+            const Bitboard mw = G::mirror_files(wmen);
+            return wmen < mw || (wmen == mw && bmen <= G::mirror_files(bmen));
+        }
+    }
+    // Whether these men are their own mirror: a position with them and its mirror are then two
+    // entries; with other men, one entry stands for both (false unless kMirror).
+    static bool men_symmetric(Bitboard wmen, Bitboard bmen) {
+        if constexpr (!kMirror) {
+            return false;
+        } else {
+            return wmen == G::mirror_files(wmen) && bmen == G::mirror_files(bmen);
+        }
+    }
+    // The position the index stores for p: p, or its mirror.
+    static Position canonical(const Position& p) {
+        if constexpr (kMirror) {
+            if (!men_canonical(p.men(Color::white), p.men(Color::black))) return mirrored(p);
+        }
+        return p;
+    }
 
     // Throws std::invalid_argument when m does not fit the board or R (material_fits), and
     // std::overflow_error when the slice has 2^64 placements or more.
@@ -64,8 +112,17 @@ class SliceIndex {
     std::uint64_t kings_per_config() const { return kings_per_config_; }
 
     // Precondition: p has White to move, exactly this material, and is_indexable<R>(p).
+    // With kMirror, the rank of canonical(p).
     std::uint64_t rank(const Position& p) const {
         assert(p.side_to_move == Color::white && Material::of(p) == m_ && is_indexable<R>(p));
+        if constexpr (kMirror) {
+            if (!men_canonical(p.men(Color::white), p.men(Color::black))) return rank_canonical(mirrored(p));
+        }
+        return rank_canonical(p);
+    }
+    // rank(p) for a p whose men are canonical.
+    std::uint64_t rank_canonical(const Position& p) const {
+        assert(men_canonical(p.men(Color::white), p.men(Color::black)));
         const Bitboard wmen = p.men(Color::white), bmen = p.men(Color::black);
         const Bitboard wkings = p.kings_of(Color::white);
         const Bitboard free = G::kPlayable & ~(wmen | bmen);
@@ -74,7 +131,7 @@ class SliceIndex {
         return rank_men(wmen, bmen) * kings_per_config_ + r_kings;
     }
 
-    // Precondition: i < size(). Returns a White-to-move position.
+    // Precondition: i < size(). Returns a White-to-move position (with canonical men).
     Position unrank(std::uint64_t i) const {
         assert(i < size_);
         const std::uint64_t men_config = i / kings_per_config_;
@@ -122,7 +179,24 @@ class SliceIndex {
     // The men configuration (index / kings_per_config()) of the men wmen, bmen; and the number of
     // black king sets (r_kings = r_wk * black_king_sets() + r_bk). For incremental ranking
     // (index/king_move_ranks.hpp).
-    std::uint64_t men_config_of(Bitboard wmen, Bitboard bmen) const { return rank_men(wmen, bmen); }
+    // With kMirror, men that are not canonical give their mirror's configuration.
+    std::uint64_t men_config_of(Bitboard wmen, Bitboard bmen) const {
+        if constexpr (kMirror) {
+            if (!men_canonical(wmen, bmen)) return rank_men(G::mirror_files(wmen), G::mirror_files(bmen));
+        }
+        return rank_men(wmen, bmen);
+    }
+    // Whether the men of a configuration are their own mirror (men_symmetric): its entries then
+    // stand for one position each, the others' for two (a position and its mirror).
+    bool men_config_symmetric(std::uint64_t men_config) const {
+        if constexpr (!kMirror) {
+            return false;
+        } else {
+            Bitboard w, b;
+            unrank_men(men_config, w, b);
+            return men_symmetric(w, b);
+        }
+    }
     std::uint64_t black_king_sets() const { return black_king_sets_; }
 
     // Sum over white men of their rank and over black men of H-1-rank.
@@ -156,9 +230,24 @@ class SliceIndex {
         }
         return r;
     }
+    // Precondition: men_canonical(wmen, bmen).
     std::uint64_t rank_men(Bitboard wmen, Bitboard bmen) const {
-        return men_offset_[rank_among(wmen, white_men_squares_)] +
-               rank_among(bmen, black_men_squares_ & ~wmen);
+        const std::uint64_t r_w = rank_among(wmen, white_men_squares_);
+        const std::uint64_t r_b = rank_among(bmen, black_men_squares_ & ~wmen);
+        if constexpr (kMirror) {
+            if (wmen == G::mirror_files(wmen)) {
+                const std::vector<std::uint32_t>& renumber = black_rank_[symmetric_slot(r_w)];
+                assert(renumber[r_b] != kNotCanonical);
+                return men_offset_[r_w] + renumber[r_b];
+            }
+        }
+        return men_offset_[r_w] + r_b;
+    }
+    // Position of the white set r_w (its own mirror) in symmetric_white_.
+    std::size_t symmetric_slot(std::uint64_t r_w) const {
+        const auto it = std::lower_bound(symmetric_white_.begin(), symmetric_white_.end(), r_w);
+        assert(it != symmetric_white_.end() && *it == r_w);
+        return static_cast<std::size_t>(it - symmetric_white_.begin());
     }
     // The set after `set` in colex order among the squares of `candidates` (which hold it), into
     // `out`; false when `set` is empty or the last one. In colex order the successor moves the
@@ -199,6 +288,7 @@ class SliceIndex {
         }
     }
     void unrank_men(std::uint64_t men_config, Bitboard& wmen, Bitboard& bmen) const;
+    std::uint64_t renumber_black_sets(std::uint64_t r_w, Bitboard w, std::uint64_t count);
 
     Material m_;
     Bitboard white_men_squares_, black_men_squares_;
@@ -211,6 +301,12 @@ class SliceIndex {
     // loop runs at most once when no range is empty.
     std::vector<std::uint32_t> bucket_first_;
     int bucket_shift_ = 0;
+    // kMirror: the white men sets that are their own mirror (r_w, ascending), and for each one,
+    // black_rank_[slot][r_b] = the rank of black set r_b among the canonical ones under it
+    // (kNotCanonical for the others), and canonical_black_[slot][k] = the k-th canonical r_b.
+    static constexpr std::uint32_t kNotCanonical = 0xFFFFFFFFu;
+    std::vector<std::uint64_t> symmetric_white_;
+    std::vector<std::vector<std::uint32_t>> black_rank_, canonical_black_;
     // Row groups: ranks are offset so that the lowest rank a man can stand on is row 0.
     int white_row_base_ = 0, black_row_base_ = 0, white_rows_ = 0, black_rows_ = 0;
 };

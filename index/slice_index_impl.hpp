@@ -56,7 +56,17 @@ SliceIndex<R>::SliceIndex(Material m) : m_(m) {
         men_offset_[r] = total;
         int overlap = 0;
         for (int i = 0; i < m.wm; ++i) overlap += on_black_square[pos[i]];
-        const std::uint64_t count = binomial::choose(num_black_men_squares_ - overlap, m.bm);
+        std::uint64_t count = binomial::choose(num_black_men_squares_ - overlap, m.bm);
+        if constexpr (kMirror) {
+            Bitboard w = 0;
+            for (int i = 0; i < m.wm; ++i) w |= bit(white_men_bit_[pos[i]]);
+            const Bitboard mw = G::mirror_files(w);
+            if (w > mw) {
+                count = 0;  // stored as its mirror
+            } else if (w == mw) {
+                count = renumber_black_sets(r, w, count);
+            }
+        }
         if (count != 0) smallest = std::min(smallest, count);
         total = detail::checked_add(total, count, m);
         if (r + 1 == num_white) break;
@@ -90,15 +100,42 @@ SliceIndex<R>::SliceIndex(Material m) : m_(m) {
     black_row_base_ = blo, black_rows_ = bhi - blo + 1;
 }
 
+// Under the white set r_w = w (its own mirror), numbers the canonical black sets among the
+// `count` black sets (black_rank_, canonical_black_); returns how many there are.
+template <class R>
+std::uint64_t SliceIndex<R>::renumber_black_sets(std::uint64_t r_w, Bitboard w, std::uint64_t count) {
+    if (count >= kNotCanonical) throw std::overflow_error("SliceIndex: " + m_.name() + " has too many black men sets");
+    Bitboard candidate_bits[64];
+    int n = 0;
+    for (int s : bits(black_men_squares_ & ~w)) candidate_bits[n++] = bit(s);
+    std::vector<std::uint32_t> rank_of(static_cast<std::size_t>(count), kNotCanonical), canonical;
+    int pos[64];
+    for (std::uint64_t r_b = 0; r_b < count; ++r_b) {
+        binomial::unrank_subset(r_b, m_.bm, n, pos);
+        Bitboard b = 0;
+        for (int j = 0; j < m_.bm; ++j) b |= candidate_bits[pos[j]];
+        if (b > G::mirror_files(b)) continue;
+        rank_of[r_b] = static_cast<std::uint32_t>(canonical.size());
+        canonical.push_back(static_cast<std::uint32_t>(r_b));
+    }
+    symmetric_white_.push_back(r_w);  // r_w ascends: the list stays sorted
+    black_rank_.push_back(std::move(rank_of));
+    canonical_black_.push_back(std::move(canonical));
+    return canonical_black_.back().size();
+}
+
 template <class R>
 void SliceIndex<R>::unrank_men(std::uint64_t men_config, Bitboard& wmen, Bitboard& bmen) const {
     std::uint64_t r_w = bucket_first_[men_config >> bucket_shift_];
     while (men_offset_[r_w + 1] <= men_config) ++r_w;
-    const std::uint64_t r_b = men_config - men_offset_[r_w];
+    std::uint64_t r_b = men_config - men_offset_[r_w];
     int pos[64];
     binomial::unrank_subset(r_w, m_.wm, num_white_men_squares_, pos);
     wmen = 0;
     for (int j = 0; j < m_.wm; ++j) wmen |= bit(white_men_bit_[pos[j]]);
+    if constexpr (kMirror) {
+        if (wmen == G::mirror_files(wmen)) r_b = canonical_black_[symmetric_slot(r_w)][r_b];
+    }
     // Black men are ranked among the black-man squares minus the white men on them (the holes).
     // Every white man gets an entry, so that the loops run a fixed wm times (no mispredicted
     // exits); one off the black-man squares gets a position no candidate reaches, which keeps the
@@ -174,7 +211,9 @@ void SliceIndex<R>::for_each_men_config_in_group(std::uint64_t group, F&& f) con
             white_men_squares_, cw, white_rows_, white_row, [&](Bitboard w) {
                 row_groups::for_each_set_with_row_counts(black_men_squares_ & ~w, cb, black_rows_,
                                                          black_row,
-                                                         [&](Bitboard b) { f(rank_men(w, b)); });
+                                                         [&](Bitboard b) {
+                                                             if (men_canonical(w, b)) f(rank_men(w, b));
+                                                         });
             });
     }
 }

@@ -470,9 +470,9 @@ class EngineImpl final : public Engine {
             problem = "holds metric " + std::string(format::metric_name(info.metric));
         else if (info.wk != m.wk || info.wm != m.wm || info.bk != m.bk || info.bm != m.bm)
             problem = "holds another slice than its name says";
-        else if (info.index_scheme != kIndexSchemeVersion)
+        else if (info.index_scheme != index_scheme_version<R>())
             problem = "index scheme " + std::to_string(info.index_scheme) + ", expected " +
-                      std::to_string(kIndexSchemeVersion);
+                      std::to_string(index_scheme_version<R>());
         else if (info.num_entries != s.index->size())
             problem = "holds " + std::to_string(info.num_entries) + " entries, the slice has " +
                       std::to_string(s.index->size());

@@ -39,6 +39,18 @@ constexpr Dir opposite(Dir d) {
 }
 // The same direction seen from the other side of the board (the board turned 180 degrees).
 constexpr Dir rotated(Dir d) { return opposite(d); }
+// The direction in the board mirrored left to right (files reversed, ranks kept).
+constexpr Dir mirrored(Dir d) {
+    switch (d) {
+        case Dir::E: return Dir::W;
+        case Dir::W: return Dir::E;
+        case Dir::NE: return Dir::NW;
+        case Dir::NW: return Dir::NE;
+        case Dir::SE: return Dir::SW;
+        case Dir::SW: return Dir::SE;
+        default: return d;
+    }
+}
 
 inline constexpr std::array<Dir, 4> kDiagonals{Dir::NE, Dir::NW, Dir::SE, Dir::SW};
 inline constexpr std::array<Dir, 4> kOrthogonals{Dir::N, Dir::S, Dir::E, Dir::W};

@@ -71,6 +71,7 @@ struct BoardGeometry {
         int max_bit = 0;
         bool shifts_are_constant = true;
         bool rotation_is_reversal = true;
+        bool mirror_is_byte_reversal = true;
     };
 
     static constexpr Tables make_tables() {
@@ -124,6 +125,9 @@ struct BoardGeometry {
             const Coord c = Layout::coord(d);
             const int rotated = bit_at[kHeight - 1 - c.rank][kWidth - 1 - c.file];
             if (rotated != t.max_bit - Layout::bit_of(d)) t.rotation_is_reversal = false;
+            const int mirrored = bit_at[c.rank][kWidth - 1 - c.file];
+            const int b = Layout::bit_of(d);
+            if (mirrored != ((b & ~7) | (7 - (b & 7)))) t.mirror_is_byte_reversal = false;
         }
         return t;
     }
@@ -168,6 +172,17 @@ struct BoardGeometry {
         bb = ((bb >> 4) & 0x0F0F0F0F0F0F0F0FULL) | ((bb & 0x0F0F0F0F0F0F0F0FULL) << 4);
         r = __builtin_bswap64(bb);
         return r >> (63 - kT.max_bit);
+    }
+
+    // The mirror of the files (a <-> h), where it maps the board onto itself. On the full 8x8
+    // board (bit = rank*8 + file) it reverses the bits of each byte. The 10x10 board has none:
+    // the mirror of a dark square is a light one.
+    static constexpr bool kHasFileMirror = kT.mirror_is_byte_reversal;
+    static constexpr Bitboard mirror_files(Bitboard bb) {
+        static_assert(kHasFileMirror, "this board has no file mirror");
+        bb = ((bb >> 1) & 0x5555555555555555ULL) | ((bb & 0x5555555555555555ULL) << 1);
+        bb = ((bb >> 2) & 0x3333333333333333ULL) | ((bb & 0x3333333333333333ULL) << 2);
+        return ((bb >> 4) & 0x0F0F0F0F0F0F0F0FULL) | ((bb & 0x0F0F0F0F0F0F0F0FULL) << 4);
     }
 
     static std::string square_name(int b) {
@@ -232,6 +247,8 @@ static_assert(International10x10::nearest(
               "the nearest square of the long diagonal beyond 46 is 41");
 static_assert(Full8x8::ray(0, Dir::N) == 0x0101010101010100ULL, "a file is a ray");
 static_assert(Full8x8::nearest(Full8x8::ray(63, Dir::S), Dir::S) == 55, "h7 is nearest to h8");
+static_assert(Full8x8::kHasFileMirror && !International10x10::kHasFileMirror, "only the 8x8 board has a file mirror");
+static_assert(Full8x8::mirror_files(bit(0) | bit(9)) == (bit(7) | bit(14)), "a1 <-> h1, b2 <-> g2");
 static_assert(Full8x8::neighbor(0, Dir::W) == -1 && Full8x8::neighbor(7, Dir::E) == -1, "no wrap-around");
 
 }  // namespace dtb

@@ -97,6 +97,26 @@ constexpr std::uint64_t rules_fingerprint() {
     return h;
 }
 
+// True when the rules look the same in a mirror (files reversed): the board maps onto itself and
+// each direction list holds the mirror of each of its directions. A position and its mirror then
+// have the same value, so an index may store one of the two (index/slice_index.hpp). Derived
+// from fields the fingerprint already holds. Turkish: yes; international: no (the mirror of a
+// dark square is a light one).
+template <class R>
+constexpr bool has_mirror_symmetry() {
+    auto closed = [](const auto& dirs) {
+        for (Dir d : dirs) {
+            bool found = false;
+            for (Dir e : dirs) found |= e == mirrored(d);
+            if (!found) return false;
+        }
+        return true;
+    };
+    return R::Geometry::kHasFileMirror && closed(R::kManStepDirs) && closed(R::kManCaptureDirs) &&
+           closed(R::kKingDirs);
+}
+static_assert(!has_mirror_symmetry<International>() && has_mirror_symmetry<Turkish>());
+
 // Calls f(International{}) or f(Turkish{}): one binary serves every variant, and the hot loops
 // inside f are instantiated per variant.
 template <class F>

@@ -1,6 +1,9 @@
 // rank and unrank are inverse bijections: exhaustively for every slice of up to 3 pieces (against
 // an independent brute-force enumeration of placements), and on sampled indices and random
-// positions for every 4- and 5-piece slice.
+// positions for every 4- and 5-piece slice. With a mirror (Turkish) the bijection is between the
+// indices and the canonical positions: every placement ranks to the entry of its canonical form,
+// a placement and its mirror to the same entry, and each entry is reached by exactly the
+// placements it stands for (one where the men are their own mirror, two elsewhere).
 #include <catch2/catch.hpp>
 #include <random>
 #include <string>
@@ -53,7 +56,14 @@ std::string check_index(const SliceIndex<R>& idx, std::uint64_t i) {
     if (!is_indexable<R>(p)) return at("unrank is not indexable");
     if (Material::of(p) != idx.material()) return at("unrank has the wrong material");
     if (p.side_to_move != Color::white) return at("unrank has Black to move");
+    if (idx.canonical(p) != p) return at("unrank is not canonical");
     if (idx.rank(p) != i) return at("rank(unrank(i)) != i");
+    if constexpr (SliceIndex<R>::kMirror) {
+        // One entry for a position and its mirror, unless the men are their own mirror.
+        const bool symmetric = idx.men_symmetric(p.men(Color::white), p.men(Color::black));
+        if ((idx.rank(SliceIndex<R>::mirrored(p)) == i) == symmetric && SliceIndex<R>::mirrored(p) != p)
+            return at("rank(mirror(unrank(i))) wrong");
+    }
     return {};
 }
 
@@ -61,7 +71,7 @@ template <class R>
 void check_exhaustive(const Material& m) {
     INFO(R::kName << " " << m.name());
     const SliceIndex<R> idx(m);
-    std::vector<bool> seen(idx.size());
+    std::vector<int> seen(idx.size());
     std::uint64_t placements = 0, bad = 0;
     std::string first;
     for_each_placement<R>(m, [&](const Position& p) {
@@ -70,20 +80,28 @@ void check_exhaustive(const Material& m) {
         std::string err;
         if (r >= idx.size())
             err = "rank out of range";
-        else if (seen[r])
-            err = "rank " + std::to_string(r) + " given twice";
-        else if (idx.unrank(r) != p)
-            err = "unrank(rank(p)) != p at " + std::to_string(r);
-        if (r < idx.size()) seen[r] = true;
+        else if (idx.unrank(r) != idx.canonical(p))
+            err = "unrank(rank(p)) != canonical(p) at " + std::to_string(r);
+        if (r < idx.size()) ++seen[r];
         if (!err.empty() && bad++ == 0) first = err;
     });
+    std::uint64_t entries_for_two = 0;
     for (std::uint64_t i = 0; i < idx.size(); ++i) {
         std::string err = check_index(idx, i);
+        const Position p = idx.unrank(i);
+        // An entry stands for its position, and for its mirror too unless the men are symmetric.
+        const bool for_two = SliceIndex<R>::kMirror && !idx.men_symmetric(p.men(Color::white), p.men(Color::black));
+        entries_for_two += for_two;
+        if (err.empty() && SliceIndex<R>::kMirror && for_two == idx.men_config_symmetric(i / idx.kings_per_config()))
+            err = "men_config_symmetric wrong at index " + std::to_string(i);
+        if (err.empty() && seen[i] != (for_two ? 2 : 1))
+            err = "index " + std::to_string(i) + " reached by " + std::to_string(seen[i]) + " placements";
         if (!err.empty() && bad++ == 0) first = err;
     }
     INFO(first);
     CHECK(bad == 0);
-    CHECK(placements == idx.size());
+    CHECK(placements == idx.size() + entries_for_two);
+    if (SliceIndex<R>::kMirror && m.men() > 0) CHECK(entries_for_two > 0);
 }
 
 // A uniformly random placement of m, drawn square by square.
@@ -123,8 +141,8 @@ void check_sampled(int pieces, std::uint64_t samples_per_slice) {
         for (std::uint64_t n = 0; n < samples_per_slice / 10; ++n) {
             const Position p = random_placement<R>(m, rng);
             const std::uint64_t r = idx.rank(p);
-            if ((r >= idx.size() || idx.unrank(r) != p) && bad++ == 0)
-                first = "unrank(rank(p)) != p";
+            if ((r >= idx.size() || idx.unrank(r) != idx.canonical(p)) && bad++ == 0)
+                first = "unrank(rank(p)) != canonical(p)";
         }
         INFO(first);
         CHECK(bad == 0);

@@ -22,7 +22,7 @@ u128 choose(int n, int k) {
     return r;
 }
 
-// Placements of m: sum over j = white men standing on squares a black man may use of
+// Placements of m (with a mirror: canonical ones, see below): sum over j = white men standing on squares a black man may use of
 //   C(both, j) C(white_only, wm - j) C(black_squares - j, bm) C(N - men, wk) C(N - men - wk, bk).
 template <class R>
 std::uint64_t closed_count(const Material& m) {
@@ -39,9 +39,23 @@ std::uint64_t closed_count(const Material& m) {
         black_squares += black_ok;
     }
     const int n = G::kNumSquares, men = m.wm + m.bm;
-    u128 total = 0;
-    for (int j = 0; j <= m.wm; ++j)
-        total += choose(both, j) * choose(white_only, m.wm - j) * choose(black_squares - j, m.bm);
+    // Men configurations on `both`, `white_only`, `black` squares (or mirror pairs of squares).
+    const auto men_configs = [](int both_, int white_only_, int black_, int wm, int bm) {
+        u128 configs = 0;
+        for (int j = 0; j <= wm; ++j)
+            configs += choose(both_, j) * choose(white_only_, wm - j) * choose(black_ - j, bm);
+        return configs;
+    };
+    u128 total = men_configs(both, white_only, black_squares, m.wm, m.bm);
+    if constexpr (SliceIndex<R>::kMirror) {
+        // Canonical configurations: one of each pair of mirror images, plus those that are their
+        // own mirror. A symmetric configuration is a choice of mirror pairs of squares; a square
+        // and its mirror share their rank, so the three kinds of square come in pairs.
+        const u128 symmetric = m.wm % 2 || m.bm % 2 ? 0
+                                                    : men_configs(both / 2, white_only / 2, black_squares / 2,
+                                                                  m.wm / 2, m.bm / 2);
+        total = (total + symmetric) / 2;
+    }
     total *= choose(n - men, m.wk) * choose(n - men - m.wk, m.bk);
     REQUIRE(total >> 64 == 0);
     return static_cast<std::uint64_t>(total);

@@ -79,7 +79,7 @@ void write_synthetic_tables(const fs::path& dir, int pieces, std::uint32_t block
             info.bk = m.bk;
             info.bm = m.bm;
             info.metric = static_cast<format::Metric>(metric);
-            info.index_scheme = kIndexSchemeVersion;
+            info.index_scheme = index_scheme_version<R>();
             format::WriteOptions o;
             o.block_entries = block_entries;
             o.zstd_level = 1;

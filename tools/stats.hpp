@@ -11,6 +11,9 @@
 // index in the table that serves the slice, and the bytes of (X, Black) are those of the three
 // files of mirror(X).
 //
+// Counts are of positions, not of entries: an entry of a mirror-symmetric index (Turkish) stands
+// for a position and its mirror. "The first position" is the smallest index.
+//
 // Computation only: the tool prints, tests compare (tests/gen_reference.cpp).
 #pragma once
 #include <omp.h>
@@ -88,9 +91,9 @@ Expected<std::uint64_t> check_files(const std::filesystem::path& dir, const Mate
         if (info.metric != metric || info.wk != m.wk || info.wm != m.wm || info.bk != m.bk ||
             info.bm != m.bm)
             return Error{path.string() + ": the header describes another table"};
-        if (info.index_scheme != kIndexSchemeVersion)
+        if (info.index_scheme != index_scheme_version<R>())
             return Error{path.string() + ": index scheme " + std::to_string(info.index_scheme) +
-                         ", expected " + std::to_string(kIndexSchemeVersion)};
+                         ", expected " + std::to_string(index_scheme_version<R>())};
         if (info.num_entries != size)
             return Error{path.string() + ": holds " + std::to_string(info.num_entries) +
                          " entries, the slice has " + std::to_string(size)};
@@ -115,9 +118,13 @@ std::array<SliceStats, 2> scan(const typename gen::FullTables<R>::Slice& t, std:
         const Position p = index.unrank(i);
         const int w = t.wdl[i];
         const bool capture[2] = {has_capture<R>(p), has_capture<R>(reversed<G>(p))};
+        // An entry of a mirror-symmetric index stands for a position and its mirror (two
+        // positions of equal value), unless its men are their own mirror.
+        const std::uint64_t positions =
+            SliceIndex<R>::kMirror && !SliceIndex<R>::men_symmetric(p.men(Color::white), p.men(Color::black)) ? 2 : 1;
         for (int view = 0; view < 2; ++view) {
-            ++s.count[view][w];
-            if (!capture[view]) ++s.quiet[view][w];
+            s.count[view][w] += positions;
+            if (!capture[view]) s.quiet[view][w] += positions;
         }
         if (w == static_cast<int>(Wdl::win)) {
             s.dtw_win.offer(t.dtw[i], i);
@@ -144,7 +151,7 @@ std::array<SliceStats, 2> scan(const typename gen::FullTables<R>::Slice& t, std:
         SliceStats& x = out[view];
         x.material = view == 0 ? index.material() : index.material().mirrored();
         x.side_to_move = view == 0 ? Color::white : Color::black;
-        x.positions = index.size();
+        x.positions = total.count[view][0] + total.count[view][1] + total.count[view][2];
         x.count = total.count[view];
         x.quiet = total.quiet[view];
         x.bytes = bytes;

@@ -90,9 +90,9 @@ int run_verify(const VerifyOptions& o) {
             std::string problem;
             if (!reader)
                 problem = reader.error();
-            else if (reader->info().index_scheme != kIndexSchemeVersion)
+            else if (reader->info().index_scheme != index_scheme_version<R>())
                 problem = "index scheme " + std::to_string(reader->info().index_scheme) + ", expected " +
-                          std::to_string(kIndexSchemeVersion);
+                          std::to_string(index_scheme_version<R>());
             else if (reader->info().num_entries != SliceIndex<R>(m).size())
                 problem = "holds " + std::to_string(reader->info().num_entries) + " entries, the slice has " +
                           std::to_string(SliceIndex<R>(m).size());
