@@ -266,7 +266,7 @@ void BM_RuleWdlHot(benchmark::State& state) {
     std::size_t k = 0;
     std::uint64_t failed = 0;
     for (auto _ : state) {
-        const Result r = judge.probe_wdl(positions[k & (kSmallPool - 1)], {static_cast<int>(k % 50)});
+        const Result r = judge.probe_wdl(positions[k & (kSmallPool - 1)], Counters{.reversible = static_cast<int>(k % 50), .endgame = {}, .small = {}});
         failed += !r.ok();
         benchmark::DoNotOptimize(r);
         ++k;

@@ -145,8 +145,12 @@ private:
             }
         }
         const auto t_inputs = std::chrono::steady_clock::now();
+        // Entries of the pair (what memory and disk hold) and the positions they stand for (more
+        // with a mirror index: Turkish).
         const std::uint64_t positions =
             SliceIndex<R>(m).size() + (m.mirrored() == m ? 0 : SliceIndex<R>(m.mirrored()).size());
+        const std::uint64_t real_positions =
+            SliceIndex<R>(m).num_positions() + (m.mirrored() == m ? 0 : SliceIndex<R>(m.mirrored()).num_positions());
         // Per position of the slice at the peak: the theoretical solve (value, exit, DTC,
         // capture: 7 bytes); with counting rules, the phase seeds (2) and, while the rule tables
         // are solved, the theoretical value and capture flag (3) with a rule solve (5) and the
@@ -243,7 +247,8 @@ private:
         const auto seconds = [](auto a, auto b) { return std::chrono::duration<double>(b - a).count(); };
         const double secs = seconds(t0, t_end);
         ++summary_.slices_generated;
-        summary_.positions += positions;
+        summary_.positions += real_positions;
+        summary_.entries += positions;
         summary_.bytes_written += bytes;
         // Where the time went: reading the inputs not already in memory, the game-theoretic solve
         // (WDL, DTW, DTC), writing DTC and DTW, the rule tables (solved and written; variants with
@@ -265,12 +270,15 @@ private:
         if constexpr (R::kCountingRules)
             std::snprintf(rules_part, sizeof rules_part, ", rule tables %.1f s (fmjd %s; ffjd %s)",
                           seconds(t_distances, t_rules), from_dtc(0).c_str(), from_dtc(1).c_str());
+        char entries_part[64] = "";
+        if (real_positions != positions)
+            std::snprintf(entries_part, sizeof entries_part, " (%llu entries)", static_cast<unsigned long long>(positions));
         char line[1024];
         std::snprintf(line, sizeof line,
-                      "%s: %llu positions in %.2f s (%.2f M/s; inputs read %.1f s, solve %.1f s (%s), distances written %.1f s%s, "
+                      "%s: %llu positions%s in %.2f s (%.2f M/s; inputs read %.1f s, solve %.1f s (%s), distances written %.1f s%s, "
                       "WDL written %.1f s), %llu bytes",
-                      name.c_str(), static_cast<unsigned long long>(positions), secs,
-                      positions / std::max(secs, 1e-9) / 1e6, seconds(t0, t_inputs), seconds(t_inputs, t_theory),
+                      name.c_str(), static_cast<unsigned long long>(real_positions), entries_part, secs,
+                      real_positions / std::max(secs, 1e-9) / 1e6, seconds(t0, t_inputs), seconds(t_inputs, t_theory),
                       solve_passes.c_str(), seconds(t_theory, t_distances),
                       rules_part, seconds(t_rules, t_end), static_cast<unsigned long long>(bytes));
         log(line);

@@ -36,7 +36,8 @@ struct GenerateEvents {
 struct GenerateSummary {
     int slices_generated = 0;
     int slices_skipped = 0;
-    std::uint64_t positions = 0;
+    std::uint64_t positions = 0;  // positions the generated slices hold (both sides to move)
+    std::uint64_t entries = 0;    // their table entries: fewer with a mirror index (Turkish)
     std::uint64_t bytes_written = 0;
     double seconds = 0;
 };

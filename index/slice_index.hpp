@@ -108,6 +108,9 @@ class SliceIndex {
 
     const Material& material() const { return m_; }
     std::uint64_t size() const { return size_; }
+    // The positions the entries stand for (White to move, this material): size() unless kMirror,
+    // where an entry stands for a position and its mirror unless the men are their own mirror.
+    std::uint64_t num_positions() const { return positions_; }
     std::uint64_t num_men_configs() const { return men_offset_.back(); }
     std::uint64_t kings_per_config() const { return kings_per_config_; }
 
@@ -294,7 +297,8 @@ class SliceIndex {
     Bitboard white_men_squares_, black_men_squares_;
     int num_white_men_squares_, num_black_men_squares_;
     std::array<std::int8_t, 64> white_men_bit_{}, black_men_bit_{};  // candidate position -> bit
-    std::uint64_t kings_per_config_ = 0, black_king_sets_ = 0, size_ = 0;
+    std::uint64_t kings_per_config_ = 0, black_king_sets_ = 0, size_ = 0, positions_ = 0;
+    std::uint64_t symmetric_men_configs_ = 0;  // kMirror: configurations that are their own mirror
     std::vector<std::uint64_t> men_offset_;  // offset[r_w], one past the end = num_men_configs
     // Unranking men: r_w = bucket_first_[r_men >> bucket_shift_], then step while the next offset
     // is still <= r_men. A bucket is no wider than the smallest non-empty r_w range, so the step

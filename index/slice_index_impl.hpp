@@ -77,6 +77,8 @@ SliceIndex<R>::SliceIndex(Material m) : m_(m) {
     }
     men_offset_[num_white] = total;
     size_ = detail::checked_mul(total, kings_per_config_, m);
+    // An entry of a configuration that is not its own mirror stands for two positions.
+    positions_ = kMirror ? detail::checked_add(size_, (total - symmetric_men_configs_) * kings_per_config_, m) : size_;
 
     bucket_shift_ = total == 0 ? 0 : std::bit_width(smallest) - 1;
     const std::uint64_t num_buckets = total == 0 ? 1 : ((total - 1) >> bucket_shift_) + 1;
@@ -114,7 +116,9 @@ std::uint64_t SliceIndex<R>::renumber_black_sets(std::uint64_t r_w, Bitboard w, 
         binomial::unrank_subset(r_b, m_.bm, n, pos);
         Bitboard b = 0;
         for (int j = 0; j < m_.bm; ++j) b |= candidate_bits[pos[j]];
-        if (b > G::mirror_files(b)) continue;
+        const Bitboard mb = G::mirror_files(b);
+        if (b > mb) continue;
+        symmetric_men_configs_ += b == mb;
         rank_of[r_b] = static_cast<std::uint32_t>(canonical.size());
         canonical.push_back(static_cast<std::uint32_t>(r_b));
     }

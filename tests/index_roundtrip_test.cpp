@@ -101,6 +101,7 @@ void check_exhaustive(const Material& m) {
     INFO(first);
     CHECK(bad == 0);
     CHECK(placements == idx.size() + entries_for_two);
+    CHECK(placements == idx.num_positions());
     if (SliceIndex<R>::kMirror && m.men() > 0) CHECK(entries_for_two > 0);
 }
 

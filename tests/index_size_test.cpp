@@ -25,7 +25,7 @@ u128 choose(int n, int k) {
 // Placements of m (with a mirror: canonical ones, see below): sum over j = white men standing on squares a black man may use of
 //   C(both, j) C(white_only, wm - j) C(black_squares - j, bm) C(N - men, wk) C(N - men - wk, bk).
 template <class R>
-std::uint64_t closed_count(const Material& m) {
+std::uint64_t closed_count(const Material& m, bool canonical = true) {
     using G = typename R::Geometry;
     const int h = G::kHeight;
     int both = 0, white_only = 0, black_squares = 0;
@@ -47,7 +47,7 @@ std::uint64_t closed_count(const Material& m) {
         return configs;
     };
     u128 total = men_configs(both, white_only, black_squares, m.wm, m.bm);
-    if constexpr (SliceIndex<R>::kMirror) {
+    if (SliceIndex<R>::kMirror && canonical) {
         // Canonical configurations: one of each pair of mirror images, plus those that are their
         // own mirror. A symmetric configuration is a choice of mirror pairs of squares; a square
         // and its mirror share their rank, so the three kinds of square come in pairs.
@@ -67,6 +67,7 @@ void check_sizes(int max_pieces) {
         INFO(R::kName << " " << m.name());
         const SliceIndex<R> idx(m);
         CHECK(idx.size() == closed_count<R>(m));
+        CHECK(idx.num_positions() == closed_count<R>(m, false));
         CHECK(idx.size() == idx.num_men_configs() * idx.kings_per_config());
         const int free = R::Geometry::kNumSquares - m.men();
         CHECK(idx.kings_per_config() ==

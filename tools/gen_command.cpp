@@ -58,8 +58,10 @@ int run_gen(const GenOptions& o) {
         std::cerr << clear << "dtb gen: " << r.error() << "\n";
         return r.error().find("needs") != std::string::npos ? kExitTables : kExitBadInput;
     }
-    std::fprintf(stderr, "%sdone: %d slices generated, %d already present, %llu positions, %.1f s, %llu bytes written to %s\n",
-                 clear, r->slices_generated, r->slices_skipped, static_cast<unsigned long long>(r->positions), r->seconds,
+    const std::string entries = r->entries == r->positions ? "" : " (" + std::to_string(r->entries) + " entries)";
+    std::fprintf(stderr, "%sdone: %d slices generated, %d already present, %llu positions%s, %.1f s, %llu bytes written to %s\n",
+                 clear, r->slices_generated, r->slices_skipped, static_cast<unsigned long long>(r->positions),
+                 entries.c_str(), r->seconds,
                  static_cast<unsigned long long>(r->bytes_written), g.out_dir.string().c_str());
     return kExitOk;
 }
