@@ -23,20 +23,21 @@ enum class UnmoveKinds : unsigned char { all, kings_only };
 enum class Quiet : unsigned char { check, assume };
 
 // White's un-moves in base (White is the side that has just moved): unmove(from, to, king) for
-// each piece on `to` that could have come from the empty square `from`, kings first, then men;
-// start_king(to) before the un-moves of each king.
+// each piece on `to` that could have come from the empty square `from`, kings first (each king's
+// origins in square order), then men; start_king(to) before the un-moves of each king.
 template <class R, class StartKing, class Unmove>
 void for_each_unmove(const Position& base, UnmoveKinds kinds, StartKing&& start_king, Unmove&& unmove) {
     using G = typename R::Geometry;
-    const Bitboard empty = G::kPlayable & ~base.occupied();
+    const Bitboard occupied = base.occupied();
+    const Bitboard empty = G::kPlayable & ~occupied;
     for (int to : bits(base.kings_of(Color::white))) {
         start_king(to);
-        for (Dir d : R::kKingDirs) {
-            for (int from = G::neighbor(to, d); from >= 0 && (empty & bit(from)); from = G::neighbor(from, d)) {
-                unmove(from, to, true);
-                if constexpr (!R::kFlyingKings) break;
-            }
-        }
+        // A king could have come from every empty square it could move to: its rays' squares up
+        // to the first piece, found with the move generator's ray masks rather than square by
+        // square, and visited in square order.
+        Bitboard origins = 0;
+        for_each_dir<R::kKingDirs>([&]<Dir d>() { origins |= RulesOf<R>::template king_slide<d>(to, occupied); });
+        for (int from : bits(origins)) unmove(from, to, true);
     }
     if (kinds == UnmoveKinds::kings_only) return;
     const Bitboard back_row = RulesOf<R>::back_row(Color::white);

@@ -527,6 +527,7 @@ private:
             std::uint64_t ranked[2][kMaxPredecessors];
             int count[2] = {0, 0};
             Item previous{};
+            typename SliceIndex<R>::MenCache men_cache[2];  // per side
             for (std::uint64_t k = begin; k <= end; ++k) {
                 std::uint64_t* now = ranked[k & 1];
                 int& n = count[k & 1];
@@ -535,7 +536,7 @@ private:
                     it = item_at(k);
                     n = 0;
                     const SliceIndex<R>& pred_index = sides_[other(item_side(it))].index;
-                    const Position p = sides_[item_side(it)].index.unrank(item_index(it));
+                    const Position p = sides_[item_side(it)].index.unrank(item_index(it), men_cache[item_side(it)]);
                     for_each_predecessor_rank<R>(p, kinds, pred_index, [&](std::uint64_t j) {
                         assert(n < kMaxPredecessors);
                         now[n++] = j;

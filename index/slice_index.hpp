@@ -136,13 +136,29 @@ class SliceIndex {
 
     // Precondition: i < size(). Returns a White-to-move position (with canonical men).
     Position unrank(std::uint64_t i) const {
+        MenCache fresh;
+        return unrank(i, fresh);
+    }
+    // The men of the last configuration unranked through it: indices that share their men
+    // configuration with the previous one (a frontier's items often do: an item's king
+    // predecessors are appended together) skip unrank_men, the costly half of an unrank.
+    struct MenCache {
+        std::uint64_t men_config = ~std::uint64_t{0};
+        Bitboard white = 0, black = 0;
+    };
+    Position unrank(std::uint64_t i, MenCache& cache) const {
         assert(i < size_);
         const std::uint64_t men_config = i / kings_per_config_;
         const std::uint64_t r_kings = i - men_config * kings_per_config_;
         const std::uint64_t r_wk = r_kings / black_king_sets_;
         const std::uint64_t r_bk = r_kings - r_wk * black_king_sets_;
+        if (men_config != cache.men_config) {
+            unrank_men(men_config, cache.white, cache.black);
+            cache.men_config = men_config;
+        }
         Position p;
-        unrank_men(men_config, p.pieces[0], p.pieces[1]);
+        p.pieces[0] = cache.white;
+        p.pieces[1] = cache.black;
         const Bitboard men = p.pieces[0] | p.pieces[1];
         const Bitboard wk = unrank_kings(r_wk, m_.wk, men);
         const Bitboard bk = unrank_kings(r_bk, m_.bk, men | wk);
