@@ -287,24 +287,20 @@ class SliceIndex {
         return out;
     }
     // The k kings of rank r among the playable squares outside `taken`.
+    // Kings are ranked among the free squares in dense order, which is bit order on every board
+    // (dense_order_is_bit_order): the positions' mask deposited into the free squares.
     static Bitboard unrank_kings(std::uint64_t r, int k, Bitboard taken) {
-        int holes[64], num_holes = 0;  // dense indices of the taken squares, ascending
-        for (int s : bits(taken)) holes[num_holes++] = G::dense(s);
+        static_assert(dense_order_is_bit_order());
         int pos[64];
-        binomial::unrank_subset(r, k, kN - num_holes, pos);
-        Bitboard out = 0;
-        skip_holes(pos, k, holes, num_holes, [&](int d) { out |= bit(G::bit_of_dense(d)); });
-        return out;
+        binomial::unrank_subset(r, k, kN - popcount(taken), pos);
+        Bitboard positions = 0;
+        for (int j = 0; j < k; ++j) positions |= bit(pos[j]);
+        return deposit_bits(positions, G::kPlayable & ~taken);
     }
-    // Turns ascending positions among "candidates minus holes" into positions among candidates:
-    // a position moves up by one for every hole at or below it. Calls emit(candidate position).
-    template <class Emit>
-    static void skip_holes(const int* pos, int k, const int* holes, int num_holes, Emit&& emit) {
-        for (int j = 0; j < k; ++j) {
-            int p = pos[j];
-            for (int t = 0; t < num_holes; ++t) p += holes[t] <= p;  // holes ascend: one pass
-            emit(p);
-        }
+    static constexpr bool dense_order_is_bit_order() {
+        for (int d = 0; d + 1 < kN; ++d)
+            if (G::bit_of_dense(d) >= G::bit_of_dense(d + 1)) return false;
+        return true;
     }
     void unrank_men(std::uint64_t men_config, Bitboard& wmen, Bitboard& bmen) const;
     std::uint64_t renumber_black_sets(std::uint64_t r_w, Bitboard w, std::uint64_t count);

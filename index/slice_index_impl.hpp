@@ -135,26 +135,19 @@ void SliceIndex<R>::unrank_men(std::uint64_t men_config, Bitboard& wmen, Bitboar
     std::uint64_t r_b = men_config - men_offset_[r_w];
     int pos[64];
     binomial::unrank_subset(r_w, m_.wm, num_white_men_squares_, pos);
-    wmen = 0;
-    for (int j = 0; j < m_.wm; ++j) wmen |= bit(white_men_bit_[pos[j]]);
+    Bitboard white_positions = 0;
+    for (int j = 0; j < m_.wm; ++j) white_positions |= bit(pos[j]);
+    wmen = deposit_bits(white_positions, white_men_squares_);
     if constexpr (kMirror) {
         if (wmen == G::mirror_files(wmen)) r_b = canonical_black_[symmetric_slot(r_w)][r_b];
     }
-    // Black men are ranked among the black-man squares minus the white men on them (the holes).
-    // Every white man gets an entry, so that the loops run a fixed wm times (no mispredicted
-    // exits); one off the black-man squares gets a position no candidate reaches, which keeps the
-    // entries that count ascending and makes skip_holes ignore it.
-    int holes[64];
-    int j = 0;
-    for (Bitboard h = wmen; h != 0; h &= h - 1, ++j) {
-        const Bitboard low = h & (0 - h);
-        const int p = std::popcount(black_men_squares_ & (low - 1));
-        holes[j] = (black_men_squares_ & low) != 0 ? p : 64;
-    }
-    binomial::unrank_subset(r_b, m_.bm,
-                            num_black_men_squares_ - std::popcount(wmen & black_men_squares_), pos);
-    bmen = 0;
-    skip_holes(pos, m_.bm, holes, m_.wm, [&](int p) { bmen |= bit(black_men_bit_[p]); });
+    // Black men are ranked among the black-man squares the white men leave, in square order: the
+    // positions' mask deposited into those squares.
+    const Bitboard black_candidates = black_men_squares_ & ~wmen;
+    binomial::unrank_subset(r_b, m_.bm, std::popcount(black_candidates), pos);
+    Bitboard positions = 0;
+    for (int k = 0; k < m_.bm; ++k) positions |= bit(pos[k]);
+    bmen = deposit_bits(positions, black_candidates);
 }
 
 template <class R>

@@ -2,6 +2,9 @@
 #pragma once
 #include <bit>
 #include <cstdint>
+#if defined(__BMI2__)
+#include <immintrin.h>
+#endif
 
 namespace dtb {
 
@@ -29,5 +32,23 @@ struct BitRange {
     Iter end() const { return {0}; }
 };
 constexpr BitRange bits(Bitboard b) { return {b}; }
+
+// Parallel bit deposit: the k-th lowest set bit of `into` is kept where bit k of `mask` is set.
+// One instruction where the build targets BMI2 (unranking places a subset, given by positions
+// among the free squares, with it); this loop elsewhere, and in the test that compares the two.
+constexpr Bitboard deposit_bits_portable(Bitboard mask, Bitboard into) {
+    Bitboard out = 0;
+    for (; into && mask; mask >>= 1, into = without_lowest(into))
+        if (mask & 1) out |= into & (0 - into);
+    return out;
+}
+inline Bitboard deposit_bits(Bitboard mask, Bitboard into) {
+#if defined(__BMI2__)
+    return _pdep_u64(mask, into);
+#else
+    return deposit_bits_portable(mask, into);
+#endif
+}
+static_assert(deposit_bits_portable(0b101, 0b11010) == 0b10010);
 
 }  // namespace dtb
