@@ -308,7 +308,7 @@ class SliceIndex {
     Material m_;
     Bitboard white_men_squares_, black_men_squares_;
     int num_white_men_squares_, num_black_men_squares_;
-    std::array<std::int8_t, 64> white_men_bit_{}, black_men_bit_{};  // candidate position -> bit
+    std::array<std::int8_t, 64> white_men_bit_{};  // candidate position -> bit (white men)
     std::uint64_t kings_per_config_ = 0, black_king_sets_ = 0, size_ = 0, positions_ = 0;
     std::uint64_t symmetric_men_configs_ = 0;  // kMirror: configurations that are their own mirror
     std::vector<std::uint64_t> men_offset_;  // offset[r_w], one past the end = num_men_configs

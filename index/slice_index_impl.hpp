@@ -34,8 +34,6 @@ SliceIndex<R>::SliceIndex(Material m) : m_(m) {
     num_black_men_squares_ = popcount(black_men_squares_);
     int j = 0;
     for (int s : bits(white_men_squares_)) white_men_bit_[j++] = static_cast<std::int8_t>(s);
-    j = 0;
-    for (int s : bits(black_men_squares_)) black_men_bit_[j++] = static_cast<std::int8_t>(s);
 
     const int free = kN - m.men();
     black_king_sets_ = binomial::choose(free - m.wk, m.bk);
