@@ -75,41 +75,52 @@ void for_each_predecessor(const Position& p, UnmoveKinds kinds, Fn&& fn) {
 // are for_each_predecessor's predecessors, in its order.
 //
 // With a mirror (SliceIndex::kMirror, Turkish) an entry stands for a position and its mirror,
-// except where the men are their own mirror, and the solver counts, for each entry, its moves into
-// entries already decided: so an entry Y must come out exactly as many times as the stored
-// position of Y has moves into the entry of p (moves to p or to its mirror when p's entry stands
-// for both). Un-moves are generated from the stored side of reversed(p), and a man un-move that
-// crosses between symmetric and other men is adjusted:
-//  - p's men symmetric, the predecessor's not: only a predecessor that is stored as it is counts
-//    (its mirror's move reaches p's mirror, a separate entry that gets its own turn);
+// except where the position's mirror key (its men, or its kings in a slice without men) is its
+// own mirror, and the solver counts, for each entry, its moves into entries already decided: so
+// an entry Y must come out exactly as many times as the stored position of Y has moves into the
+// entry of p (moves to p or to its mirror when p's entry stands for both). Un-moves are generated
+// from the stored side of reversed(p), and an un-move that crosses between symmetric and other
+// positions is adjusted:
+//  - p's position symmetric, the predecessor's not: only a predecessor that is stored as it is
+//    counts (its mirror's move reaches p's mirror, a separate entry that gets its own turn);
 //  - the other way round: the predecessor q and its mirror both count (q's mirror moves to p's
-//    mirror, which p's entry stands for).
+//    mirror, which p's entry stands for); they are one entry when q is its own mirror too.
+// With men, only man un-moves can cross (king un-moves keep the men); without men every un-move
+// changes the key, so all are ranked from scratch there (SliceIndex::kings_as_men).
 // tests/gen_retro.cpp checks this against forward move generation.
 template <class R, class Fn>
 void for_each_predecessor_rank(const Position& p, UnmoveKinds kinds, const SliceIndex<R>& pred_index, Fn&& fn) {
     using Index = SliceIndex<R>;
     Position base = Index::canonical(reversed<typename R::Geometry>(p));
     base.side_to_move = Color::white;
+    const bool base_symmetric = Index::is_symmetric(base);
+    // A predecessor ranked from scratch, with the adjustments above.
+    const auto rank_unmoved = [&](const Position& q) {
+        if constexpr (Index::kMirror) {
+            const bool q_symmetric = Index::is_symmetric(q);
+            if (base_symmetric && !q_symmetric) {
+                if (!Index::is_canonical(q)) return;
+            } else if (!base_symmetric && q_symmetric) {
+                fn(pred_index.rank_canonical(q));
+                fn(pred_index.rank(Index::mirrored(q)));
+                return;
+            }
+        }
+        fn(pred_index.rank(q));
+    };
+    if (pred_index.kings_as_men()) {
+        for_each_unmove<R>(base, kinds, [](int) {}, [&](int from, int to, bool king) {
+            rank_unmoved(unmoved(base, from, to, king));
+        });
+        return;
+    }
     KingMoveRanks<R> ranks(pred_index, base);
-    const bool base_symmetric = Index::men_symmetric(base.men(Color::white), base.men(Color::black));
     for_each_unmove<R>(base, kinds, [&](int to) { ranks.select(to); }, [&](int from, int to, bool king) {
         if (king) {
             fn(ranks.rank(from));
             return;
         }
-        const Position q = unmoved(base, from, to, false);
-        if constexpr (Index::kMirror) {
-            const Bitboard wmen = q.men(Color::white), bmen = q.men(Color::black);
-            const bool q_symmetric = Index::men_symmetric(wmen, bmen);
-            if (base_symmetric && !q_symmetric) {
-                if (!Index::men_canonical(wmen, bmen)) return;
-            } else if (!base_symmetric && q_symmetric) {
-                fn(pred_index.rank_canonical(q));
-                fn(pred_index.rank_canonical(Index::mirrored(q)));
-                return;
-            }
-        }
-        fn(pred_index.rank(q));
+        rank_unmoved(unmoved(base, from, to, false));
     });
 }
 

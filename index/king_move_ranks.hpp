@@ -40,7 +40,7 @@ public:
           black_king_sets_(index.black_king_sets()),
           men_base_(index.men_config_of(base.men(Color::white), base.men(Color::black)) * index.kings_per_config()) {
         // King moves keep the men, so the positions ranked here are stored as they are.
-        assert(SliceIndex<R>::men_canonical(base.men(Color::white), base.men(Color::black)));
+        assert(!index.kings_as_men() && SliceIndex<R>::men_canonical(base.men(Color::white), base.men(Color::black)));
     }
 
     // Chooses the white king (on square king) that moves; rank() then places it.

@@ -26,6 +26,12 @@
 // set the black sets are renumbered through a table (black_rank_, canonical_black_). No square
 // lies on the mirror's axis (8 files), so odd sets are never symmetric: the 5-piece Turkish
 // slices with men take 51% of the placements.
+// Slices without men (kings_as_men()): their one men configuration (none) is its own mirror, so
+// the quotient is taken over the kings instead. The kings are ranked as the men are above, white
+// kings among all squares, black kings among those left: every index is a "configuration" of
+// its own (kings_per_config() = 1), canonical and symmetric as its king sets are. So the
+// mirror_key of a position, the sets the quotient looks at, is its men, or its kings when it
+// has no men; an entry stands for one position when that key is its own mirror, else for two.
 //
 // Retrograde groups (group_of): the indices a generator solves together. Without sideways man
 // moves (international) a group is one men configuration. With sideways man moves (Turkish) a
@@ -76,7 +82,8 @@ class SliceIndex {
         q.kings = G::mirror_files(p.kings);
         return q;
     }
-    // Whether the index stores positions with these men as they are (true unless kMirror).
+    // Whether the index stores positions with these men as they are (true unless kMirror); the
+    // same test on the kings of a slice without men (mirror_key).
     static bool men_canonical(Bitboard wmen, Bitboard bmen) {
         if constexpr (!kMirror) {
             return true;
@@ -85,8 +92,9 @@ class SliceIndex {
             return wmen < mw || (wmen == mw && bmen <= G::mirror_files(bmen));
         }
     }
-    // Whether these men are their own mirror: a position with them and its mirror are then two
-    // entries; with other men, one entry stands for both (false unless kMirror).
+    // Whether these men (or, without men, kings: mirror_key) are their own mirror: a position with
+    // them and its mirror are then two entries; else one entry stands for both (false unless
+    // kMirror).
     static bool men_symmetric(Bitboard wmen, Bitboard bmen) {
         if constexpr (!kMirror) {
             return false;
@@ -94,10 +102,29 @@ class SliceIndex {
             return wmen == G::mirror_files(wmen) && bmen == G::mirror_files(bmen);
         }
     }
+    // The sets the mirror quotient looks at: the men, or the kings when there are no men.
+    struct MirrorKey {
+        Bitboard white, black;
+    };
+    static MirrorKey mirror_key(const Position& p) {
+        const Bitboard wmen = p.men(Color::white), bmen = p.men(Color::black);
+        if ((wmen | bmen) == 0) return {p.kings_of(Color::white), p.kings_of(Color::black)};
+        return {wmen, bmen};
+    }
+    // Whether the index stores p as it is (else its mirror), and whether p's entry stands for p
+    // alone (p and its mirror are two entries) rather than for p and its mirror.
+    static bool is_canonical(const Position& p) {
+        const MirrorKey k = mirror_key(p);
+        return men_canonical(k.white, k.black);
+    }
+    static bool is_symmetric(const Position& p) {
+        const MirrorKey k = mirror_key(p);
+        return men_symmetric(k.white, k.black);
+    }
     // The position the index stores for p: p, or its mirror.
     static Position canonical(const Position& p) {
         if constexpr (kMirror) {
-            if (!men_canonical(p.men(Color::white), p.men(Color::black))) return mirrored(p);
+            if (!is_canonical(p)) return mirrored(p);
         }
         return p;
     }
@@ -113,19 +140,22 @@ class SliceIndex {
     std::uint64_t num_positions() const { return positions_; }
     std::uint64_t num_men_configs() const { return men_offset_.back(); }
     std::uint64_t kings_per_config() const { return kings_per_config_; }
+    // A slice without men under the mirror: kings ranked as men are (see the comment at the top).
+    bool kings_as_men() const { return kings_as_men_; }
 
     // Precondition: p has White to move, exactly this material, and is_indexable<R>(p).
     // With kMirror, the rank of canonical(p).
     std::uint64_t rank(const Position& p) const {
         assert(p.side_to_move == Color::white && Material::of(p) == m_ && is_indexable<R>(p));
         if constexpr (kMirror) {
-            if (!men_canonical(p.men(Color::white), p.men(Color::black))) return rank_canonical(mirrored(p));
+            if (!is_canonical(p)) return rank_canonical(mirrored(p));
         }
         return rank_canonical(p);
     }
-    // rank(p) for a p whose men are canonical.
+    // rank(p) for a p that is canonical (is_canonical).
     std::uint64_t rank_canonical(const Position& p) const {
-        assert(men_canonical(p.men(Color::white), p.men(Color::black)));
+        assert(is_canonical(p));
+        if (kings_as_men_) return rank_men(p.kings_of(Color::white), p.kings_of(Color::black));
         const Bitboard wmen = p.men(Color::white), bmen = p.men(Color::black);
         const Bitboard wkings = p.kings_of(Color::white);
         const Bitboard free = G::kPlayable & ~(wmen | bmen);
@@ -149,9 +179,6 @@ class SliceIndex {
     Position unrank(std::uint64_t i, MenCache& cache) const {
         assert(i < size_);
         const std::uint64_t men_config = i / kings_per_config_;
-        const std::uint64_t r_kings = i - men_config * kings_per_config_;
-        const std::uint64_t r_wk = r_kings / black_king_sets_;
-        const std::uint64_t r_bk = r_kings - r_wk * black_king_sets_;
         if (men_config != cache.men_config) {
             unrank_men(men_config, cache.white, cache.black);
             cache.men_config = men_config;
@@ -159,6 +186,13 @@ class SliceIndex {
         Position p;
         p.pieces[0] = cache.white;
         p.pieces[1] = cache.black;
+        if (kings_as_men_) {  // the "men" unranked are the kings
+            p.kings = cache.white | cache.black;
+            return p;
+        }
+        const std::uint64_t r_kings = i - men_config * kings_per_config_;
+        const std::uint64_t r_wk = r_kings / black_king_sets_;
+        const std::uint64_t r_bk = r_kings - r_wk * black_king_sets_;
         const Bitboard men = p.pieces[0] | p.pieces[1];
         const Bitboard wk = unrank_kings(r_wk, m_.wk, men);
         const Bitboard bk = unrank_kings(r_bk, m_.bk, men | wk);
@@ -175,7 +209,7 @@ class SliceIndex {
     // left; after both, the next men configuration is unranked afresh.
     void step(Position& p, std::uint64_t next) const {
         assert(next < size_ && next > 0);
-        if (kings_per_config_ == 1) {  // no kings: every index is a men configuration of its own
+        if (kings_per_config_ == 1) {  // no kings, or kings_as_men(): every index is a configuration of its own
             p = unrank(next);
             return;
         }
@@ -199,14 +233,17 @@ class SliceIndex {
     // black king sets (r_kings = r_wk * black_king_sets() + r_bk). For incremental ranking
     // (index/king_move_ranks.hpp).
     // With kMirror, men that are not canonical give their mirror's configuration.
+    // Not for kings_as_men() slices, whose configurations are king sets.
     std::uint64_t men_config_of(Bitboard wmen, Bitboard bmen) const {
+        assert(!kings_as_men_);
         if constexpr (kMirror) {
             if (!men_canonical(wmen, bmen)) return rank_men(G::mirror_files(wmen), G::mirror_files(bmen));
         }
         return rank_men(wmen, bmen);
     }
-    // Whether the men of a configuration are their own mirror (men_symmetric): its entries then
-    // stand for one position each, the others' for two (a position and its mirror).
+    // Whether the men of a configuration (the kings with kings_as_men()) are their own mirror
+    // (men_symmetric): its entries then stand for one position each, the others' for two (a
+    // position and its mirror).
     bool men_config_symmetric(std::uint64_t men_config) const {
         if constexpr (!kMirror) {
             return false;
@@ -220,6 +257,7 @@ class SliceIndex {
 
     // Sum over white men of their rank and over black men of H-1-rank.
     int advancement(std::uint64_t men_config) const {
+        if (kings_as_men_) return 0;
         Bitboard w, b;
         unrank_men(men_config, w, b);
         int a = 0;
@@ -306,6 +344,10 @@ class SliceIndex {
     std::uint64_t renumber_black_sets(std::uint64_t r_w, Bitboard w, std::uint64_t count);
 
     Material m_;
+    // kings_as_men(): the "men" ranked below are the kings, on every square; men_white_ and
+    // men_black_ count the pieces ranked as men (the kings then, else the men).
+    bool kings_as_men_ = false;
+    int men_white_ = 0, men_black_ = 0;
     Bitboard white_men_squares_, black_men_squares_;
     int num_white_men_squares_, num_black_men_squares_;
     std::array<std::int8_t, 64> white_men_bit_{};  // candidate position -> bit (white men)

@@ -28,19 +28,24 @@ template <class R>
 SliceIndex<R>::SliceIndex(Material m) : m_(m) {
     if (!material_fits<R>(m))
         throw std::invalid_argument("SliceIndex: material " + m.name() + " does not fit");
-    white_men_squares_ = men_squares<R>(Color::white);
-    black_men_squares_ = men_squares<R>(Color::black);
+    // Without men under the mirror, the kings are ranked as men are, on every square (see
+    // slice_index.hpp): one king placement per "men configuration".
+    kings_as_men_ = kMirror && m.men() == 0;
+    men_white_ = kings_as_men_ ? m.wk : m.wm;
+    men_black_ = kings_as_men_ ? m.bk : m.bm;
+    white_men_squares_ = kings_as_men_ ? G::kPlayable : men_squares<R>(Color::white);
+    black_men_squares_ = kings_as_men_ ? G::kPlayable : men_squares<R>(Color::black);
     num_white_men_squares_ = popcount(white_men_squares_);
     num_black_men_squares_ = popcount(black_men_squares_);
     int j = 0;
     for (int s : bits(white_men_squares_)) white_men_bit_[j++] = static_cast<std::int8_t>(s);
 
     const int free = kN - m.men();
-    black_king_sets_ = binomial::choose(free - m.wk, m.bk);
-    kings_per_config_ = detail::checked_mul(binomial::choose(free, m.wk), black_king_sets_, m);
+    black_king_sets_ = kings_as_men_ ? 1 : binomial::choose(free - m.wk, m.bk);
+    kings_per_config_ = kings_as_men_ ? 1 : detail::checked_mul(binomial::choose(free, m.wk), black_king_sets_, m);
 
     // Offsets over the white men sets, visited in rank order (colex order of positions).
-    const std::uint64_t num_white = binomial::choose(num_white_men_squares_, m.wm);
+    const std::uint64_t num_white = binomial::choose(num_white_men_squares_, men_white_);
     if (num_white >= std::numeric_limits<std::uint32_t>::max())
         throw std::overflow_error("SliceIndex: " + m.name() + " has too many white men sets");
     men_offset_.resize(num_white + 1);
@@ -48,16 +53,16 @@ SliceIndex<R>::SliceIndex(Material m) : m_(m) {
     for (int p = 0; p < num_white_men_squares_; ++p)
         on_black_square[p] = (black_men_squares_ & bit(white_men_bit_[p])) != 0;
     int pos[64];
-    for (int i = 0; i < m.wm; ++i) pos[i] = i;
+    for (int i = 0; i < men_white_; ++i) pos[i] = i;
     std::uint64_t total = 0, smallest = std::numeric_limits<std::uint64_t>::max();
     for (std::uint64_t r = 0; r < num_white; ++r) {
         men_offset_[r] = total;
         int overlap = 0;
-        for (int i = 0; i < m.wm; ++i) overlap += on_black_square[pos[i]];
-        std::uint64_t count = binomial::choose(num_black_men_squares_ - overlap, m.bm);
+        for (int i = 0; i < men_white_; ++i) overlap += on_black_square[pos[i]];
+        std::uint64_t count = binomial::choose(num_black_men_squares_ - overlap, men_black_);
         if constexpr (kMirror) {
             Bitboard w = 0;
-            for (int i = 0; i < m.wm; ++i) w |= bit(white_men_bit_[pos[i]]);
+            for (int i = 0; i < men_white_; ++i) w |= bit(white_men_bit_[pos[i]]);
             const Bitboard mw = G::mirror_files(w);
             if (w > mw) {
                 count = 0;  // stored as its mirror
@@ -69,7 +74,7 @@ SliceIndex<R>::SliceIndex(Material m) : m_(m) {
         total = detail::checked_add(total, count, m);
         if (r + 1 == num_white) break;
         int i = 0;  // colex successor: bump the lowest position that can move up, reset those below
-        while (i + 1 < m.wm && pos[i] + 1 == pos[i + 1]) ++i;
+        while (i + 1 < men_white_ && pos[i] + 1 == pos[i + 1]) ++i;
         ++pos[i];
         for (int t = 0; t < i; ++t) pos[t] = t;
     }
@@ -111,9 +116,9 @@ std::uint64_t SliceIndex<R>::renumber_black_sets(std::uint64_t r_w, Bitboard w, 
     std::vector<std::uint32_t> rank_of(static_cast<std::size_t>(count), kNotCanonical), canonical;
     int pos[64];
     for (std::uint64_t r_b = 0; r_b < count; ++r_b) {
-        binomial::unrank_subset(r_b, m_.bm, n, pos);
+        binomial::unrank_subset(r_b, men_black_, n, pos);
         Bitboard b = 0;
-        for (int j = 0; j < m_.bm; ++j) b |= candidate_bits[pos[j]];
+        for (int j = 0; j < men_black_; ++j) b |= candidate_bits[pos[j]];
         const Bitboard mb = G::mirror_files(b);
         if (b > mb) continue;
         symmetric_men_configs_ += b == mb;
@@ -132,9 +137,9 @@ void SliceIndex<R>::unrank_men(std::uint64_t men_config, Bitboard& wmen, Bitboar
     while (men_offset_[r_w + 1] <= men_config) ++r_w;
     std::uint64_t r_b = men_config - men_offset_[r_w];
     int pos[64];
-    binomial::unrank_subset(r_w, m_.wm, num_white_men_squares_, pos);
+    binomial::unrank_subset(r_w, men_white_, num_white_men_squares_, pos);
     Bitboard white_positions = 0;
-    for (int j = 0; j < m_.wm; ++j) white_positions |= bit(pos[j]);
+    for (int j = 0; j < men_white_; ++j) white_positions |= bit(pos[j]);
     wmen = deposit_bits(white_positions, white_men_squares_);
     if constexpr (kMirror) {
         if (wmen == G::mirror_files(wmen)) r_b = canonical_black_[symmetric_slot(r_w)][r_b];
@@ -142,9 +147,9 @@ void SliceIndex<R>::unrank_men(std::uint64_t men_config, Bitboard& wmen, Bitboar
     // Black men are ranked among the black-man squares the white men leave, in square order: the
     // positions' mask deposited into those squares.
     const Bitboard black_candidates = black_men_squares_ & ~wmen;
-    binomial::unrank_subset(r_b, m_.bm, std::popcount(black_candidates), pos);
+    binomial::unrank_subset(r_b, men_black_, std::popcount(black_candidates), pos);
     Bitboard positions = 0;
-    for (int k = 0; k < m_.bm; ++k) positions |= bit(pos[k]);
+    for (int k = 0; k < men_black_; ++k) positions |= bit(pos[k]);
     bmen = deposit_bits(positions, black_candidates);
 }
 
@@ -163,6 +168,7 @@ std::uint64_t SliceIndex<R>::group_of_men_config(std::uint64_t men_config) const
     if constexpr (!kRowGroups) {
         return men_config;
     } else {
+        if (kings_as_men_) return 0;  // no men: one group
         Bitboard w, b;
         unrank_men(men_config, w, b);
         row_groups::RowCounts cw{}, cb{};
@@ -195,6 +201,10 @@ void SliceIndex<R>::for_each_men_config_in_group(std::uint64_t group, F&& f) con
     if constexpr (!kRowGroups) {
         f(group);
     } else {
+        if (kings_as_men_) {  // no men: one group of every king configuration
+            for (std::uint64_t mc = 0; mc < num_men_configs(); ++mc) f(mc);
+            return;
+        }
         const std::uint64_t nb = row_groups::num_multisets(black_rows_, m_.bm);
         const auto cw = row_groups::unrank_multiset(group / nb, white_rows_, m_.wm);
         const auto cb = row_groups::unrank_multiset(group % nb, black_rows_, m_.bm);

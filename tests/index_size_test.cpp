@@ -57,6 +57,12 @@ std::uint64_t closed_count(const Material& m, bool canonical = true) {
         total = (total + symmetric) / 2;
     }
     total *= choose(n - men, m.wk) * choose(n - men - m.wk, m.bk);
+    if (SliceIndex<R>::kMirror && canonical && men == 0) {
+        // Without men the quotient is over the kings: placements plus those that are their own
+        // mirror (king sets made of mirror pairs), halved.
+        const u128 symmetric = m.wk % 2 || m.bk % 2 ? 0 : choose(n / 2, m.wk / 2) * choose(n / 2 - m.wk / 2, m.bk / 2);
+        total = (total + symmetric) / 2;
+    }
     REQUIRE(total >> 64 == 0);
     return static_cast<std::uint64_t>(total);
 }
@@ -70,8 +76,10 @@ void check_sizes(int max_pieces) {
         CHECK(idx.num_positions() == closed_count<R>(m, false));
         CHECK(idx.size() == idx.num_men_configs() * idx.kings_per_config());
         const int free = R::Geometry::kNumSquares - m.men();
+        const bool kings_as_men = SliceIndex<R>::kMirror && m.men() == 0;
+        CHECK(idx.kings_as_men() == kings_as_men);
         CHECK(idx.kings_per_config() ==
-              static_cast<std::uint64_t>(choose(free, m.wk) * choose(free - m.wk, m.bk)));
+              (kings_as_men ? 1 : static_cast<std::uint64_t>(choose(free, m.wk) * choose(free - m.wk, m.bk))));
     }
 }
 

@@ -10,6 +10,7 @@
 #include <iterator>
 #include <string>
 
+#include "index/scheme_version.hpp"
 #include "probe/format.hpp"
 #include "rules/variant.hpp"
 
@@ -253,24 +254,29 @@ TEST_CASE("dtb gen: a slice that would not fit on the disk is refused before any
     CHECK(listing.find(".tmp") == std::string::npos);
 }
 
-TEST_CASE("dtb gen: Turkish tables of the old index scheme (before the mirror) are refused and regenerated",
-          "[tools][gen]") {
-    const fs::path d = fresh_dir("old_scheme");
+TEST_CASE("dtb gen: Turkish tables of an older index scheme are refused and regenerated", "[tools][gen]") {
+    // Scheme 1 indexed every placement; scheme 2 quotiented the men by the mirror (kings-only
+    // slices kept every entry); scheme 3 quotients the kings of kings-only slices too. Slices
+    // with men have as many entries under schemes 2 and 3, so only the header's scheme tells
+    // their tables apart.
+    const std::uint32_t current = dtb::index_scheme_version<dtb::Turkish>();
+    const std::uint32_t old = GENERATE(1u, 2u);
+    REQUIRE(old < current);
+    const fs::path d = fresh_dir("old_scheme_" + std::to_string(old));
     REQUIRE(run("gen --variant turkish --pieces 3 --out " + d.string()) == 0);
     const std::string fresh_kvk = slurp(d / "KvK.dtw");
-    // Every file rewritten as scheme 1 with valid checksums: the king-only slices even have the
-    // same number of entries under both schemes, so only the header's scheme tells them apart.
+    // Every file rewritten with the old scheme in its header and valid checksums.
     int rewritten = 0;
     for (const auto& e : fs::directory_iterator(d)) {
         auto reader = dtb::format::TableReader::open(e.path(), dtb::VariantId::turkish,
                                                      dtb::rules_fingerprint<dtb::Turkish>());
         REQUIRE(reader.ok());
         dtb::format::TableInfo info = reader->info();
-        REQUIRE(info.index_scheme == 2);
+        REQUIRE(info.index_scheme == current);
         if (info.derived()) continue;
         auto values = reader->read_all();
         REQUIRE(values.ok());
-        info.index_scheme = 1;
+        info.index_scheme = old;
         REQUIRE(dtb::format::write_table(e.path(), info, *values, {}).ok());
         ++rewritten;
     }
@@ -278,7 +284,7 @@ TEST_CASE("dtb gen: Turkish tables of the old index scheme (before the mirror) a
     CHECK(slurp(d / "KvK.dtw") != fresh_kvk);
     std::string err;
     CHECK(run("probe --variant turkish --db " + d.string() + " W:WKa1:BKh8", &err) == 3);
-    CHECK(err.find("index scheme 1") != std::string::npos);
+    CHECK(err.find("index scheme " + std::to_string(old)) != std::string::npos);
     CHECK(run("verify --variant turkish --db " + d.string()) != 0);
     // The generator takes none of them as present: it regenerates every slice.
     REQUIRE(run("gen --variant turkish --pieces 3 --out " + d.string(), &err) == 0);

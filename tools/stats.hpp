@@ -119,9 +119,8 @@ std::array<SliceStats, 2> scan(const typename gen::FullTables<R>::Slice& t, std:
         const int w = t.wdl[i];
         const bool capture[2] = {has_capture<R>(p), has_capture<R>(reversed<G>(p))};
         // An entry of a mirror-symmetric index stands for a position and its mirror (two
-        // positions of equal value), unless its men are their own mirror.
-        const std::uint64_t positions =
-            SliceIndex<R>::kMirror && !SliceIndex<R>::men_symmetric(p.men(Color::white), p.men(Color::black)) ? 2 : 1;
+        // positions of equal value), unless the position is symmetric (SliceIndex::is_symmetric).
+        const std::uint64_t positions = SliceIndex<R>::kMirror && !SliceIndex<R>::is_symmetric(p) ? 2 : 1;
         for (int view = 0; view < 2; ++view) {
             s.count[view][w] += positions;
             if (!capture[view]) s.quiet[view][w] += positions;
