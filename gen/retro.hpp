@@ -12,6 +12,8 @@
 // Un-promotions are not generated: they lead into the slice with one man more, which is solved
 // later and reads this one as finished.
 #pragma once
+#include <bit>
+
 #include "index/king_move_ranks.hpp"
 #include "index/slice_index.hpp"
 #include "rules/movegen.hpp"
@@ -86,7 +88,7 @@ void for_each_predecessor(const Position& p, UnmoveKinds kinds, Fn&& fn) {
 //  - the other way round: the predecessor q and its mirror both count (q's mirror moves to p's
 //    mirror, which p's entry stands for); they are one entry when q is its own mirror too.
 // With men, only man un-moves can cross (king un-moves keep the men); without men every un-move
-// changes the key, so all are ranked from scratch there (SliceIndex::kings_as_men).
+// changes the key (SliceIndex::kings_as_men), so each is placed by its white kings' mirror.
 // tests/gen_retro.cpp checks this against forward move generation.
 template <class R, class Fn>
 void for_each_predecessor_rank(const Position& p, UnmoveKinds kinds, const SliceIndex<R>& pred_index, Fn&& fn) {
@@ -108,11 +110,33 @@ void for_each_predecessor_rank(const Position& p, UnmoveKinds kinds, const Slice
         }
         fn(pred_index.rank(q));
     };
-    if (pred_index.kings_as_men()) {
-        for_each_unmove<R>(base, kinds, [](int) {}, [&](int from, int to, bool king) {
-            rank_unmoved(unmoved(base, from, to, king));
-        });
-        return;
+    if constexpr (Index::kMirror) {
+        if (pred_index.kings_as_men()) {
+            // Every un-move is a king's and changes the key. A predecessor whose white kings lie
+            // below their mirror is stored as it is: ranked incrementally from base. Above: its
+            // mirror is stored, ranked incrementally from the mirrored base (and, from a symmetric
+            // base, it does not count). White kings that are their own mirror (rare): from scratch.
+            using G = typename R::Geometry;
+            const auto mirror_square = [](int s) { return std::countr_zero(G::mirror_files(bit(s))); };
+            KingMoveRanks<R> direct(pred_index, base), mirror(pred_index, Index::mirrored(base));
+            Bitboard others = 0, mirrored_others = 0;
+            for_each_unmove<R>(base, kinds, [&](int to) {
+                direct.select(to);
+                mirror.select(mirror_square(to));
+                others = base.kings_of(Color::white) & ~bit(to);
+                mirrored_others = G::mirror_files(others);
+            }, [&](int from, int to, bool king) {
+                const Bitboard white = others | bit(from), mirrored_white = mirrored_others | G::mirror_files(bit(from));
+                if (white < mirrored_white) {
+                    fn(direct.rank(from));
+                } else if (white > mirrored_white) {
+                    if (!base_symmetric) fn(mirror.rank(mirror_square(from)));
+                } else {
+                    rank_unmoved(unmoved(base, from, to, king));
+                }
+            });
+            return;
+        }
     }
     KingMoveRanks<R> ranks(pred_index, base);
     for_each_unmove<R>(base, kinds, [&](int to) { ranks.select(to); }, [&](int from, int to, bool king) {

@@ -14,6 +14,11 @@
 //     r_bk(x) = sum_{j<=u} C(pb_j, j) + sum_{j>u} C(pb_j - 1, j) = Bk[u].
 // So rank(x) = men_base + (W[t] + C(pos(x), t)) * black_king_sets + Bk[u], where pos(x), t and u
 // are the popcounts of free, the other white kings and the black kings below x.
+//
+// A Turkish slice without men (SliceIndex::kings_as_men) ranks its kings as men are: the same
+// r_wk and Bk[u] (every square is free), combined as offset[r_wk] + Bk[u]. That holds where the
+// white kings with x lie below their mirror (no renumbering of the black sets, and the position
+// is stored as it is); the caller ranks the other positions otherwise (gen/retro.hpp).
 #pragma once
 #include <algorithm>
 #include <array>
@@ -38,9 +43,10 @@ public:
           free_(G::kPlayable & ~(base.men(Color::white) | base.men(Color::black))),
           black_kings_(base.kings_of(Color::black)),
           black_king_sets_(index.black_king_sets()),
-          men_base_(index.men_config_of(base.men(Color::white), base.men(Color::black)) * index.kings_per_config()) {
+          men_base_(index.kings_as_men() ? 0 : index.men_config_of(base.men(Color::white), base.men(Color::black)) * index.kings_per_config()),
+          offsets_(index.kings_as_men() ? index.men_offsets() : nullptr) {
         // King moves keep the men, so the positions ranked here are stored as they are.
-        assert(!index.kings_as_men() && SliceIndex<R>::men_canonical(base.men(Color::white), base.men(Color::black)));
+        assert(index.kings_as_men() || SliceIndex<R>::men_canonical(base.men(Color::white), base.men(Color::black)));
     }
 
     // Chooses the white king (on square king) that moves; rank() then places it.
@@ -68,18 +74,22 @@ public:
         }
     }
 
-    // The rank of base with the selected king on x instead (x empty in base).
+    // The rank of base with the selected king on x instead (x empty in base). With kings_as_men,
+    // only for an x that puts the white kings below their mirror.
     std::uint64_t rank(int x) const {
         const Bitboard below = bit(x) - 1;
         const int t = 1 + std::popcount(others_ & below);
         const std::uint64_t r_wk = white_[t] + binomial::kTable.c[t][std::popcount(free_ & below)];
-        return men_base_ + r_wk * black_king_sets_ + black_[std::popcount(black_kings_ & below)];
+        const std::uint64_t r_bk = black_[std::popcount(black_kings_ & below)];
+        if (offsets_) return offsets_[r_wk] + r_bk;
+        return men_base_ + r_wk * black_king_sets_ + r_bk;
     }
 
 private:
     Position base_;
     Bitboard free_, black_kings_, others_ = 0;
     std::uint64_t black_king_sets_, men_base_;
+    const std::uint64_t* offsets_;  // kings_as_men: offset of each white king set
     std::array<std::uint64_t, 65> white_{}, black_{};
 };
 

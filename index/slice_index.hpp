@@ -254,6 +254,9 @@ class SliceIndex {
         }
     }
     std::uint64_t black_king_sets() const { return black_king_sets_; }
+    // offset[r_w] of the white sets (men, or kings with kings_as_men()), one past the last = the
+    // number of configurations: for incremental ranking (index/king_move_ranks.hpp).
+    const std::uint64_t* men_offsets() const { return men_offset_.data(); }
 
     // Sum over white men of their rank and over black men of H-1-rank.
     int advancement(std::uint64_t men_config) const {
