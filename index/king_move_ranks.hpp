@@ -76,7 +76,7 @@ public:
 
     // The rank of base with the selected king on x instead (x empty in base). With kings_as_men,
     // only for an x that puts the white kings below their mirror.
-    std::uint64_t rank(int x) const {
+    [[gnu::always_inline]] std::uint64_t rank(int x) const {
         const Bitboard below = bit(x) - 1;
         const int t = 1 + std::popcount(others_ & below);
         const std::uint64_t r_wk = white_[t] + binomial::kTable.c[t][std::popcount(free_ & below)];
