@@ -125,8 +125,9 @@ private:
     }
 
     bool complete_on_disk(const Material& m) const {
+        const std::uint64_t entries = SliceIndex<R>(m).size();
         for (auto metric : metrics_of(m)) {
-            auto r = format::open_table_of<R>(o_.out_dir / format::file_name(m.name(), metric), m, metric);
+            auto r = format::open_table_of<R>(o_.out_dir / format::file_name(m.name(), metric), m, metric, entries);
             if (!r || !r->verify_checksums().ok()) return false;
             if (r->info().derived() && !derived_wdl_problem(o_.out_dir, m).empty()) return false;
         }

@@ -1,8 +1,6 @@
-// Opens the table of one slice and metric and checks that its header is the one a reader of this
-// build expects: variant and rule fingerprint (TableReader::open), the slice and metric its name
-// says, the index scheme of index/scheme_version.hpp and the slice's number of entries. The
-// generator's loaders use it, so that a table of another index scheme (Turkish tables written
-// before the mirror index) is regenerated rather than read with the wrong order.
+// The one check of a table's header against what a reader of this build expects, for every
+// reader: the generator's loaders (a table of another index scheme is regenerated rather than
+// read in the wrong order), the probe library, `dtb verify` and `dtb stats`.
 #pragma once
 #include <filesystem>
 #include <string>
@@ -16,22 +14,44 @@
 
 namespace dtb::format {
 
+// Why the header of a table opened for slice m and `metric` is not what a reader of this build
+// expects (empty when it is): the metric and slice its name says (a file copied under another
+// name can have the right size and valid checksums), the index scheme of
+// index/scheme_version.hpp (Turkish tables of an older scheme have the same entry count for
+// most slices), the slice's number of entries, and WDL values in range. Variant and rule
+// fingerprint are TableReader::open's checks. `entries` is SliceIndex<R>(m).size(), which the
+// caller usually has.
 template <class R>
-Expected<TableReader> open_table_of(const std::filesystem::path& path, const Material& m, Metric metric) {
+std::string header_problem(const TableInfo& info, const Material& m, Metric metric, std::uint64_t entries) {
+    if (info.metric != metric)
+        return "holds metric " + std::string(metric_name(info.metric)) + ", its name says " +
+               std::string(metric_name(metric));
+    if (info.wk != m.wk || info.wm != m.wm || info.bk != m.bk || info.bm != m.bm)
+        return "holds another slice than its name says";
+    if (info.index_scheme != index_scheme_version<R>())
+        return "index scheme " + std::to_string(info.index_scheme) + ", expected " +
+               std::to_string(index_scheme_version<R>());
+    if (info.num_entries != entries)
+        return "holds " + std::to_string(info.num_entries) + " entries, the slice has " + std::to_string(entries);
+    if (metric == Metric::wdl && info.max_value > 2)
+        return "WDL value " + std::to_string(info.max_value) + " out of range";
+    return {};
+}
+
+// Opens the table and checks its header (header_problem): an error names the file and the
+// problem.
+template <class R>
+Expected<TableReader> open_table_of(const std::filesystem::path& path, const Material& m, Metric metric,
+                                    std::uint64_t entries) {
     auto reader = TableReader::open(path, R::kId, rules_fingerprint<R>());
     if (!reader) return Error{reader.error()};
-    const TableInfo& info = reader->info();
-    std::string problem;
-    if (info.metric != metric || info.wk != m.wk || info.wm != m.wm || info.bk != m.bk || info.bm != m.bm)
-        problem = "the header describes another table";
-    else if (info.index_scheme != index_scheme_version<R>())
-        problem = "index scheme " + std::to_string(info.index_scheme) + ", expected " +
-                  std::to_string(index_scheme_version<R>());
-    else if (info.num_entries != SliceIndex<R>(m).size())
-        problem = "holds " + std::to_string(info.num_entries) + " entries, the slice has " +
-                  std::to_string(SliceIndex<R>(m).size());
-    if (!problem.empty()) return Error{path.string() + ": " + problem};
+    if (std::string problem = header_problem<R>(reader->info(), m, metric, entries); !problem.empty())
+        return Error{path.string() + ": " + problem};
     return reader;
+}
+template <class R>
+Expected<TableReader> open_table_of(const std::filesystem::path& path, const Material& m, Metric metric) {
+    return open_table_of<R>(path, m, metric, SliceIndex<R>(m).size());
 }
 
 }  // namespace dtb::format

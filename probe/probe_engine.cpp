@@ -15,7 +15,7 @@
 #include <mutex>
 #include <optional>
 
-#include "index/scheme_version.hpp"
+#include "probe/open_table.hpp"
 #include "index/slice_index.hpp"
 #include "probe/derived_wdl.hpp"
 #include "probe/rule_captures.hpp"
@@ -464,20 +464,7 @@ class EngineImpl final : public Engine {
         auto reader = format::TableReader::open(t.path, R::kId, rules_fingerprint<R>());
         if (!reader) return finish(Status::corrupt, reader.error());
         const format::TableInfo& info = reader->info();
-        const Material m = s.material;
-        std::string problem;
-        if (info.metric != Metric(mi))
-            problem = "holds metric " + std::string(format::metric_name(info.metric));
-        else if (info.wk != m.wk || info.wm != m.wm || info.bk != m.bk || info.bm != m.bm)
-            problem = "holds another slice than its name says";
-        else if (info.index_scheme != index_scheme_version<R>())
-            problem = "index scheme " + std::to_string(info.index_scheme) + ", expected " +
-                      std::to_string(index_scheme_version<R>());
-        else if (info.num_entries != s.index->size())
-            problem = "holds " + std::to_string(info.num_entries) + " entries, the slice has " +
-                      std::to_string(s.index->size());
-        else if (Metric(mi) == Metric::wdl && info.max_value > 2)
-            problem = "WDL values above 2";
+        const std::string problem = format::header_problem<R>(info, s.material, Metric(mi), s.index->size());
         if (!problem.empty())
             return finish(Status::corrupt, t.path.string() + ": corrupt: " + problem);
         t.derived = info.derived();

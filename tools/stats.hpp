@@ -28,7 +28,7 @@
 
 #include "gen/parallel.hpp"
 #include "gen/verify.hpp"
-#include "index/scheme_version.hpp"
+#include "probe/open_table.hpp"
 #include "index/slice_index.hpp"
 #include "probe/format.hpp"
 #include "probe/value.hpp"
@@ -85,21 +85,8 @@ Expected<std::uint64_t> check_files(const std::filesystem::path& dir, const Mate
         const auto path = dir / format::file_name(m.name(), metric);
         auto reader = format::TableReader::open(path, R::kId, rules_fingerprint<R>());
         if (!reader) return Error{reader.error()};
-        const format::TableInfo& info = reader->info();
-        // The header must describe what the name says: a file copied under another slice's or
-        // metric's name can have the right size and valid checksums.
-        if (info.metric != metric || info.wk != m.wk || info.wm != m.wm || info.bk != m.bk ||
-            info.bm != m.bm)
-            return Error{path.string() + ": the header describes another table"};
-        if (info.index_scheme != index_scheme_version<R>())
-            return Error{path.string() + ": index scheme " + std::to_string(info.index_scheme) +
-                         ", expected " + std::to_string(index_scheme_version<R>())};
-        if (info.num_entries != size)
-            return Error{path.string() + ": holds " + std::to_string(info.num_entries) +
-                         " entries, the slice has " + std::to_string(size)};
-        if (metric == format::Metric::wdl && info.max_value > 2)
-            return Error{path.string() + ": WDL value " + std::to_string(info.max_value) +
-                         " out of range"};
+        if (std::string problem = format::header_problem<R>(reader->info(), m, metric, size); !problem.empty())
+            return Error{path.string() + ": " + problem};
         if (auto st = reader->verify_checksums(); !st.ok())
             return Error{path.string() + ": " + st.error()};
         bytes += reader->file_bytes();

@@ -12,7 +12,7 @@
 #include "gen/rule_tables.hpp"
 #include "gen/verify.hpp"
 #include "gen/verify_rules.hpp"
-#include "index/scheme_version.hpp"
+#include "probe/open_table.hpp"
 #include "probe/derived_wdl.hpp"
 #include "tools/commands.hpp"
 
@@ -80,6 +80,7 @@ int run_verify(const VerifyOptions& o) {
             any = any || std::filesystem::exists(dir / format::file_name(m.name(), metric));
         if (!any) continue;
         slices.push_back(m);
+        const std::uint64_t entries = SliceIndex<R>(m).size();
         std::vector<format::Metric> metrics{format::Metric::wdl, format::Metric::dtw, format::Metric::dtc};
         if constexpr (R::kCountingRules)
             for (auto metric : gen::rule_metrics_of(m)) metrics.push_back(metric);
@@ -90,12 +91,8 @@ int run_verify(const VerifyOptions& o) {
             std::string problem;
             if (!reader)
                 problem = reader.error();
-            else if (reader->info().index_scheme != index_scheme_version<R>())
-                problem = "index scheme " + std::to_string(reader->info().index_scheme) + ", expected " +
-                          std::to_string(index_scheme_version<R>());
-            else if (reader->info().num_entries != SliceIndex<R>(m).size())
-                problem = "holds " + std::to_string(reader->info().num_entries) + " entries, the slice has " +
-                          std::to_string(SliceIndex<R>(m).size());
+            else if (problem = format::header_problem<R>(reader->info(), m, metric, entries); !problem.empty())
+                ;
             else if (auto st = reader->verify_checksums(); !st.ok())
                 problem = st.error();
             else if (reader->info().derived())
