@@ -83,10 +83,8 @@ Expected<std::uint64_t> check_files(const std::filesystem::path& dir, const Mate
     const std::uint64_t size = SliceIndex<R>(m).size();
     for (auto metric : {format::Metric::wdl, format::Metric::dtw, format::Metric::dtc}) {
         const auto path = dir / format::file_name(m.name(), metric);
-        auto reader = format::TableReader::open(path, R::kId, rules_fingerprint<R>());
+        auto reader = format::open_table_of<R>(path, m, metric, size);
         if (!reader) return Error{reader.error()};
-        if (std::string problem = format::header_problem<R>(reader->info(), m, metric, size); !problem.empty())
-            return Error{path.string() + ": " + problem};
         if (auto st = reader->verify_checksums(); !st.ok())
             return Error{path.string() + ": " + st.error()};
         bytes += reader->file_bytes();
