@@ -122,7 +122,7 @@ void for_each_predecessor_rank(const Position& p, UnmoveKinds kinds, const Slice
             Bitboard others = 0, mirrored_others = 0;
             for_each_unmove<R>(base, kinds, [&](int to) {
                 direct.select(to);
-                mirror.select(mirror_square(to));
+                if (!base_symmetric) mirror.select(mirror_square(to));  // read only from another base
                 others = base.kings_of(Color::white) & ~bit(to);
                 mirrored_others = G::mirror_files(others);
             }, [&](int from, int to, bool king) {
