@@ -6,11 +6,13 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <optional>
 #include <set>
 #include <span>
 
 #include "gen/dont_care.hpp"
 #include "gen/finished_tables.hpp"
+#include "gen/mapping_cache.hpp"
 #include "gen/rule_tables.hpp"
 #include "gen/slice_solver.hpp"
 #include "index/scheme_version.hpp"
@@ -106,6 +108,20 @@ private:
         return inputs;
     }
     bool read_later(const Material& m) const { return last_use_.count(m) != 0; }
+    // Positions of the largest advancement level of a pair (both sides).
+    static std::uint64_t largest_level(const Material& m) {
+        std::vector<std::uint64_t> levels;
+        for (const Material& side : {m, m.mirrored()}) {
+            const SliceIndex<R> index(side);
+            for (std::uint64_t mc = 0; mc < index.num_men_configs(); ++mc) {
+                const auto a = static_cast<std::size_t>(index.advancement(mc));
+                if (levels.size() <= a) levels.resize(a + 1);
+                levels[a] += index.kings_per_config();
+            }
+            if (side.mirrored() == side) break;
+        }
+        return levels.empty() ? 0 : *std::max_element(levels.begin(), levels.end());
+    }
 
     void log(const std::string& s) {
         if (e_.log) e_.log(s);
@@ -157,17 +173,47 @@ private:
         // are solved, the theoretical value and capture flag (3) with a rule solve (5) and the
         // game's DTC codes it starts from (2, in place of DTC's array).
         const std::uint64_t per_position = R::kCountingRules ? 12 : 7;
-        const std::uint64_t need = positions * per_position + finished_.bytes_in_memory() + finished_rules_.bytes_in_memory();
+        const std::uint64_t held = finished_.bytes_in_memory() + finished_rules_.bytes_in_memory();
+        const std::uint64_t need = positions * per_position + held;
         // Without --memory the bound is the machine's memory: a slice that cannot fit is refused
-        // up front instead of swapping for hours or being killed half-way.
+        // up front instead of swapping for hours or being killed half-way. A pair with men that
+        // does not fit (international) is solved by levels with its arrays in files instead
+        // (spilled), when a level at a time fits: its own positions, the level above that its man
+        // moves read, and the frontier lists (8 bytes per position at most).
         const std::uint64_t bound_mb = o_.memory_mb ? o_.memory_mb : physical_memory_mb();
-        if (bound_mb && need > bound_mb * 1024 * 1024)
+        const std::uint64_t bound = bound_mb * 1024 * 1024;
+        bool spill = false;
+        if constexpr (!SliceIndex<R>::kRowGroups) {
+            if (m.men() > 0 && (o_.spill || (bound_mb && need > bound))) {
+                const std::uint64_t level = largest_level(m);
+                spill = !bound_mb || held + level * (2 * per_position + 8) <= bound;
+            }
+        }
+        if (!spill && bound_mb && need > bound)
             return Error{"slice " + m.name() + " needs about " + std::to_string(need >> 20) + " MB, more than " +
                          (o_.memory_mb ? "--memory " + std::to_string(o_.memory_mb)
                                        : "the " + std::to_string(bound_mb) + " MB of this machine (--memory MB overrides)")};
         const auto space = std::filesystem::space(o_.out_dir);
-        if (space.available < positions * 2 + (1 << 20))
-            return Error{"not enough free disk space in " + o_.out_dir.string() + " for slice " + m.name()};
+        if (space.available < positions * 2 + (spill ? positions * per_position : 0) + (1 << 20))
+            return Error{"not enough free disk space in " + o_.out_dir.string() + " for slice " + m.name() +
+                         (spill ? " (its arrays spilled to disk)" : "")};
+        // Big arrays from here to the end of the pair are files in the output folder, unlinked
+        // at once (gen/mapping_cache.hpp); the cached anonymous mappings go back to the system.
+        struct SpillScope {
+            explicit SpillScope(const std::filesystem::path& dir) {
+                MappingCache::instance().release();
+                MappingCache::instance().spill_to(dir);
+            }
+            ~SpillScope() { MappingCache::instance().spill_to({}); }
+            SpillScope(const SpillScope&) = delete;
+            SpillScope& operator=(const SpillScope&) = delete;
+        };
+        std::optional<SpillScope> spill_scope;
+        if (spill) {
+            spill_scope.emplace(o_.out_dir);
+            log(m.name() + ": " + std::to_string(need >> 20) + " MB in memory would be needed; solved by levels, " +
+                std::to_string((positions * per_position) >> 20) + " MB of arrays in files in " + o_.out_dir.string());
+        }
 
         const std::string name = m.name();
         auto progress = [&](const std::string& pass, std::uint64_t done, std::uint64_t total) {
@@ -182,7 +228,14 @@ private:
                                      bool capture, int king_steps) {
                 phase_seeds.record(side, i, rp, exits, capture, king_steps);
             });
-        solver.solve();
+        if constexpr (!SliceIndex<R>::kRowGroups) {
+            if (spill)
+                solver.solve_by_levels();
+            else
+                solver.solve();
+        } else {
+            solver.solve();
+        }
         const auto t_theory = std::chrono::steady_clock::now();
         const std::string solve_passes = pass_breakdown(solver.pass_seconds(), std::chrono::duration<double>(t_theory - t_inputs).count());
         // Files in the order of metrics_of: DTC and DTW now, WDL last.

@@ -24,6 +24,11 @@ struct GenerateOptions {
     // but a WDL probe of that side searches one ply, about 50x slower than a table read
     // (BENCHMARKS.md, "Derived WDL"). Default: WDL stored for both sides to move.
     bool wdl_compact = false;
+    // Solve every international pair with men by advancement levels with its big arrays in
+    // files in out_dir, as the generator does on its own for a pair that does not fit in memory
+    // (docs/GENERATOR.md, "Memory"). The tables are the same; for tests and for machines whose
+    // memory the bound overestimates.
+    bool spill = false;
 };
 
 struct GenerateEvents {

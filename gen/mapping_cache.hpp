@@ -14,15 +14,27 @@
 // is fresh memory, so cached and live bytes together grow only when the cache is empty: to no
 // more than the live bytes of a run without the cache.
 // Reused memory is not zeroed; HugePageAllocator never promised zeroes (see gen/big_array.hpp).
+//
+// Spilling (spill_to): while a directory is set, every request of at least kSpillMinimum bytes
+// is instead a shared mapping of a fresh file there, unlinked at once (nothing is left behind
+// if the process dies), so that the kernel can write its pages back and drop them when memory
+// is short. The generator sets it for a pair whose arrays do not fit in memory, which it then
+// solves one advancement level at a time (SliceSolver::solve_by_levels): each pass touches a
+// level's pages, not the whole pair's (docs/GENERATOR.md, "Memory").
 #pragma once
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <filesystem>
 #include <mutex>
 #include <new>
+#include <set>
+#include <string>
 
 namespace dtb::gen {
 
@@ -35,9 +47,20 @@ public:
         return cache;
     }
 
-    // A 2 MB-aligned mapping of length bytes (a multiple of kHugePage), marked MADV_HUGEPAGE.
+    // Requests from this size on are spilled: per-position arrays, not the 2 MB blocks of the
+    // frontier lists, which are written and read in order and freed as they go.
+    static constexpr std::size_t kSpillMinimum = std::size_t{4} << 20;
+
+    // A 2 MB-aligned mapping of length bytes (a multiple of kHugePage), marked MADV_HUGEPAGE; or,
+    // while spilling, a file's shared mapping (page-aligned).
     void* take(std::size_t length) {
         std::lock_guard lock(mutex_);
+        if (!spill_dir_.empty() && length >= kSpillMinimum) {
+            void* base = map_file(length);
+            spilled_.insert(base);
+            spilled_bytes_ += length;
+            return base;
+        }
         auto best = cached_.end();
         for (auto it = cached_.begin(); it != cached_.end(); ++it)
             if (it->length >= length && (best == cached_.end() || it->length < best->length)) best = it;
@@ -70,6 +93,10 @@ public:
 
     void give(void* base, std::size_t length) {
         std::lock_guard lock(mutex_);
+        if (spilled_.erase(base)) {  // its file goes with its mapping
+            munmap(base, length);
+            return;
+        }
         cached_.push_back({base, length});
         cached_bytes_ += length;
     }
@@ -80,6 +107,18 @@ public:
         for (const Mapping& m : cached_) munmap(m.base, m.length);
         cached_.clear();
         cached_bytes_ = 0;
+    }
+
+    // Spills the requests that follow into files in dir (an empty path: no more). Mappings taken
+    // before keep what they are.
+    void spill_to(const std::filesystem::path& dir) {
+        std::lock_guard lock(mutex_);
+        spill_dir_ = dir;
+    }
+    // Bytes mapped from files since the start.
+    std::uint64_t spilled_bytes() const {
+        std::lock_guard lock(mutex_);
+        return spilled_bytes_;
     }
 
     std::size_t cached_bytes() const {
@@ -124,7 +163,30 @@ private:
         return reinterpret_cast<void*>(aligned);
     }
 
+    void* map_file(std::size_t length) const {
+        // An unnamed file (O_TMPFILE); where the file system lacks it, a named one unlinked at once.
+        int fd = open(spill_dir_.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+        if (fd < 0) {
+            std::string name = (spill_dir_ / "dtb-spill-XXXXXX").string();
+            fd = mkostemp(name.data(), O_CLOEXEC);
+            if (fd >= 0) unlink(name.c_str());
+        }
+        if (fd < 0) throw std::bad_alloc();
+        // Blocks reserved now: a page written later into a full disk would be a SIGBUS.
+        if (posix_fallocate(fd, 0, static_cast<off_t>(length)) != 0) {
+            close(fd);
+            throw std::bad_alloc();
+        }
+        void* m = mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        close(fd);  // the mapping keeps the file
+        if (m == MAP_FAILED) throw std::bad_alloc();
+        return m;
+    }
+
     mutable std::mutex mutex_;
+    std::filesystem::path spill_dir_;
+    std::set<void*> spilled_;  // live file mappings
+    std::uint64_t spilled_bytes_ = 0;
     std::deque<Mapping> cached_;  // oldest first
     std::size_t cached_bytes_ = 0;
     std::uint64_t hits_ = 0, misses_ = 0, moved_bytes_ = 0, fresh_bytes_ = 0;

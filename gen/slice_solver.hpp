@@ -15,6 +15,8 @@
 //   3. seed_dtc            forward again, now that every WDL is known: conversions (captures
 //                          and man moves) are worth 1; only king moves stay unconverted.
 //   4. iterate_dtc         by ply along king moves only.
+// solve_by_levels() runs the same passes one advancement level of men at a time (man moves are
+// then exits into the level above, solved before).
 // A regime with a reference (the counting rules, whose values are the game's DTC codes or weaker)
 // replaces passes 1-2 by a repair: only the positions whose exits differ from the reference's,
 // and those whose value may depend on them, are seeded and iterated.
@@ -139,8 +141,33 @@ public:
     void solve() {
         seed_from_exits(full_scope());
         iterate_dtw(full_scope());
-        seed_dtc();
-        iterate_dtc();
+        assign_dtc();
+        seed_dtc(full_scope());
+        iterate_dtc(full_scope());
+        release_work_arrays();
+    }
+    // The same values and DTC, solved one advancement level at a time, most advanced first
+    // (international only: a Turkish man may step sideways and stay in its level). A plain man
+    // move leaves its level for the next one, already final, so within a level it is an exit
+    // worth its successor's value one ply on, and only king moves stay inside: every pass then
+    // touches one level at a time (and its successor level, read only), which is what lets a
+    // pair larger than memory be solved with its arrays spilled to disk (docs/GENERATOR.md). DTC
+    // needs nothing across levels: a man move converts, whatever it reaches.
+    void solve_by_levels() {
+        static_assert(!SliceIndex<R>::kRowGroups, "man moves must leave their level (no sideways moves)");
+        assert(!regime_.exit);
+        regime_.man_moves_inside = false;
+        assign_dtc();
+        const std::vector<Scope> levels = advancement_levels();
+        for (std::size_t l = 0; l < levels.size(); ++l) {
+            level_label_ = levels.size() > 1 ? " (level " + std::to_string(l + 1) + "/" + std::to_string(levels.size()) + ")" : "";
+            seed_from_exits(levels[l]);
+            iterate_dtw(levels[l]);
+            seed_dtc(levels[l]);
+            iterate_dtc(levels[l]);
+        }
+        level_label_.clear();
+        regime_.man_moves_inside = true;
         release_work_arrays();
     }
     // Passes 1 and 2 only: values without DTC (what a regime's tables need). When man moves are
@@ -287,7 +314,7 @@ private:
             all += r.end - r.begin;
         }
         ChunkProgress report;
-        if (progress_) report = [&](std::uint64_t done, std::uint64_t) { progress_(pass, done, all); };
+        if (progress_) report = [&](std::uint64_t done, std::uint64_t) { progress_(pass + level_label_, done, all); };
         const Timer timer(*this, pass);
         parallel_for_chunks(all, [&](std::uint64_t begin, std::uint64_t end) {
             // The range holding begin, then on through the following ranges.
@@ -324,10 +351,6 @@ private:
             body(r.side, i, static_cast<const Position&>(chunk.p));
         });
     }
-    template <class Body>
-    void for_all(const std::string& pass, Body&& body) {
-        for_scope(pass, full_scope(), std::forward<Body>(body));
-    }
 
     // A move stays in the slice when it neither captures nor promotes (and, in a regime without
     // man moves inside, when a king makes it).
@@ -338,15 +361,19 @@ private:
         return regime_.man_moves_inside ? UnmoveKinds::all : UnmoveKinds::kings_only;
     }
 
-    // rp is the reversed position before the move (see reversed_after).
-    ValueCode external_value_after(const Position& rp, const Move& m) const {
+    // The game's value of the position after a move that does not stay inside, for the
+    // opponent: a capture or promotion leads to a finished slice; a plain man move (solved by
+    // levels) to this pair's next level, final by now. rp is the reversed position before the
+    // move (see reversed_after).
+    ValueCode game_value_after(const Position& rp, const Move& m) const {
         const Position next = reversed_after<typename R::Geometry>(rp, m);
         if (next.of(Color::white) == 0) return loss_in(0);  // the opponent has no piece left
+        if (!m.is_capture() && !m.promotes) return value_of(next);
         return external_(next);
     }
 
     ValueCode exit_value(const Position& rp, const Move& m) const {
-        if (!regime_.exit) return value_one_ply_before(external_value_after(rp, m));
+        if (!regime_.exit) return value_one_ply_before(game_value_after(rp, m));
         const Position next = reversed_after<typename R::Geometry>(rp, m);
         if (next.of(Color::white) == 0) return win_in(1);  // the opponent has no piece left
         return regime_.exit(next, m);
@@ -498,7 +525,7 @@ private:
             all += b.size();
         }
         ChunkProgress report;
-        if (progress_) report = [&](std::uint64_t done, std::uint64_t total) { progress_(pass, done, total); };
+        if (progress_) report = [&](std::uint64_t done, std::uint64_t total) { progress_(pass + level_label_, done, total); };
         const Timer timer(*this, pass);
         parallel_for_chunks(all, [&](std::uint64_t begin, std::uint64_t end) {
             auto at = static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), begin) - starts.begin()) - 1;
@@ -778,10 +805,12 @@ private:
 
     // DTC seeds: won positions with a winning conversion (or game-ending move) are at 1; lost
     // positions wait for all their king moves, every other move being a conversion worth 1.
-    void seed_dtc() {
-        assert(!regime_.exit);  // the capture shortcut below takes the game's values
+    void assign_dtc() {
         for (Side& sd : sides_) assign_parallel(sd.dtc, sd.index.size(), kDtcUnknown);
-        for_scope_positions("dtc seed", full_scope(), [&](int s, std::uint64_t i, const Position& p) {
+    }
+    void seed_dtc(const Scope& scope) {
+        assert(!regime_.exit);  // the capture shortcut below takes the game's values
+        for_scope_positions("dtc seed", scope, [&](int s, std::uint64_t i, const Position& p) {
             Side& sd = sides_[s];
             const ValueCode v = sd.value[i];
             if (is_draw(v) || v == loss_in(0)) {  // loss_in(0): no move (or no piece) left
@@ -803,7 +832,7 @@ private:
                 auto after = [&](const Move& m) {
                     return stays_inside(m)
                         ? next_side.value[next_side.index.rank(reversed_after<typename R::Geometry>(rp, m))]
-                        : external_value_after(rp, m);
+                        : game_value_after(rp, m);
                 };
                 // A man move into a lost position converts at once; so does a king move into a
                 // position lost at once, which only a win in 1 can have.
@@ -825,14 +854,14 @@ private:
         });
     }
 
-    void iterate_dtc() {
+    void iterate_dtc(const Scope& scope) {
         LevelBuckets level;
         PendingAppends appends;
         // Items of lost positions carry kItemFlag: the predecessor step needs to know which kind
         // each item is, and reading its value there was a cache miss per item (a quarter of the
         // DTC pass in Turkish KKvKKK).
         auto dtc_item = [&](int s, std::uint64_t i, bool lost) { return make_item(s, i) | (lost ? kItemFlag : 0); };
-        for_all("dtc 1", [&](int s, std::uint64_t i) {
+        for_scope("dtc 1", scope, [&](int s, std::uint64_t i) {
             if (sides_[s].dtc[i] == 1) appends.add(1, dtc_item(s, i, is_loss(sides_[s].value[i])));
         });
         appends.flush_into(level);
@@ -868,7 +897,7 @@ private:
         }
         // Every lost position's king moves lead to wins, which all get a DTC, so no open count
         // is left; were one left, it would read as unknown, like an undecided win.
-        for_all("dtc end", [&](int s, std::uint64_t i) {
+        for_scope("dtc end", scope, [&](int s, std::uint64_t i) {
             if (is_dtc_open(sides_[s].dtc[i])) sides_[s].dtc[i] = kDtcUnknown;
         });
     }
@@ -889,6 +918,7 @@ private:
     SeedObserver observer_;
     Regime regime_;
     PassProgress progress_;
+    std::string level_label_;  // " (level k/n)" while solving by levels, for progress lines
     std::uint64_t repaired_ = 0, fell_back_ = 0;
     std::vector<std::pair<std::string, double>> pass_seconds_;
     std::vector<std::vector<signed char>> config_like_;  // repair: per side and men configuration, -1 undecided

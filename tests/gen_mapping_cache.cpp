@@ -3,7 +3,11 @@
 // bytes never exceed what a run without the cache would hold live.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <cstdint>
+#include <filesystem>
+#include <string>
 
 #include "gen/big_array.hpp"
 
@@ -87,4 +91,34 @@ TEST_CASE("arrays under 2 MB bypass the cache", "[gen]") {
     cache.release();
     { BigArray<std::uint8_t> a(kMB, 1); }
     CHECK(cache.cached_bytes() == 0);
+}
+
+TEST_CASE("while spilling, arrays of 4 MB and more are unnamed files in the folder; smaller ones are not", "[gen]") {
+    namespace fs = std::filesystem;
+    MappingCache& cache = MappingCache::instance();
+    cache.release();
+    const fs::path dir = fs::temp_directory_path() / ("dtb_spill_" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const std::uint64_t spilled = cache.spilled_bytes();
+    cache.spill_to(dir);
+    {
+        BigArray<std::uint16_t> a(32 * kMB, 5);  // 64 MB, in a file
+        BigArray<std::uint8_t> small(2 * kMB, 1);  // 2 MB: memory as usual
+        CHECK(cache.spilled_bytes() == spilled + 64 * kMB);
+        for (std::size_t i = 0; i < a.size(); i += 4096) a[i] = static_cast<std::uint16_t>(i);
+        CHECK(a[0] == 0);
+        CHECK(a[4096] == 4096 % 65536);
+        CHECK(a[1] == 5);
+        CHECK(a[a.size() - 1] == 5);
+        // The file has no name: nothing is left in the folder if the process dies.
+        CHECK(fs::is_empty(dir));
+    }
+    cache.spill_to({});
+    // Freed, a file's mapping goes with its file, never into the cache.
+    CHECK(cache.cached_bytes() == 2 * kMB);
+    { BigArray<std::uint16_t> b(32 * kMB, 1); }
+    CHECK(cache.spilled_bytes() == spilled + 64 * kMB);  // no longer spilling
+    cache.release();
+    fs::remove_all(dir);
 }

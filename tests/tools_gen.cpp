@@ -97,6 +97,54 @@ TEST_CASE("dtb gen: a slice over --memory is refused before anything of it is wr
     fs::remove_all(d);
 }
 
+TEST_CASE("dtb gen --spill: international tables solved by levels with arrays in files equal those solved whole (4 pieces)",
+          "[tools][gen]") {
+    const fs::path whole = fs::path(DTB_TEST_TABLES) / "international";
+    REQUIRE(fs::exists(whole / "KKvKM.wdl"));  // the 4-piece fixture
+    const fs::path d = fresh_dir("spill");
+    std::string err;
+    REQUIRE(run("gen --variant international --pieces 4 --spill --out " + d.string(), &err) == 0);
+    CHECK(err.find("solved by levels") != std::string::npos);
+    int files = 0;
+    for (const auto& e : fs::directory_iterator(whole)) {
+        INFO(e.path().filename().string());
+        CHECK(slurp(e.path()) == slurp(d / e.path().filename()));
+        ++files;
+    }
+    CHECK(files == static_cast<int>(std::distance(fs::directory_iterator(d), fs::directory_iterator{})));
+    CHECK(files > 200);
+    fs::remove_all(d);
+}
+
+TEST_CASE("dtb gen: a pair with men over --memory is solved by levels when a level fits, else refused (4 pieces)",
+          "[tools][gen]") {
+    const fs::path d = fresh_dir("memory_levels");
+    REQUIRE(run("gen --variant international --pieces 4 --out " + d.string()) == 0);
+    for (const char* ext : {".wdl", ".dtw", ".dtc", ".fmjd", ".ffjd"}) {
+        fs::remove(d / (std::string("KMvKM") + ext));
+    }
+    std::string err;
+    // KMvKM (its own mirror): 4,478,160 positions, 51 MB at 12 bytes each (57 MB with its inputs);
+    // its largest level is far smaller.
+    REQUIRE(run("gen --variant international --pieces 4 --memory 45 --out " + d.string(), &err) == 0);
+    const auto line = err.find("KMvKM: ");
+    REQUIRE(line != std::string::npos);
+    CHECK(err.find("MB in memory would be needed; solved by levels, 51 MB of arrays in files") > line);
+    CHECK(err.find("MB in memory would be needed; solved by levels, 51 MB of arrays in files") != std::string::npos);
+    CHECK(fs::exists(d / "KMvKM.ffjd"));
+    const fs::path ref = fs::path(DTB_TEST_TABLES) / "international";
+    for (const char* ext : {".wdl", ".dtw", ".dtc", ".fmjd", ".ffjd"}) {
+        INFO(ext);
+        CHECK(slurp(d / (std::string("KMvKM") + ext)) == slurp(ref / (std::string("KMvKM") + ext)));
+        fs::remove(d / (std::string("KMvKM") + ext));
+    }
+    // 5 MB: not even a level of it (nor the inputs held) fits.
+    CHECK(run("gen --variant international --pieces 4 --memory 5 --out " + d.string(), &err) == 3);
+    CHECK(err.find("KMvKM needs about") != std::string::npos);
+    CHECK(!fs::exists(d / "KMvKM.dtc"));
+    fs::remove_all(d);
+}
+
 namespace {
 // Whether p is a derived WDL table, by its checked header.
 bool derived_wdl(const fs::path& p) {

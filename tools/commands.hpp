@@ -33,6 +33,7 @@ struct GenOptions {
     std::uint64_t memory_mb = 0;
     int zstd_level = 0;
     std::string wdl = "both-sides";
+    bool spill = false;
 };
 void add_gen_command(CLI::App& app, GenOptions& o, std::function<int()>& action);
 

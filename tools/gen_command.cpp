@@ -21,6 +21,7 @@ int run_gen(const GenOptions& o) {
     g.memory_mb = o.memory_mb;
     g.zstd_level = o.zstd_level;
     g.wdl_compact = o.wdl == "compact";
+    g.spill = o.spill;
 
     using Clock = std::chrono::steady_clock;
     std::string current_pass;
@@ -76,7 +77,13 @@ void add_gen_command(CLI::App& app, GenOptions& o, std::function<int()>& action)
     cmd->add_option("--out", o.out, "Output folder (default data/tb/<variant>)");
     cmd->add_option("--threads", o.threads, "Threads (default: all cores)")->check(CLI::Range(0, 1024));
     cmd->add_option("--only", o.only, "Generate only these slices (names like KKMvK)");
-    cmd->add_option("--memory", o.memory_mb, "Refuse a slice that needs more than MB megabytes (default: the machine's physical memory)");
+    cmd->add_option("--memory", o.memory_mb,
+                    "Memory bound in MB (default: the machine's physical memory): an international pair with men that "
+                    "would exceed it is solved by levels with its arrays spilled to files in the output folder; a slice "
+                    "that cannot fit even so is refused");
+    cmd->add_flag("--spill", o.spill,
+                  "Solve every international pair with men by levels with its arrays in files in the output folder, "
+                  "as is done anyway for a pair that does not fit in memory");
     cmd->add_option("--zstd-level", o.zstd_level, "zstd level (default: the format's)")->check(CLI::Range(0, 22));
     cmd->add_option("--wdl", o.wdl,
                     "both-sides (default): WDL stored for both sides to move, one table read per probe; compact: of "
