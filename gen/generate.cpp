@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 #include <span>
+#include <stdexcept>
 
 #include "gen/dont_care.hpp"
 #include "gen/finished_tables.hpp"
@@ -85,7 +86,14 @@ public:
                 ++summary_.slices_skipped;
                 log(m.name() + ": present and valid, skipped");
             } else {
-                auto r = solve_and_write(m);
+                // A spilled array that cannot get its file (gen/mapping_cache.hpp) throws; the
+                // caller gets an error, as for any write that fails.
+                Expected<bool> r = Error{""};
+                try {
+                    r = solve_and_write(m);
+                } catch (const std::runtime_error& e) {
+                    r = Error{"slice " + m.name() + ": " + e.what()};
+                }
                 if (!r) return Error{r.error()};
             }
             // Memory holds only the finished slices that a later slice still reads.

@@ -27,13 +27,16 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <deque>
 #include <filesystem>
 #include <mutex>
 #include <new>
 #include <set>
+#include <stdexcept>
 #include <string>
 
 namespace dtb::gen {
@@ -171,15 +174,20 @@ private:
             fd = mkostemp(name.data(), O_CLOEXEC);
             if (fd >= 0) unlink(name.c_str());
         }
-        if (fd < 0) throw std::bad_alloc();
+        const auto fail = [&](int error) {
+            throw std::runtime_error("cannot spill " + std::to_string(length >> 20) + " MB to a file in " +
+                                     spill_dir_.string() + ": " + std::strerror(error));
+        };
+        if (fd < 0) fail(errno);
         // Blocks reserved now: a page written later into a full disk would be a SIGBUS.
-        if (posix_fallocate(fd, 0, static_cast<off_t>(length)) != 0) {
+        if (const int error = posix_fallocate(fd, 0, static_cast<off_t>(length)); error != 0) {
             close(fd);
-            throw std::bad_alloc();
+            fail(error);
         }
         void* m = mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        const int map_error = errno;
         close(fd);  // the mapping keeps the file
-        if (m == MAP_FAILED) throw std::bad_alloc();
+        if (m == MAP_FAILED) fail(map_error);
         return m;
     }
 

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 
 #include "gen/big_array.hpp"
@@ -121,4 +122,20 @@ TEST_CASE("while spilling, arrays of 4 MB and more are unnamed files in the fold
     CHECK(cache.spilled_bytes() == spilled + 64 * kMB);  // no longer spilling
     cache.release();
     fs::remove_all(dir);
+}
+
+TEST_CASE("an array that cannot get its spill file is a clear error, not a crash", "[gen]") {
+    MappingCache& cache = MappingCache::instance();
+    cache.release();
+    cache.spill_to("/nonexistent/dtb-spill-folder");
+    std::string message;
+    try {
+        BigArray<std::uint16_t> a(4 * kMB, 1);
+    } catch (const std::runtime_error& e) {
+        message = e.what();
+    }
+    cache.spill_to({});
+    CHECK(message.find("cannot spill 8 MB to a file in /nonexistent/dtb-spill-folder") != std::string::npos);
+    BigArray<std::uint16_t> b(4 * kMB, 1);  // memory again
+    CHECK(b[4 * kMB - 1] == 1);
 }
