@@ -187,14 +187,20 @@ private:
         // up front instead of swapping for hours or being killed half-way. A pair with men that
         // does not fit (international) is solved by levels with its arrays in files instead
         // (spilled), when a level at a time fits: its own positions, the level above that its man
-        // moves read, and the frontier lists (8 bytes per position at most).
+        // moves read, and the frontier lists (about 8 bytes per position). A level's positions
+        // are its men configurations, each a run of kings_per_config entries: only when such a
+        // run fills a page of a 2-byte array (2,048 entries) does a level touch its own pages
+        // rather than nearly all of them, so only then does spilling help (all the large
+        // 6-piece pairs; not pairs with fewer than two kings, which fit anyway).
         const std::uint64_t bound_mb = o_.memory_mb ? o_.memory_mb : physical_memory_mb();
         const std::uint64_t bound = bound_mb * 1024 * 1024;
         bool spill = false;
         if constexpr (!SliceIndex<R>::kRowGroups) {
-            if (m.men() > 0 && (o_.spill || (bound_mb && need > bound))) {
+            const bool too_big = bound_mb && need > bound;
+            if (m.men() > 0 && (o_.spill || (too_big && SliceIndex<R>(m).kings_per_config() >= 2048))) {
                 const std::uint64_t level = largest_level(m);
                 spill = !bound_mb || held + level * (2 * per_position + 8) <= bound;
+                if (!spill && o_.spill && !too_big) log(m.name() + ": its largest level would not fit; solved whole, not spilled");
             }
         }
         if (!spill && bound_mb && need > bound)
@@ -202,7 +208,10 @@ private:
                          (o_.memory_mb ? "--memory " + std::to_string(o_.memory_mb)
                                        : "the " + std::to_string(bound_mb) + " MB of this machine (--memory MB overrides)")};
         const auto space = std::filesystem::space(o_.out_dir);
-        if (space.available < positions * 2 + (spill ? positions * per_position : 0) + (1 << 20))
+        // Spilled, the files hold the work arrays, and, for a pair that later slices read, the
+        // values kept for them (2 bytes per position) and the writers' buffers.
+        const std::uint64_t spilled_bytes = spill ? positions * (per_position + 4) : 0;
+        if (space.available < positions * 2 + spilled_bytes + (1 << 20))
             return Error{"not enough free disk space in " + o_.out_dir.string() + " for slice " + m.name() +
                          (spill ? " (its arrays spilled to disk)" : "")};
         // Big arrays from here to the end of the pair are files in the output folder, unlinked
@@ -217,9 +226,11 @@ private:
             SpillScope& operator=(const SpillScope&) = delete;
         };
         std::optional<SpillScope> spill_scope;
+        const std::uint64_t spilled_before = MappingCache::instance().spilled_bytes();
         if (spill) {
             spill_scope.emplace(o_.out_dir);
-            log(m.name() + ": " + std::to_string(need >> 20) + " MB in memory would be needed; solved by levels, " +
+            log(m.name() + ": " + std::to_string(need >> 20) + " MB in memory would be needed" +
+                (need > bound || !bound_mb ? "" : " (it would fit: spilled as --spill asks)") + "; solved by levels, " +
                 std::to_string((positions * per_position) >> 20) + " MB of arrays in files in " + o_.out_dir.string());
         }
 
@@ -343,7 +354,10 @@ private:
                       real_positions / std::max(secs, 1e-9) / 1e6, seconds(t0, t_inputs), seconds(t_inputs, t_theory),
                       solve_passes.c_str(), seconds(t_theory, t_distances),
                       rules_part, seconds(t_rules, t_end), static_cast<unsigned long long>(bytes));
-        log(line);
+        std::string summary = line;
+        // What went to files (every array of 4 MB or more mapped from one, counted once each).
+        if (spill) summary += ", " + std::to_string((MappingCache::instance().spilled_bytes() - spilled_before) >> 20) + " MB of arrays spilled";
+        log(summary);
         return true;
     }
 

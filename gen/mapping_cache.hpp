@@ -60,7 +60,12 @@ public:
         std::lock_guard lock(mutex_);
         if (!spill_dir_.empty() && length >= kSpillMinimum) {
             void* base = map_file(length);
-            spilled_.insert(base);
+            try {
+                spilled_.insert(base);
+            } catch (...) {
+                munmap(base, length);
+                throw;
+            }
             spilled_bytes_ += length;
             return base;
         }
@@ -179,7 +184,9 @@ private:
                                      spill_dir_.string() + ": " + std::strerror(error));
         };
         if (fd < 0) fail(errno);
-        // Blocks reserved now: a page written later into a full disk would be a SIGBUS.
+        // Blocks reserved now: on file systems that write in place (ext4, xfs) a page written
+        // later can then not find the disk full, which would be a SIGBUS. (Copy-on-write file
+        // systems such as btrfs may still need new blocks: spill to one of the others.)
         if (const int error = posix_fallocate(fd, 0, static_cast<off_t>(length)); error != 0) {
             close(fd);
             fail(error);

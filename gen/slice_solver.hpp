@@ -151,11 +151,16 @@ public:
     // move leaves its level for the next one, already final, so within a level it is an exit
     // worth its successor's value one ply on, and only king moves stay inside: every pass then
     // touches one level at a time (and its successor level, read only), which is what lets a
-    // pair larger than memory be solved with its arrays spilled to disk (docs/GENERATOR.md). DTC
-    // needs nothing across levels: a man move converts, whatever it reaches.
+    // pair larger than memory be solved with its arrays spilled to disk (docs/GENERATOR.md). DTC's
+    // iteration needs nothing across levels (a man move converts, whatever it reaches); its seeds
+    // read the final values of the level above.
     void solve_by_levels() {
         static_assert(!SliceIndex<R>::kRowGroups, "man moves must leave their level (no sideways moves)");
         assert(!regime_.exit);
+        struct Restore {  // man moves count inside again afterwards, even on an exception
+            bool& inside;
+            ~Restore() { inside = true; }
+        } restore{regime_.man_moves_inside};
         regime_.man_moves_inside = false;
         assign_dtc();
         const std::vector<Scope> levels = advancement_levels();
@@ -167,7 +172,6 @@ public:
             iterate_dtc(levels[l]);
         }
         level_label_.clear();
-        regime_.man_moves_inside = true;
         release_work_arrays();
     }
     // Passes 1 and 2 only: values without DTC (what a regime's tables need). When man moves are
