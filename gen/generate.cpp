@@ -189,15 +189,16 @@ private:
         // (spilled), when a level at a time fits: its own positions, the level above that its man
         // moves read, and the frontier lists (about 8 bytes per position). A level's positions
         // are its men configurations, each a run of kings_per_config entries: only when such a
-        // run fills a page of a 2-byte array (2,048 entries) does a level touch its own pages
-        // rather than nearly all of them, so only then does spilling help (all the large
-        // 6-piece pairs; not pairs with fewer than two kings, which fit anyway).
+        // run takes a good part of a page (512 entries, a quarter of a page of a 2-byte array)
+        // does a level touch mostly its own pages rather than nearly all of them, so only then
+        // does spilling help (every large 6-piece pair, MMvKKMM with the fewest, 1,035; not
+        // pairs with fewer than two kings, which fit anyway).
         const std::uint64_t bound_mb = o_.memory_mb ? o_.memory_mb : physical_memory_mb();
         const std::uint64_t bound = bound_mb * 1024 * 1024;
         bool spill = false;
         if constexpr (!SliceIndex<R>::kRowGroups) {
             const bool too_big = bound_mb && need > bound;
-            if (m.men() > 0 && (o_.spill || (too_big && SliceIndex<R>(m).kings_per_config() >= 2048))) {
+            if (m.men() > 0 && (o_.spill || (too_big && SliceIndex<R>(m).kings_per_config() >= 512))) {
                 const std::uint64_t level = largest_level(m);
                 spill = !bound_mb || held + level * (2 * per_position + 8) <= bound;
                 if (!spill && o_.spill && !too_big) log(m.name() + ": its largest level would not fit; solved whole, not spilled");
