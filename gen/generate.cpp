@@ -116,20 +116,6 @@ private:
         return inputs;
     }
     bool read_later(const Material& m) const { return last_use_.count(m) != 0; }
-    // Positions of the largest advancement level of a pair (both sides).
-    static std::uint64_t largest_level(const Material& m) {
-        std::vector<std::uint64_t> levels;
-        for (const Material& side : {m, m.mirrored()}) {
-            const SliceIndex<R> index(side);
-            for (std::uint64_t mc = 0; mc < index.num_men_configs(); ++mc) {
-                const auto a = static_cast<std::size_t>(index.advancement(mc));
-                if (levels.size() <= a) levels.resize(a + 1);
-                levels[a] += index.kings_per_config();
-            }
-            if (side.mirrored() == side) break;
-        }
-        return levels.empty() ? 0 : *std::max_element(levels.begin(), levels.end());
-    }
 
     void log(const std::string& s) {
         if (e_.log) e_.log(s);
@@ -195,16 +181,16 @@ private:
         // pairs with fewer than two kings, which fit anyway).
         const std::uint64_t bound_mb = o_.memory_mb ? o_.memory_mb : physical_memory_mb();
         const std::uint64_t bound = bound_mb * 1024 * 1024;
+        const bool too_big = bound_mb && need > bound;
         bool spill = false;
         if constexpr (!SliceIndex<R>::kRowGroups) {
-            const bool too_big = bound_mb && need > bound;
             if (m.men() > 0 && (o_.spill || (too_big && SliceIndex<R>(m).kings_per_config() >= 512))) {
-                const std::uint64_t level = largest_level(m);
+                const std::uint64_t level = SliceSolver<R>::largest_level(m);
                 spill = !bound_mb || held + level * (2 * per_position + 8) <= bound;
                 if (!spill && o_.spill && !too_big) log(m.name() + ": its largest level would not fit; solved whole, not spilled");
             }
         }
-        if (!spill && bound_mb && need > bound)
+        if (!spill && too_big)
             return Error{"slice " + m.name() + " needs about " + std::to_string(need >> 20) + " MB, more than " +
                          (o_.memory_mb ? "--memory " + std::to_string(o_.memory_mb)
                                        : "the " + std::to_string(bound_mb) + " MB of this machine (--memory MB overrides)")};
@@ -231,7 +217,7 @@ private:
         if (spill) {
             spill_scope.emplace(o_.out_dir);
             log(m.name() + ": " + std::to_string(need >> 20) + " MB in memory would be needed" +
-                (need > bound || !bound_mb ? "" : " (it would fit: spilled as --spill asks)") + "; solved by levels, " +
+                (too_big || !bound_mb ? "" : " (it would fit: spilled as --spill asks)") + "; solved by levels, " +
                 std::to_string((positions * per_position) >> 20) + " MB of arrays in files in " + o_.out_dir.string());
         }
 

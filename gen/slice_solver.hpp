@@ -229,6 +229,20 @@ public:
         return sides_[s].dtc[sides_[s].index.rank(p)];
     }
     int side_of(const Material& m) const { return m == sides_[0].index.material() ? 0 : 1; }
+    // Positions (both sides) of the largest level solve_by_levels would solve for the pair of m:
+    // what it holds at a time (the generator's memory check for spilling).
+    static std::uint64_t largest_level(const Material& m) {
+        const SliceIndex<R> index(m), mirror_index(m.mirrored());
+        std::vector<const SliceIndex<R>*> indices{&index};
+        if (m.mirrored() != m) indices.push_back(&mirror_index);
+        std::uint64_t largest = 0;
+        for (const Scope& level : advancement_levels(indices)) {
+            std::uint64_t n = 0;
+            for (const Range& r : level) n += r.end - r.begin;
+            largest = std::max(largest, n);
+        }
+        return largest;
+    }
 
 private:
     // An undecided position keeps its count of open successors in its value word: the loss step
@@ -290,9 +304,15 @@ private:
     // move raises advancement by one; colour reversal keeps it, so a level is closed under king
     // moves from either side.
     std::vector<Scope> advancement_levels() const {
+        std::vector<const SliceIndex<R>*> indices;
+        for (const Side& sd : sides_) indices.push_back(&sd.index);
+        return advancement_levels(indices);
+    }
+    // The same for the sides indexed by indices (side s = indices[s]).
+    static std::vector<Scope> advancement_levels(const std::vector<const SliceIndex<R>*>& indices) {
         std::vector<Scope> levels;
-        for (int s = 0; s < num_sides(); ++s) {
-            const SliceIndex<R>& index = sides_[s].index;
+        for (int s = 0; s < static_cast<int>(indices.size()); ++s) {
+            const SliceIndex<R>& index = *indices[static_cast<std::size_t>(s)];
             const std::uint64_t kpc = index.kings_per_config();
             for (std::uint64_t mc = 0; mc < index.num_men_configs(); ++mc) {
                 const auto a = static_cast<std::size_t>(index.advancement(mc));
@@ -807,11 +827,11 @@ public:
 
 private:
 
-    // DTC seeds: won positions with a winning conversion (or game-ending move) are at 1; lost
-    // positions wait for all their king moves, every other move being a conversion worth 1.
     void assign_dtc() {
         for (Side& sd : sides_) assign_parallel(sd.dtc, sd.index.size(), kDtcUnknown);
     }
+    // DTC seeds: won positions with a winning conversion (or game-ending move) are at 1; lost
+    // positions wait for all their king moves, every other move being a conversion worth 1.
     void seed_dtc(const Scope& scope) {
         assert(!regime_.exit);  // the capture shortcut below takes the game's values
         for_scope_positions("dtc seed", scope, [&](int s, std::uint64_t i, const Position& p) {

@@ -31,6 +31,18 @@ std::string slurp(const fs::path& p) {
     std::ifstream in(p, std::ios::binary);
     return {std::istreambuf_iterator<char>(in), {}};
 }
+// Checks that every file of a equals its namesake in b and that b holds no other; returns how
+// many files a holds.
+int check_same_files(const fs::path& a, const fs::path& b) {
+    int files = 0;
+    for (const auto& e : fs::directory_iterator(a)) {
+        INFO(e.path().filename().string());
+        CHECK(slurp(e.path()) == slurp(b / e.path().filename()));
+        ++files;
+    }
+    CHECK(files == static_cast<int>(std::distance(fs::directory_iterator(b), fs::directory_iterator{})));
+    return files;
+}
 fs::path fresh_dir(const std::string& name) {
     const fs::path d = fs::temp_directory_path() / ("dtb_tools_gen_" + name + "_" + std::to_string(::getpid()));
     fs::remove_all(d);
@@ -43,14 +55,7 @@ TEST_CASE("dtb gen: tables are byte-identical with 1 and 2 threads", "[tools][ge
         const fs::path a = fresh_dir(variant + "_t1"), b = fresh_dir(variant + "_t2");
         REQUIRE(run("gen --variant " + variant + " --pieces 3 --threads 1 --out " + a.string()) == 0);
         REQUIRE(run("gen --variant " + variant + " --pieces 3 --threads 2 --out " + b.string()) == 0);
-        int files = 0;
-        for (const auto& e : fs::directory_iterator(a)) {
-            INFO(e.path().filename().string());
-            CHECK(slurp(e.path()) == slurp(b / e.path().filename()));
-            ++files;
-        }
-        CHECK(files == static_cast<int>(std::distance(fs::directory_iterator(b), fs::directory_iterator{})));
-        CHECK(files >= 3 * 9);
+        CHECK(check_same_files(a, b) >= 3 * 9);
         // A second run finds every slice present and valid and writes nothing.
         std::string err;
         REQUIRE(run("gen --variant " + variant + " --pieces 3 --out " + a.string(), &err) == 0);
@@ -106,14 +111,7 @@ TEST_CASE("dtb gen --spill: international tables solved by levels with arrays in
     REQUIRE(run("gen --variant international --pieces 4 --spill --out " + d.string(), &err) == 0);
     CHECK(err.find("(it would fit: spilled as --spill asks); solved by levels") != std::string::npos);
     CHECK(err.find(" MB of arrays spilled") != std::string::npos);
-    int files = 0;
-    for (const auto& e : fs::directory_iterator(whole)) {
-        INFO(e.path().filename().string());
-        CHECK(slurp(e.path()) == slurp(d / e.path().filename()));
-        ++files;
-    }
-    CHECK(files == static_cast<int>(std::distance(fs::directory_iterator(d), fs::directory_iterator{})));
-    CHECK(files > 200);
+    CHECK(check_same_files(whole, d) > 200);
     fs::remove_all(d);
 }
 
