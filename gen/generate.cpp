@@ -276,12 +276,27 @@ private:
                 // Outside the counting classes a capture position's rule value is its captures'
                 // (probe/rule_captures.hpp): don't care, filled as WDL is (KMvKKM.fmjd: 7.6 MB
                 // -> 1.3 MB; BENCHMARKS.md, "Session 9").
+                bool residual = false;
                 if (rule_captures_dont_care(x)) {
                     const auto flags = capture_flags_of(solver, x);
                     if (flags.size() != values.size()) return format::Status(Error{"no capture flags for " + x.name()});
-                    fill_dont_care(values, flags, kValueDraw);
+                    // Stored as exceptions to the conversion code of the slice's DTW and DTC
+                    // (docs/FORMAT.md): the game's DTC gave most of these thresholds.
+                    const std::span<const ValueCode> codes = rules.conversion_codes(x);
+                    const std::span<const ValueCode> game = game_values_of(solver, x);
+                    if (metric != format::Metric::ffjd16 && codes.size() == values.size() && game.size() == values.size()) {
+                        parallel_for(values.size(), [&](std::uint64_t i) {
+                            // The entries of the DTW and DTC files at a quiet position (write_distances).
+                            values[i] = flags[i] ? std::uint16_t{0}
+                                                 : format::residual_entry(values[i], static_cast<std::uint16_t>(distance_of(game[i])),
+                                                                          static_cast<std::uint16_t>(distance_of(codes[i])));
+                        });
+                        residual = true;
+                    } else {
+                        fill_dont_care(values, flags, kValueDraw);
+                    }
                 }
-                auto w = write_table(x, metric, values);
+                auto w = write_table(x, metric, values, residual);
                 if (!w) return format::Status(Error{w.error()});
                 bytes += *w;
                 if (read_later(x) && has_class_thresholds(x)) finished_rules_.adopt(x, metric, std::move(values));
@@ -368,6 +383,11 @@ private:
     }
 
     // The solver's capture flags of one side of the slice (m or its mirror).
+    static std::span<const ValueCode> game_values_of(const SliceSolver<R>& solver, const Material& m) {
+        for (int s = 0; s < solver.num_sides(); ++s)
+            if (solver.side(s).index.material() == m) return {solver.side(s).value.data(), solver.side(s).value.size()};
+        return {};
+    }
     static std::span<const std::uint8_t> capture_flags_of(const SliceSolver<R>& solver, const Material& m) {
         for (int s = 0; s < solver.num_sides(); ++s)
             if (solver.side(s).index.material() == m) return {solver.side(s).capture.data(), solver.side(s).capture.size()};
@@ -476,9 +496,13 @@ private:
         return wo;
     }
 
-    Expected<std::uint64_t> write_table(const Material& m, format::Metric metric, std::span<const std::uint16_t> data) {
-        auto r = format::write_table(o_.out_dir / format::file_name(m.name(), metric), table_info(m, metric), data,
-                                     write_options(metric));
+    // residual: data are rule thresholds stored as exceptions to the slice's DTW and DTC, written
+    // before with the same block size (write_options).
+    Expected<std::uint64_t> write_table(const Material& m, format::Metric metric, std::span<const std::uint16_t> data,
+                                        bool residual = false) {
+        format::TableInfo info = table_info(m, metric);
+        info.residual = residual;
+        auto r = format::write_table(o_.out_dir / format::file_name(m.name(), metric), info, data, write_options(metric));
         if (!r) return Error{"writing " + m.name() + ": " + r.error()};
         return r->bytes;
     }

@@ -72,6 +72,13 @@ public:
         }
         conversion_codes_ = std::move(dtc);
     }
+    // The codes use_game made (conversion_code of each position), of the side of material x, while
+    // solve() runs (its sink may read them); empty without use_game.
+    std::span<const ValueCode> conversion_codes(const Material& x) const {
+        for (std::size_t s = 0; s < indices_.size() && s < conversion_codes_.size(); ++s)
+            if (indices_[s].material() == x) return {conversion_codes_[s].data(), conversion_codes_[s].size()};
+        return {};
+    }
     // The rule value of a position in no counting class whose phase's exits are all worth what
     // they are in the game: the threshold is its DTC (every exit, a capture or a man move, is a
     // conversion worth one ply, as DTC counts them).

@@ -18,7 +18,9 @@
 //                                 (rule-aware thresholds, docs/ADJUDICATION.md); 3 FMJD and
 //                                 4 FFJD as written before capture positions of material in no
 //                                 counting class became "don't care" in them (read as 6 and 7,
-//                                 whose readers resolve those entries); 8..255 refused
+//                                 whose readers resolve those entries); 8 FMJD and 9 FFJD stored
+//                                 as exceptions to the slice's DTW and DTC (below; read as 6 and
+//                                 7); 10..255 refused
 //    15    1  bits_per_entry     u8, 2, 4, 8 or 16: width of a value in a decompressed block;
 //                                the writer picks the smallest width that holds max_value.
 //                                0 (WDL only): a derived table, which stores no values: then
@@ -66,6 +68,17 @@
 //  (88 bytes): it says the table exists and what it would hold, so "present and valid" checks,
 //  checksums and the refusal of other rules work as for any table. Readers must not take its
 //  (absent) values as data: TableReader::get, read_block and read_all refuse it.
+//
+//  Rule tables stored as exceptions (metric 8 FMJD, 9 FFJD). Outside the counting classes a
+//  position's rule threshold is, almost everywhere, its conversion code: win_in(DTC) for a game
+//  win, loss_in(DTC) for a loss, 0 for a draw (gen/rule_tables.hpp copies it so). Such a table
+//  stores 0 where the threshold is the conversion code of the slice's own DTW and DTC entries
+//  (conversion_base below: DTW's parity gives win or loss, 0 draw), and threshold + 1 elsewhere;
+//  it has the block size of its DTW and DTC tables, "<slice>.dtw" and "<slice>.dtc" in the same
+//  folder, which TableReader opens with it and checks (same slice, entries, index scheme and
+//  block size). Readers then see thresholds, as in a table of metric 6 or 7 (info().residual
+//  says how it was stored). International 2-5: 139.9 MB of fmjd and ffjd tables before
+//  (BENCHMARKS.md, "Rule tables as exceptions").
 //
 // Guarantees: a flipped or missing byte anywhere in the file is detected before a value is
 // returned (header and block table by their hashes at open, block payload by compressed_hash and
@@ -118,7 +131,28 @@ struct TableInfo {
     std::uint32_t max_value = 0;
     // A derived table (WDL only): no values stored, see "Derived WDL tables" above.
     bool derived() const { return bits_per_entry == 0; }
+    // FMJD or FFJD only: entries stored as exceptions to the conversion code of the slice's DTW
+    // and DTC (metric bytes 8 and 9, "Rule tables stored as exceptions" above). A writer stores
+    // the entries it is given (residual_entry of each threshold); a reader returns thresholds.
+    bool residual = false;
 };
+
+// The threshold a rule table stored as exceptions takes where its entry is 0: the conversion
+// code of a position whose DTW and DTC entries are dtw and dtc (a win's DTW is odd, a loss's
+// even; 0 reads as a draw, so a position lost at once is an exception). A win with DTC 0, which
+// only a don't-care pair of entries can show, reads as a draw too.
+constexpr std::uint16_t conversion_base(std::uint16_t dtw, std::uint16_t dtc) {
+    if (dtw == 0 || ((dtw & 1) != 0 && dtc == 0)) return 0;
+    return (dtw & 1) != 0 ? static_cast<std::uint16_t>(2 * dtc - 1) : static_cast<std::uint16_t>(2 * dtc + 2);
+}
+// The stored entry of threshold `code` at a position with those DTW and DTC entries.
+constexpr std::uint16_t residual_entry(std::uint16_t code, std::uint16_t dtw, std::uint16_t dtc) {
+    return code == conversion_base(dtw, dtc) ? 0 : static_cast<std::uint16_t>(code + 1);
+}
+// The threshold of a stored entry.
+constexpr std::uint16_t threshold_of_entry(std::uint16_t entry, std::uint16_t dtw, std::uint16_t dtc) {
+    return entry == 0 ? conversion_base(dtw, dtc) : static_cast<std::uint16_t>(entry - 1);
+}
 
 struct WriteOptions {
     // Defaults chosen from the measurements in BENCHMARKS.md, "Table format": a 32K-entry block
@@ -196,6 +230,9 @@ class TableReader {
     const std::filesystem::path& path() const { return path_; }
     // Entries in block b: block_entries, except for the last block.
     std::uint32_t entries_in_block(std::uint64_t block) const;
+    // The width that holds every value this reader returns: bits_per_entry, except for a rule
+    // table stored as exceptions, whose thresholds may be wider than its stored entries.
+    int value_bits() const { return value_bits_; }
 
     // Decompresses block `block`, checking both of its hashes; an error on any mismatch (and for
     // a derived table, which has no blocks).
@@ -224,6 +261,9 @@ class TableReader {
     TableInfo info_;
     std::uint64_t file_bytes_ = 0;
     std::vector<Block> blocks_;
+    // A table stored as exceptions (info_.residual): the slice's DTW and DTC tables, read with it.
+    std::vector<TableReader> bases_;
+    int value_bits_ = 0;
 };
 
 // Reads and checks only the header (magic, version, hash, field ranges), accepting any variant

@@ -46,9 +46,11 @@ std::optional<Metric> metric_of_byte(std::uint8_t b) {
             return static_cast<Metric>(b);
         case 3:
         case 6:
+        case 8:
             return Metric::fmjd;
         case 4:
         case 7:
+        case 9:
             return Metric::ffjd;
         default:
             return std::nullopt;
@@ -71,7 +73,7 @@ void encode_header(const TableInfo& info, std::uint64_t block_table_hash, unsign
     put_u32(out + 8, kFormatVersion);
     out[12] = static_cast<unsigned char>(info.variant);
     out[13] = 0;  // side to move: White
-    out[14] = metric_byte(info.metric);
+    out[14] = static_cast<unsigned char>(metric_byte(info.metric) + (info.residual ? 2 : 0));  // 6, 7 -> 8, 9
     out[15] = static_cast<unsigned char>(info.bits_per_entry);
     out[16] = static_cast<unsigned char>(info.wk);
     out[17] = static_cast<unsigned char>(info.wm);
@@ -109,6 +111,7 @@ Status decode_header(const unsigned char* in, const std::string& what, TableInfo
     TableInfo t;
     t.variant = static_cast<VariantId>(in[12]);
     t.metric = *metric;
+    t.residual = in[14] == 8 || in[14] == 9;
     t.bits_per_entry = in[15];
     t.wk = in[16];
     t.wm = in[17];

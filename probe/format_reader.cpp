@@ -47,7 +47,9 @@ TableReader::TableReader(TableReader&& o) noexcept
       path_(std::move(o.path_)),
       info_(o.info_),
       file_bytes_(o.file_bytes_),
-      blocks_(std::move(o.blocks_)) {}
+      blocks_(std::move(o.blocks_)),
+      bases_(std::move(o.bases_)),
+      value_bits_(o.value_bits_) {}
 
 TableReader& TableReader::operator=(TableReader&& o) noexcept {
     if (this != &o) {
@@ -57,6 +59,8 @@ TableReader& TableReader::operator=(TableReader&& o) noexcept {
         info_ = o.info_;
         file_bytes_ = o.file_bytes_;
         blocks_ = std::move(o.blocks_);
+        bases_ = std::move(o.bases_);
+        value_bits_ = o.value_bits_;
     }
     return *this;
 }
@@ -140,6 +144,29 @@ Expected<TableReader> TableReader::open(const std::filesystem::path& path,
     unsigned char end_magic[8];
     if (Status s = r.read_exact(r.file_bytes_ - 8, end_magic, 8); !s) return Error{s.error()};
     if (std::memcmp(end_magic, kEndMagic, 8) != 0) return Error{what + ": corrupt: bad end magic"};
+    r.value_bits_ = info.bits_per_entry;
+    if (info.residual) {
+        // Its DTW and DTC tables, beside it: the entries are exceptions to their conversion code.
+        for (const char* extension : {".dtw", ".dtc"}) {
+            std::filesystem::path base_path = path;
+            base_path.replace_extension(extension);
+            auto base = TableReader::open(base_path, expected_variant, expected_fingerprint);
+            if (!base) return Error{what + ": stored as exceptions to " + base_path.filename().string() + ": " + base.error()};
+            const TableInfo& b = base->info();
+            const Metric want = extension == std::string_view(".dtw") ? Metric::dtw : Metric::dtc;
+            if (b.metric != want || b.residual || b.wk != info.wk || b.wm != info.wm || b.bk != info.bk ||
+                b.bm != info.bm || b.index_scheme != info.index_scheme || b.num_entries != info.num_entries ||
+                b.block_entries != info.block_entries)
+                return Error{what + ": stored as exceptions to " + base_path.string() +
+                             ", which is not the same slice's " + std::string(metric_name(want)) +
+                             " table with the same entries and block size"};
+            r.bases_.push_back(std::move(base.value()));
+        }
+        // A threshold is an exception (an entry less one) or a conversion code of DTC.
+        const std::uint64_t largest = std::max<std::uint64_t>(info.max_value, 2 * std::uint64_t{r.bases_[1].info().max_value} + 2);
+        r.value_bits_ = 2;
+        while (r.value_bits_ < 16 && (largest >> r.value_bits_) != 0) r.value_bits_ *= 2;
+    }
     return r;
 } catch (const std::exception& e) {
     return Error{path.string() + ": " + e.what()};
@@ -176,6 +203,14 @@ Status TableReader::read_block_into(std::uint64_t block, std::uint16_t* out) con
     if (got != raw || xxh64(tb.packed.data(), raw) != blk.raw_hash)
         return Status(Error{where + ": corrupt: decompressed checksum mismatch"});
     unpack(tb.packed.data(), n, info_.bits_per_entry, out);
+    if (info_.residual) {  // the same block of DTW and DTC, then each entry's threshold
+        thread_local std::vector<std::uint16_t> dtw, dtc;
+        dtw.resize(n);
+        dtc.resize(n);
+        if (Status s = bases_[0].read_block_into(block, dtw.data()); !s) return s;
+        if (Status s = bases_[1].read_block_into(block, dtc.data()); !s) return s;
+        for (std::uint32_t i = 0; i < n; ++i) out[i] = threshold_of_entry(out[i], dtw[i], dtc[i]);
+    }
     return {};
 } catch (const std::exception& e) {
     return Status(Error{path_.string() + ": " + e.what()});

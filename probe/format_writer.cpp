@@ -182,6 +182,8 @@ Status check_request(const TableInfo& info, const WriteOptions& options) {
     if (static_cast<unsigned>(info.variant) > static_cast<unsigned>(VariantId::turkish))
         return Status(Error{"unknown variant id"});
     if (static_cast<int>(info.metric) >= kNumMetrics) return Status(Error{"unknown metric"});
+    if (info.residual && info.metric != Metric::fmjd && info.metric != Metric::ffjd)
+        return Status(Error{"only fmjd and ffjd tables can be stored as exceptions"});
     for (int count : {info.wk, info.wm, info.bk, info.bm})
         if (count < 0 || count > 255) return Status(Error{"piece count out of range"});
     if (options.block_entries < kMinBlockEntries || options.block_entries > kMaxBlockEntries ||

@@ -468,7 +468,7 @@ class EngineImpl final : public Engine {
         if (!problem.empty())
             return finish(Status::corrupt, t.path.string() + ": corrupt: " + problem);
         t.derived = info.derived();
-        t.bits = info.bits_per_entry;
+        t.bits = reader->value_bits();  // a rule table stored as exceptions: its thresholds' width
         t.block_entries = info.block_entries;
         t.block_shift =
             std::has_single_bit(info.block_entries) ? std::countr_zero(info.block_entries) : -1;

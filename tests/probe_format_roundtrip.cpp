@@ -21,6 +21,9 @@ using namespace dtb::format;
 
 namespace {
 
+constexpr std::uint16_t win_code(int dtc) { return static_cast<std::uint16_t>(2 * dtc - 1); }
+constexpr std::uint16_t loss_code(int dtc) { return static_cast<std::uint16_t>(2 * dtc + 2); }
+
 // A fresh directory per test, removed afterwards.
 struct TempDir {
     fs::path path;
@@ -412,11 +415,73 @@ TEST_CASE("format: rule tables are written as metric bytes 6 and 7; 3 and 4 are 
         REQUIRE(read.ok());
         CHECK(*read == values);
     }
-    // Unknown metric bytes are refused.
-    for (unsigned unknown : {8u, 9u, 255u}) {
+    // Unknown metric bytes are refused (8 and 9: rule tables stored as exceptions, below).
+    for (unsigned unknown : {10u, 11u, 255u}) {
         CHECK_FALSE(metric_of_byte(static_cast<std::uint8_t>(unknown)).has_value());
         const fs::path p = dir.path / file_name("KKMvK", Metric::fmjd);
         forge(p, 14, static_cast<unsigned char>(unknown));
         CHECK_FALSE(open_turkish(p).ok());
     }
+}
+
+// Rule tables stored as exceptions to the conversion code of the slice's DTW and DTC (metric
+// bytes 8 and 9): read back as the thresholds they stand for, block by block, from a folder that
+// holds the DTW and DTC tables beside them; refused without them, or with those of another slice.
+TEST_CASE("format: rule tables stored as exceptions read back as thresholds", "[probe][format]") {
+    TempDir dir("rule-residual");
+    const std::size_t n = 70000;  // three blocks of 32K, the last one short
+    std::mt19937_64 rng(5);
+    std::vector<std::uint16_t> dtw(n), dtc(n), thresholds(n), entries(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        // A position drawn, won or lost, with a DTC no longer than its DTW; one in 50 has a
+        // threshold other than its conversion code (a draw by the counting rules, or slower).
+        const unsigned kind = rng() % 3;
+        dtc[i] = kind == 0 ? 0 : static_cast<std::uint16_t>(1 + rng() % 30);
+        dtw[i] = kind == 0 ? 0 : static_cast<std::uint16_t>(2 * (dtc[i] + rng() % 20) + (kind == 1 ? 1 : 0));
+        const std::uint16_t code = kind == 0 ? 0 : kind == 1 ? win_code(dtc[i]) : loss_code(dtc[i]);
+        CHECK(conversion_base(dtw[i], dtc[i]) == code);
+        thresholds[i] = rng() % 50 == 0 ? static_cast<std::uint16_t>(rng() % 100) : code;
+        entries[i] = residual_entry(thresholds[i], dtw[i], dtc[i]);
+        CHECK(threshold_of_entry(entries[i], dtw[i], dtc[i]) == thresholds[i]);
+    }
+    // A position lost at once (DTW 0, DTC 0) is an exception: DTW 0 reads as a draw.
+    CHECK(conversion_base(0, 0) == 0);
+    CHECK(residual_entry(loss_code(0), 0, 0) == loss_code(0) + 1);
+    REQUIRE(write_table(dir.path / "KKMvK.dtw", sample_info(Metric::dtw), dtw).ok());
+    REQUIRE(write_table(dir.path / "KKMvK.dtc", sample_info(Metric::dtc), dtc).ok());
+    for (Metric metric : {Metric::fmjd, Metric::ffjd}) {
+        INFO(metric_name(metric));
+        TableInfo info = sample_info(metric);
+        info.residual = true;
+        const fs::path p = dir.path / file_name("KKMvK", metric);
+        REQUIRE(write_table(p, info, entries).ok());
+        auto r = open_turkish(p);
+        REQUIRE(r.ok());
+        CHECK(r->info().metric == metric);
+        CHECK(r->info().residual);
+        // Exceptions up to 99 and conversion codes up to 2 * 30 + 2 = 62: 8 bits.
+        CHECK(r->value_bits() == 8);
+        auto all = r->read_all();
+        REQUIRE(all.ok());
+        CHECK(*all == thresholds);
+        auto block = r->read_block(2);
+        REQUIRE(block.ok());
+        CHECK(std::equal(block->begin(), block->end(), thresholds.begin() + 2 * 32768));
+        CHECK(r->get(12345).value() == thresholds[12345]);
+    }
+    // Only rule tables may be stored so.
+    TableInfo wrong = sample_info(Metric::dtw);
+    wrong.residual = true;
+    CHECK_FALSE(write_table(dir.path / "KKMvK.x", wrong, entries).ok());
+    // Its DTC of another slice, then missing: refused at open, naming what is wrong.
+    TableInfo other = sample_info(Metric::dtc);
+    other.wk = 3;
+    REQUIRE(write_table(dir.path / "KKMvK.dtc", other, dtc).ok());
+    auto mismatched = open_turkish(dir.path / "KKMvK.fmjd");
+    REQUIRE_FALSE(mismatched.ok());
+    CHECK(mismatched.error().find("KKMvK.dtc") != std::string::npos);
+    fs::remove(dir.path / "KKMvK.dtc");
+    auto missing = open_turkish(dir.path / "KKMvK.fmjd");
+    REQUIRE_FALSE(missing.ok());
+    CHECK(missing.error().find("missing") != std::string::npos);
 }
