@@ -77,8 +77,8 @@
 //  it has the block size of its DTW and DTC tables, "<slice>.dtw" and "<slice>.dtc" in the same
 //  folder, which TableReader opens with it and checks (same slice, entries, index scheme and
 //  block size). Readers then see thresholds, as in a table of metric 6 or 7 (info().residual
-//  says how it was stored). International 2-5: 139.9 MB of fmjd and ffjd tables before
-//  (BENCHMARKS.md, "Rule tables as exceptions").
+//  says how it was stored). International 2-5: fmjd and ffjd tables 139.9 MB -> 16.9 MB
+//  (BENCHMARKS.md, "Session 13: rule tables as exceptions").
 //
 // Guarantees: a flipped or missing byte anywhere in the file is detected before a value is
 // returned (header and block table by their hashes at open, block payload by compressed_hash and
