@@ -283,7 +283,7 @@ private:
                     // Stored as exceptions to the conversion code of the slice's DTW and DTC
                     // (docs/FORMAT.md): the game's DTC gave most of these thresholds.
                     const std::span<const ValueCode> codes = rules.conversion_codes(x);
-                    const std::span<const ValueCode> game = game_values_of(solver, x);
+                    const std::span<const ValueCode> game(solver.side(solver.side_of(x)).value);
                     if (metric != format::Metric::ffjd16 && codes.size() == values.size() && game.size() == values.size()) {
                         parallel_for(values.size(), [&](std::uint64_t i) {
                             // The entries of the DTW and DTC files at a quiet position (write_distances).
@@ -383,11 +383,6 @@ private:
     }
 
     // The solver's capture flags of one side of the slice (m or its mirror).
-    static std::span<const ValueCode> game_values_of(const SliceSolver<R>& solver, const Material& m) {
-        for (int s = 0; s < solver.num_sides(); ++s)
-            if (solver.side(s).index.material() == m) return {solver.side(s).value.data(), solver.side(s).value.size()};
-        return {};
-    }
     static std::span<const std::uint8_t> capture_flags_of(const SliceSolver<R>& solver, const Material& m) {
         for (int s = 0; s < solver.num_sides(); ++s)
             if (solver.side(s).index.material() == m) return {solver.side(s).capture.data(), solver.side(s).capture.size()};

@@ -39,6 +39,12 @@ inline std::uint64_t get_u64(const unsigned char* p) {
 inline bool valid_bits(int bits) {
     return bits == 2 || bits == 4 || bits == 8 || bits == 16;
 }
+// The narrowest valid width that holds max_value (16 at most: values are 16-bit).
+inline int bits_for(std::uint64_t max_value) {
+    int bits = 2;
+    while (bits < 16 && (max_value >> bits) != 0) bits *= 2;
+    return bits;
+}
 
 inline std::uint64_t blocks_for(std::uint64_t entries, std::uint32_t block_entries) {
     return entries / block_entries + (entries % block_entries != 0);

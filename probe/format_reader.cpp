@@ -147,13 +147,12 @@ Expected<TableReader> TableReader::open(const std::filesystem::path& path,
     r.value_bits_ = info.bits_per_entry;
     if (info.residual) {
         // Its DTW and DTC tables, beside it: the entries are exceptions to their conversion code.
-        for (const char* extension : {".dtw", ".dtc"}) {
+        for (const Metric want : {Metric::dtw, Metric::dtc}) {
             std::filesystem::path base_path = path;
-            base_path.replace_extension(extension);
+            base_path.replace_extension(std::string(".") + std::string(metric_name(want)));
             auto base = TableReader::open(base_path, expected_variant, expected_fingerprint);
             if (!base) return Error{what + ": stored as exceptions to " + base_path.filename().string() + ": " + base.error()};
             const TableInfo& b = base->info();
-            const Metric want = extension == std::string_view(".dtw") ? Metric::dtw : Metric::dtc;
             if (b.metric != want || b.residual || b.wk != info.wk || b.wm != info.wm || b.bk != info.bk ||
                 b.bm != info.bm || b.index_scheme != info.index_scheme || b.num_entries != info.num_entries ||
                 b.block_entries != info.block_entries)
@@ -163,9 +162,7 @@ Expected<TableReader> TableReader::open(const std::filesystem::path& path,
             r.bases_.push_back(std::move(base.value()));
         }
         // A threshold is an exception (an entry less one) or a conversion code of DTC.
-        const std::uint64_t largest = std::max<std::uint64_t>(info.max_value, 2 * std::uint64_t{r.bases_[1].info().max_value} + 2);
-        r.value_bits_ = 2;
-        while (r.value_bits_ < 16 && (largest >> r.value_bits_) != 0) r.value_bits_ *= 2;
+        r.value_bits_ = bits_for(std::max<std::uint64_t>(info.max_value, 2 * std::uint64_t{r.bases_[1].info().max_value} + 2));
     }
     return r;
 } catch (const std::exception& e) {

@@ -201,8 +201,7 @@ Expected<PreparedTable> prepare_impl(TableInfo info, std::span<const std::uint16
     info.block_entries = options.block_entries;
     info.num_blocks = blocks_for(info.num_entries, info.block_entries);
     info.max_value = values.empty() ? 0 : *std::max_element(values.begin(), values.end());
-    info.bits_per_entry = 2;
-    while ((info.max_value >> info.bits_per_entry) != 0) info.bits_per_entry *= 2;
+    info.bits_per_entry = bits_for(info.max_value);
 
     BlockCompressor compressor(info, values, options.zstd_level);
     unsigned threads = options.threads ? options.threads : std::thread::hardware_concurrency();
