@@ -122,3 +122,23 @@ TEST_CASE("dtb adjudicate: exit codes", "[tools][adjudicate]") {
     CHECK(big.exit_code == 3);
     CHECK_FALSE(big.err.empty());
 }
+
+// A rule table stored as exceptions (format metric byte 8) reads its slice's DTC beside it: with
+// that file gone, adjudication reports the table as missing or corrupt (exit 3), naming the file.
+TEST_CASE("dtb adjudicate: a rule table whose DTC is gone is an error, not a value", "[tools][adjudicate]") {
+    const TempDir db("adjudicate_residual");
+    REQUIRE(run_dtb({"gen", "--pieces", "3", "--out", db.path.string()}).exit_code == 0);
+    const std::string fen = "W:WK46,35:B3";  // KMvM, in no counting class, no capture
+    REQUIRE(run_dtb({"adjudicate", "--db", db.path.string(), "--fen", fen}).exit_code == 0);
+    {
+        std::ifstream in(db.path / "KMvM.fmjd", std::ios::binary);
+        in.seekg(14);
+        REQUIRE(in.get() == 8);  // stored as exceptions
+    }
+    fs::remove(db.path / "KMvM.dtc");
+    const RunResult r = run_dtb({"adjudicate", "--db", db.path.string(), "--fen", fen});
+    INFO(r.out << r.err);
+    CHECK(r.signal == 0);
+    CHECK(r.exit_code == 3);
+    CHECK(r.err.find("KMvM.dtc") != std::string::npos);
+}
