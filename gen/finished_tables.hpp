@@ -121,9 +121,15 @@ public:
     // Its rule value with fresh counters (with counting rules).
     Wdl fresh(RuleSet rules, const Position& p) const { return fresh_in(rules, word(p)); }
     // The whole word of a position, for a caller that needs several of its fields: one rank.
-    std::uint16_t word(const Position& p) const {
+    std::uint16_t word(const Position& p) const { return *locate(p); }
+    // Where that word is (for a caller that prefetches it before reading it).
+    const std::uint16_t* locate(const Position& p) const {
         const Slice& s = *slots_[code(Material::of(p))];
-        return s.word[s.index.rank(p)];
+        return &s.word[s.index.rank(p)];
+    }
+    // The loaded slices as a solver reads them; valid while this object lives.
+    ExternalTables external() const {
+        return ExternalTables{[this](const Position& p) { return locate(p); }, &FinishedTables::value_in};
     }
     static ValueCode value_in(std::uint16_t word) { return word & kMaxCode; }
     static Wdl fresh_in(RuleSet rules, std::uint16_t word) { return static_cast<Wdl>((word >> fresh_shift(rules)) & 3); }

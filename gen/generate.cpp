@@ -228,11 +228,11 @@ private:
         std::uint64_t bytes = 0;
         // With counting rules, the theoretical seed pass also gathers the rule phases' seeds.
         PhaseSeeds<R> phase_seeds(m, finished_);
-        SliceSolver<R> solver(m, [this](const Position& p) { return finished_.value(p); }, progress);
+        SliceSolver<R> solver(m, finished_.external(), progress);
         if (R::kCountingRules && phase_seeds.needed())
-            solver.observe_seeds([&](int side, std::uint64_t i, const Position& rp, std::span<const Move> exits,
+            solver.observe_seeds([&](int side, std::uint64_t i, std::span<const std::uint16_t* const> exit_words,
                                      bool capture, int king_steps) {
-                phase_seeds.record(side, i, rp, exits, capture, king_steps);
+                phase_seeds.record(side, i, exit_words, capture, king_steps);
             });
         if constexpr (!SliceIndex<R>::kRowGroups) {
             if (spill)

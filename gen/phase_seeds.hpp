@@ -45,20 +45,19 @@ public:
     // Whether any rule set solves phases (else nothing needs observing).
     bool needed() const { return !phased_.empty(); }
 
-    // The observer (SliceSolver::SeedObserver): rp is the position reversed, exits its moves that
-    // leave the slice (all captures, or the promotions), king_steps its plain king moves.
-    void record(int side, std::uint64_t index, const Position& rp, std::span<const Move> exits, bool capture,
+    // The observer (SliceSolver::SeedObserver): exit_words are the words (FinishedTables) of
+    // the positions its moves that leave the slice lead to (all captures, or the promotions), null
+    // where the move takes the last piece; king_steps its plain king moves.
+    void record(int side, std::uint64_t index, std::span<const std::uint16_t* const> exit_words, bool capture,
                 int king_steps) {
-        using G = typename R::Geometry;
         ValueCode best[2] = {kValueUnknown, kValueUnknown};
         bool like_game[2] = {true, true};
-        for (const Move& m : exits) {
-            const Position next = reversed_after<G>(rp, m);
-            if (next.of(Color::white) == 0) {  // the game ends, under every rule set alike
+        for (const std::uint16_t* at : exit_words) {
+            if (!at) {  // the game ends, under every rule set alike
                 for (ValueCode& b : best) b = win_in(1);
                 continue;
             }
-            const std::uint16_t word = finished_.word(next);  // one rank for all the fields
+            const std::uint16_t word = *at;  // every field of the position at once
             const Wdl game = wdl_of(FinishedTables<R>::value_in(word));
             for (std::size_t k = 0; k < phased_.size(); ++k) {
                 const Wdl fresh = FinishedTables<R>::fresh_in(phased_[k], word);

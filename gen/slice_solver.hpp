@@ -27,6 +27,7 @@
 // final, and every loss whose DTW is > d has been found as soon as its last successor was known.
 #pragma once
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cassert>
 #include <chrono>
@@ -49,8 +50,17 @@
 
 namespace dtb::gen {
 
-// Values of positions outside the slice being solved (White to move, any other material).
-using ExternalLookup = std::function<ValueCode(const Position&)>;
+// The finished slices that moves leaving the slice being solved lead to, in two steps:
+// locate(p) is the address of the word of a White-to-move position p of any other material
+// (gen/finished_tables.hpp), value_in(word) its value code. Two steps so that the seed pass can
+// locate the exits of a batch of positions, prefetch their words, and read them once they have
+// arrived: at 6 pieces a word is a cache miss into a table of hundreds of MB (a quarter of
+// KKKvKKK's whole solve waited on that one load, one miss after another).
+struct ExternalTables {
+    std::function<const std::uint16_t*(const Position&)> locate;
+    ValueCode (*value_in)(std::uint16_t word) = nullptr;
+    ValueCode value(const Position& p) const { return value_in(*locate(p)); }
+};
 // What a seed pass learns from a position's captures and promotions, which lead to other slices
 // and so are the same for every regime that reads the same finished tables.
 struct PreparedSeed {
@@ -94,10 +104,11 @@ struct Regime {
     };
     std::optional<Reference> reference;
 };
-// Told, for a position (side, index) of a seed pass: the position reversed (made only when there
-// are exits: otherwise not to be read), its moves that leave the slice (every capture, or the
-// promotions), whether it must capture, its plain king moves.
-using SeedObserver = std::function<void(int side, std::uint64_t index, const Position& rp, std::span<const Move> exits,
+// Told, for a position (side, index) of the theoretical seed pass: the words (ExternalTables) of
+// the positions its moves that leave the slice lead to (every capture, or the promotions), in the
+// order of the moves, a null pointer for a move that takes the opponent's last piece; whether it
+// must capture; its plain king moves. The words have been read by then (in cache).
+using SeedObserver = std::function<void(int side, std::uint64_t index, std::span<const std::uint16_t* const> exit_words,
                                         bool capture, int king_steps)>;
 // (pass name, done, total) for progress lines.
 using PassProgress = std::function<void(const std::string& pass, std::uint64_t done, std::uint64_t total)>;
@@ -126,7 +137,7 @@ public:
         BigArray<std::uint8_t> capture;   // 1 where the side to move must capture (pass 1)
     };
 
-    SliceSolver(Material m, ExternalLookup external, PassProgress progress = {})
+    SliceSolver(Material m, ExternalTables external, PassProgress progress = {})
         : external_(std::move(external)), progress_(std::move(progress)) {
         sides_.push_back(Side{SliceIndex<R>(m), {}, {}, {}, {}});
         if (m.mirrored() != m) sides_.push_back(Side{SliceIndex<R>(m.mirrored()), {}, {}, {}, {}});
@@ -134,7 +145,7 @@ public:
     // The same recursion under other rules of the game (the counting rules, gen/rule_tables.hpp):
     // which moves stay inside and what the others are worth is the regime's.
     SliceSolver(Material m, Regime regime, PassProgress progress = {})
-        : SliceSolver(m, ExternalLookup{}, std::move(progress)) {
+        : SliceSolver(m, ExternalTables{}, std::move(progress)) {
         regime_ = std::move(regime);
     }
 
@@ -329,8 +340,13 @@ private:
     }
     // Runs visit(chunk, range, index) over every position of the scope, in parallel chunks; chunk
     // is a ChunkState made afresh for each chunk: what a pass carries from one index to the next.
+    // finish(chunk) runs at the end of each chunk.
     template <class ChunkState, class Visit>
     void over_scope(const std::string& pass, const Scope& scope, Visit&& visit) {
+        over_scope<ChunkState>(pass, scope, std::forward<Visit>(visit), [](ChunkState&) {});
+    }
+    template <class ChunkState, class Visit, class Finish>
+    void over_scope(const std::string& pass, const Scope& scope, Visit&& visit, Finish&& finish) {
         std::vector<std::uint64_t> starts;  // offset of each range in the concatenation
         std::uint64_t all = 0;
         for (const Range& r : scope) {
@@ -348,6 +364,7 @@ private:
                 while (k - starts[at] >= scope[at].end - scope[at].begin) ++at;
                 visit(chunk, scope[at], scope[at].begin + (k - starts[at]));
             }
+            finish(chunk);
         }, report);
     }
     // Runs body(side, index) over every position of the scope.
@@ -361,19 +378,31 @@ private:
     // a range.
     template <class Body>
     void for_scope_positions(const std::string& pass, const Scope& scope, Body&& body) {
+        struct Nothing {};
+        for_scope_positions<Nothing>(pass, scope, [&](Nothing&, int s, std::uint64_t i, const Position& p) { body(s, i, p); },
+                                     [](Nothing&) {});
+    }
+    // The same with a state of the body's per chunk: body(state, side, index, position), then
+    // finish(state) at the end of the chunk.
+    template <class State, class Body, class Finish>
+    void for_scope_positions(const std::string& pass, const Scope& scope, Body&& body, Finish&& finish) {
         struct Stepped {
             Position p;
             bool started = false;
+            State state{};
         };
-        over_scope<Stepped>(pass, scope, [&](Stepped& chunk, const Range& r, std::uint64_t i) {
-            const SliceIndex<R>& index = sides_[r.side].index;
-            if (!chunk.started || i == r.begin)
-                chunk.p = index.unrank(i);
-            else
-                index.step(chunk.p, i);
-            chunk.started = true;
-            body(r.side, i, static_cast<const Position&>(chunk.p));
-        });
+        over_scope<Stepped>(
+            pass, scope,
+            [&](Stepped& chunk, const Range& r, std::uint64_t i) {
+                const SliceIndex<R>& index = sides_[r.side].index;
+                if (!chunk.started || i == r.begin)
+                    chunk.p = index.unrank(i);
+                else
+                    index.step(chunk.p, i);
+                chunk.started = true;
+                body(chunk.state, r.side, i, static_cast<const Position&>(chunk.p));
+            },
+            [&](Stepped& chunk) { finish(chunk.state); });
     }
 
     // A move stays in the slice when it neither captures nor promotes (and, in a regime without
@@ -393,7 +422,7 @@ private:
         const Position next = reversed_after<typename R::Geometry>(rp, m);
         if (next.of(Color::white) == 0) return loss_in(0);  // the opponent has no piece left
         if (!m.is_capture() && !m.promotes) return value_of(next);
-        return external_(next);
+        return external_.value(next);
     }
 
     ValueCode exit_value(const Position& rp, const Move& m) const {
@@ -435,10 +464,110 @@ private:
 
     void seed_from_exits(const Scope& scope) {
         allocate_arrays();
-        for_scope_positions("seed", scope, [&](int s, std::uint64_t i, const Position& p) {
-            record_seed(s, i, regime_.prepared ? prepared_seed(s, i, p) : generated_seed(s, i, p));
-        });
+        if (regime_.prepared || regime_.exit) {
+            assert(!observer_);
+            for_scope_positions("seed", scope, [&](int s, std::uint64_t i, const Position& p) {
+                record_seed(s, i, regime_.prepared ? prepared_seed(s, i, p) : generated_seed(p));
+            });
+            return;
+        }
+        for_scope_positions<SeedBatch>(
+            "seed", scope, [&](SeedBatch& batch, int s, std::uint64_t i, const Position& p) { batch.add(*this, s, i, p); },
+            [&](SeedBatch& batch) { batch.flush(*this); });
     }
+    // The theoretical seed pass, a batch of positions at a time: their moves are generated and
+    // the words their exits lead to located and prefetched (add), then valued together (flush),
+    // so that the cache misses of a batch overlap instead of following one another. Measured on
+    // KKKvKKK (6 pieces): BENCHMARKS.md, "Session 14".
+    class SeedBatch {
+    public:
+        static constexpr int kPositions = 16;
+        void add(SliceSolver& solver, int s, std::uint64_t i, const Position& p) {
+            Pending& pd = pending_[n_++];
+            pd.side = s;
+            pd.index = i;
+            pd.first_word = static_cast<std::uint32_t>(words_.size());
+            pd.first_own = static_cast<std::uint32_t>(own_.size());
+            Position rp;  // the position reversed, made only when there is an exit (most have none)
+            bool reversed_made = false;
+            const auto locate_exit = [&](const Move& m) {
+                if (!reversed_made) {
+                    rp = reversed<typename R::Geometry>(p);
+                    reversed_made = true;
+                }
+                const Position next = reversed_after<typename R::Geometry>(rp, m);
+                if (next.of(Color::white) == 0) {  // the opponent has no piece left
+                    words_.push_back(nullptr);
+                } else if (m.is_capture() || m.promotes) {
+                    const std::uint16_t* w = solver.external_.locate(next);
+                    __builtin_prefetch(w);
+                    words_.push_back(w);
+                } else {  // a plain man move solved by levels: the level above, final by now
+                    const Side& sd = solver.sides_[solver.side_of(Material::of(next))];
+                    const ValueCode* v = &sd.value[sd.index.rank(next)];
+                    __builtin_prefetch(v);
+                    own_.push_back(v);
+                }
+            };
+            pd.king_steps = 0;
+            pd.inside = 0;
+            pd.capture = generate_captures<R>(p, moves_);
+            if (pd.capture) {  // captures are compulsory: every move leaves
+                for (const Move& m : moves_) locate_exit(m);
+                pd.any_move = true;
+            } else {
+                pd.king_steps = count_king_steps<R>(p);  // plain king moves always stay inside
+                pd.inside = pd.king_steps;
+                pd.any_move = pd.inside > 0;
+                for_each_man_step<R>(p, [&](const Move& m) {
+                    pd.any_move = true;
+                    if (solver.stays_inside(m))
+                        ++pd.inside;
+                    else
+                        locate_exit(m);
+                });
+                assert(pd.inside < kNoMove);  // fits open_code and the seed's byte
+            }
+            pd.end_word = static_cast<std::uint32_t>(words_.size());
+            pd.end_own = static_cast<std::uint32_t>(own_.size());
+            if (n_ == kPositions) flush(solver);
+        }
+        void flush(SliceSolver& solver) {
+            for (int k = 0; k < n_; ++k) {
+                const Pending& pd = pending_[k];
+                PreparedSeed seed;
+                seed.capture = pd.capture;
+                const std::span<const std::uint16_t* const> words(words_.data() + pd.first_word, pd.end_word - pd.first_word);
+                for (const std::uint16_t* w : words)
+                    seed.best_elsewhere = better(seed.best_elsewhere,
+                                                 value_one_ply_before(w ? solver.external_.value_in(*w) : loss_in(0)));
+                for (std::uint32_t o = pd.first_own; o < pd.end_own; ++o)
+                    seed.best_elsewhere = better(seed.best_elsewhere, value_one_ply_before(*own_[o]));
+                if (!pd.capture) seed.king_steps = pd.any_move ? static_cast<std::uint8_t>(pd.inside) : kNoMove;
+                if (solver.observer_) solver.observer_(pd.side, pd.index, words, pd.capture, pd.king_steps);
+                solver.record_seed(pd.side, pd.index, seed);
+            }
+            n_ = 0;
+            words_.clear();
+            own_.clear();
+        }
+
+    private:
+        struct Pending {
+            int side;
+            std::uint64_t index;
+            bool capture, any_move;
+            int king_steps, inside;
+            std::uint32_t first_word, end_word, first_own, end_own;
+        };
+        std::array<Pending, kPositions> pending_;
+        int n_ = 0;
+        MoveList moves_;
+        // The words of the batch's captures and promotions (null: the opponent has no piece
+        // left), and the values of its plain man moves solved by levels.
+        std::vector<const std::uint16_t*> words_;
+        std::vector<const ValueCode*> own_;
+    };
     void record_seed(int s, std::uint64_t i, const PreparedSeed& seed) {
         Side& sd = sides_[s];
         sd.capture[i] = seed.capture;
@@ -456,8 +585,10 @@ private:
     // In the seeds below, king_steps counts every move that stays inside, and is kNoMove when
     // the side to move has no move at all.
     static constexpr std::uint8_t kNoMove = 0xFF;
-    PreparedSeed generated_seed(int s, std::uint64_t i, const Position& p) const {
-        thread_local MoveList exits;  // the captures, or the promotions
+    // A regime's seed without prepared seeds (a counting class: gen/rule_tables.hpp), where an
+    // exit's value is the regime's, one position at a time.
+    PreparedSeed generated_seed(const Position& p) const {
+        thread_local MoveList captures;
         // The position reversed, which valuing an exit starts from: only made when there is one
         // (most positions have none).
         Position rp;
@@ -470,27 +601,22 @@ private:
             return exit_value(rp, m);
         };
         PreparedSeed seed;
-        int king_steps = 0;
-        if (generate_captures<R>(p, exits)) {  // captures are compulsory: every move leaves
+        if (generate_captures<R>(p, captures)) {  // captures are compulsory: every move leaves
             seed.capture = true;
-            for (const Move& m : exits) seed.best_elsewhere = better(seed.best_elsewhere, exit_value_of(m));
-        } else {
-            king_steps = count_king_steps<R>(p);  // plain king moves always stay inside
-            int inside = king_steps;
-            bool moves = inside > 0;
-            for_each_man_step<R>(p, [&](const Move& m) {
-                moves = true;
-                if (stays_inside(m)) {
-                    ++inside;
-                } else {
-                    seed.best_elsewhere = better(seed.best_elsewhere, exit_value_of(m));
-                    if (m.promotes) exits.push_back(m);
-                }
-            });
-            assert(inside < kNoMove);  // fits open_code and the seed's byte
-            seed.king_steps = moves ? static_cast<std::uint8_t>(inside) : kNoMove;
+            for (const Move& m : captures) seed.best_elsewhere = better(seed.best_elsewhere, exit_value_of(m));
+            return seed;
         }
-        if (observer_) observer_(s, i, rp, exits, seed.capture, king_steps);
+        int inside = count_king_steps<R>(p);  // plain king moves always stay inside
+        bool moves = inside > 0;
+        for_each_man_step<R>(p, [&](const Move& m) {
+            moves = true;
+            if (stays_inside(m))
+                ++inside;
+            else
+                seed.best_elsewhere = better(seed.best_elsewhere, exit_value_of(m));
+        });
+        assert(inside < kNoMove);  // fits open_code and the seed's byte
+        seed.king_steps = moves ? static_cast<std::uint8_t>(inside) : kNoMove;
         return seed;
     }
     PreparedSeed prepared_seed(int s, std::uint64_t i, const Position& p) const {
@@ -938,7 +1064,7 @@ public:
 private:
     std::vector<Side> sides_;
     LevelBuckets wins_, losses_, exit_wins_;  // pass 2
-    ExternalLookup external_;
+    ExternalTables external_;
     SeedObserver observer_;
     Regime regime_;
     PassProgress progress_;

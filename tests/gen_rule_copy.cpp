@@ -27,9 +27,9 @@ struct CopyCounts {
 Tables rule_tables(const Material& m, gen::FinishedTables<International>& finished,
                    gen::FinishedRuleTables<International>& rules, Shortcuts shortcuts, CopyCounts& counts) {
     gen::PhaseSeeds<International> seeds(m, finished);
-    gen::SliceSolver<International> solver(m, [&](const Position& p) { return finished.value(p); });
-    solver.observe_seeds([&](int side, std::uint64_t i, const Position& rp, std::span<const Move> exits, bool capture,
-                             int king_steps) { seeds.record(side, i, rp, exits, capture, king_steps); });
+    gen::SliceSolver<International> solver(m, finished.external());
+    solver.observe_seeds([&](int side, std::uint64_t i, std::span<const std::uint16_t* const> exit_words, bool capture,
+                             int king_steps) { seeds.record(side, i, exit_words, capture, king_steps); });
     solver.solve();
     for (int s = 0; s < solver.num_sides(); ++s) seeds.record_draws(s, solver.side(s).value);
     gen::RuleTableSolver<International> rule_solver(m, finished, rules, seeds, {}, shortcuts);

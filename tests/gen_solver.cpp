@@ -27,7 +27,7 @@ void check_read_back(int pieces) {
     for (const Material& m : all_materials<R>(pieces)) {
         if (m.mirrored() < m) continue;  // each pair once
         load_inputs(finished, m);
-        gen::SliceSolver<R> solver(m, [&](const Position& p) { return finished.value(p); });
+        gen::SliceSolver<R> solver(m, finished.external());
         solver.solve();
         for (int s = 0; s < solver.num_sides(); ++s) {
             const auto& side = solver.side(s);
@@ -65,7 +65,7 @@ int check_levels(int pieces) {
         if (m.mirrored() < m) continue;  // each pair once
         load_inputs(finished, m);
         INFO(m.name());
-        const auto lookup = [&](const Position& p) { return finished.value(p); };
+        const gen::ExternalTables lookup = finished.external();
         gen::SliceSolver<R> whole(m, lookup), levels(m, lookup);
         whole.solve();
         levels.solve_by_levels();
