@@ -67,7 +67,7 @@ public:
             const std::string name = format::file_name(m.name(), metric);
             auto reader = format::open_table_of<R>(dir_ / name, m, metric);
             if (!reader) return Error{reader.error()};
-            auto values = reader->read_all();
+            auto values = reader->read_all(pass_threads());
             if (!values) return Error{values.error()};
             if (values->size() != SliceIndex<R>(m).size()) return Error{"table " + name + " has the wrong number of entries"};
             adopt(m, metric, BigArray<ValueCode>(values->begin(), values->end()));

@@ -15,6 +15,7 @@
 #include <array>
 #include <atomic>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -41,6 +42,10 @@ template <class R>
 class FinishedTables {
 public:
     explicit FinishedTables(std::filesystem::path dir) : dir_(std::move(dir)) {}
+    // Progress of the passes of load (what, done, total): resolving a 6-piece input's capture
+    // positions takes minutes.
+    using Progress = std::function<void(const std::string& what, std::uint64_t done, std::uint64_t total)>;
+    void set_progress(Progress progress) { progress_ = std::move(progress); }
 
     // The largest value code a word holds (DTW 2046 plies; 6-piece slices stay below 300).
     static constexpr ValueCode kMaxCode = 0x0FFF;
@@ -146,34 +151,74 @@ public:
 
 private:
     // The words of capture positions, whose WDL and DTW entries are "don't care", and so are
-    // their rule entries in material in no counting class (probe/rule_captures.hpp). Runs after
-    // the rule bits were added: those of material in a class are stored for every position.
+    // their rule entries in material in no counting class (probe/rule_captures.hpp): each from
+    // the words of its captures' successors, read once for every field. Runs after the rule bits
+    // were added: those of material in a class are stored for every position. A batch of capture
+    // positions at a time: their successors' words are located and prefetched, then read
+    // together (at 6 pieces each is a cache miss into a table of hundreds of MB).
     void resolve_captures(Slice& s) const {
         using G = typename R::Geometry;
         const bool rules_from_captures = R::kCountingRules && rule_captures_dont_care(s.index.material());
-        parallel_for_positions(s.index, [&](std::uint64_t i, const Position& p) {
-            if (!has_capture<R>(p)) return;
-            thread_local MoveList moves;
-            generate_moves<R>(p, moves);
-            const Position rp = reversed<G>(p);
-            ValueCode best = kValueUnknown;
-            for (const Move& m : moves) {
-                const Position next = reversed_after<G>(rp, m);
-                const ValueCode after = next.of(Color::white) == 0 ? loss_in(0) : value(next);
-                best = better(best, value_one_ply_before(after));
-            }
-            std::uint16_t word = best;
-            if (rules_from_captures) {
-                thread_local MoveList scratch;
-                for (RuleSet rules : {RuleSet::fmjd, RuleSet::ffjd}) {
-                    const ValueCode code = rule_code_from_captures<R>(p, scratch, [&](const Position& next) { return fresh(rules, next); });
-                    word = static_cast<std::uint16_t>(word | static_cast<unsigned>(fresh_value(code, CountClass::none)) << fresh_shift(rules));
+        constexpr int kBatch = 16;
+        struct Batch {
+            std::uint64_t index[kBatch];
+            std::uint32_t first[kBatch + 1] = {0};
+            int n = 0;
+            std::vector<const std::uint16_t*> words;  // null: the capture takes the last piece
+            MoveList moves;
+        };
+        const auto flush = [&](Batch& b) {
+            for (int k = 0; k < b.n; ++k) {
+                ValueCode best = kValueUnknown;
+                Wdl best_fresh[2] = {Wdl::loss, Wdl::loss};  // for the mover, per rule set
+                for (std::uint32_t e = b.first[k]; e < b.first[k + 1]; ++e) {
+                    const std::uint16_t* w = b.words[e];
+                    best = better(best, value_one_ply_before(w ? value_in(*w) : loss_in(0)));
+                    for (RuleSet rules : {RuleSet::fmjd, RuleSet::ffjd}) {
+                        const Wdl mover = flip(w ? fresh_in(rules, *w) : Wdl::loss);
+                        Wdl& b_r = best_fresh[rules == RuleSet::fmjd ? 0 : 1];
+                        if (static_cast<int>(mover) > static_cast<int>(b_r)) b_r = mover;
+                    }
                 }
-            } else {
-                word = static_cast<std::uint16_t>(word | (s.word[i] & ~kMaxCode));
+                const std::uint64_t i = b.index[k];
+                std::uint16_t word = best;
+                if (rules_from_captures) {
+                    for (RuleSet rules : {RuleSet::fmjd, RuleSet::ffjd}) {
+                        // As rule_code_from_captures: the best capture with fresh counters.
+                        const ValueCode code = value_of_fresh_exit(flip(best_fresh[rules == RuleSet::fmjd ? 0 : 1]));
+                        word = static_cast<std::uint16_t>(word | static_cast<unsigned>(fresh_value(code, CountClass::none))
+                                                                     << fresh_shift(rules));
+                    }
+                } else {
+                    word = static_cast<std::uint16_t>(word | (s.word[i] & ~kMaxCode));
+                }
+                s.word[i] = word;
             }
-            s.word[i] = word;
-        });
+            b.n = 0;
+            b.words.clear();
+        };
+        ChunkProgress report;
+        if (progress_) report = [&](std::uint64_t done, std::uint64_t total) { progress_(s.index.material().name() + " captures", done, total); };
+        parallel_for_chunks(s.index.size(), [&](std::uint64_t begin, std::uint64_t end) {
+            Batch b;
+            Position p = s.index.unrank(begin);
+            for (std::uint64_t i = begin; i < end; ++i) {
+                if (i > begin) s.index.step(p, i);
+                if (!has_capture<R>(p)) continue;
+                generate_moves<R>(p, b.moves);  // captures only: they are compulsory
+                const Position rp = reversed<G>(p);
+                for (const Move& m : b.moves) {
+                    const Position next = reversed_after<G>(rp, m);
+                    const std::uint16_t* w = next.of(Color::white) == 0 ? nullptr : locate(next);
+                    if (w) __builtin_prefetch(w);
+                    b.words.push_back(w);
+                }
+                b.index[b.n++] = i;
+                b.first[b.n] = static_cast<std::uint32_t>(b.words.size());
+                if (b.n == kBatch) flush(b);
+            }
+            flush(b);
+        }, report);
     }
     static constexpr int fresh_shift(RuleSet rules) { return rules == RuleSet::fmjd ? 12 : 14; }
     static void add_fresh(Slice& s, RuleSet rules, std::span<const ValueCode> codes) {
@@ -198,15 +243,16 @@ private:
                 return Error{"table " + name + ".wdl: " + why};
             return std::vector<std::uint16_t>{};
         }
-        return reader->read_all();
+        return reader->read_all(pass_threads());
     }
     Expected<std::vector<std::uint16_t>> read_values(const Material& m, format::Metric metric) const {
         auto reader = format::open_table_of<R>(dir_ / format::file_name(m.name(), metric), m, metric);
         if (!reader) return Error{reader.error()};
-        return reader->read_all();
+        return reader->read_all(pass_threads());
     }
 
     std::filesystem::path dir_;
+    Progress progress_;
     std::array<std::unique_ptr<Slice>, 10000> slots_{};
 };
 

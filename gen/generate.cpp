@@ -147,6 +147,9 @@ private:
     Expected<bool> solve_and_write(const Material& m) {
         const auto t0 = std::chrono::steady_clock::now();
         const std::set<Material> inputs = inputs_of(m);
+        finished_.set_progress([this, name = m.name()](const std::string& what, std::uint64_t done, std::uint64_t total) {
+            if (e_.progress) e_.progress(name, "reading " + what, done, total);
+        });
         for (const Material& x : inputs) {
             auto r = finished_.load(x);
             if (!r) return Error{"slice " + m.name() + " needs " + x.name() + ": " + r.error()};

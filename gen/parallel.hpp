@@ -41,6 +41,9 @@ void parallel_for_chunks(std::uint64_t total, Chunk&& chunk, const ChunkProgress
     }
 }
 
+// The threads a pass runs on (--threads), for work that spawns its own (format::TableReader::read_all).
+inline unsigned pass_threads() { return static_cast<unsigned>(omp_get_max_threads()); }
+
 template <class Body>
 void parallel_for(std::uint64_t total, Body&& body, const ChunkProgress& progress = {}) {
     parallel_for_chunks(total, [&](std::uint64_t begin, std::uint64_t end) {

@@ -108,7 +108,7 @@ public:
                 derived = true;
                 continue;
             }
-            auto all = reader->read_all();
+            auto all = reader->read_all(pass_threads());
             if (!all) return Error{path.string() + ": " + all.error()};
             *out = std::move(*all);
         }

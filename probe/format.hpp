@@ -242,7 +242,8 @@ class TableReader {
     Status read_block_into(std::uint64_t block, std::uint16_t* out) const;
     // One value (decodes its whole block: the probe library caches blocks).
     Expected<std::uint16_t> get(std::uint64_t index) const;
-    Expected<std::vector<std::uint16_t>> read_all() const;
+    // Every value, the blocks decoded by `threads` threads (std::thread; 1: the caller's alone).
+    Expected<std::vector<std::uint16_t>> read_all(unsigned threads = 1) const;
     // File hash and every block's compressed hash, without decompressing: one sequential read.
     Status verify_checksums() const;
 

@@ -7,10 +7,15 @@
 #include <zstd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <exception>
 #include <memory>
+#include <mutex>
+#include <string>
 #include <system_error>
+#include <thread>
+#include <vector>
 
 #include "probe/format_layout.hpp"
 
@@ -229,13 +234,41 @@ Expected<std::uint16_t> TableReader::get(std::uint64_t index) const {
     return block.value()[index % info_.block_entries];
 }
 
-Expected<std::vector<std::uint16_t>> TableReader::read_all() const try {
+Expected<std::vector<std::uint16_t>> TableReader::read_all(unsigned threads) const try {
     if (info_.derived())
         return Error{path_.string() + ": a derived table stores no values (one ply of search gives them)"};
     std::vector<std::uint16_t> values(static_cast<std::size_t>(info_.num_entries));
-    for (std::uint64_t b = 0; b < blocks_.size(); ++b)
-        if (Status s = read_block_into(b, values.data() + b * info_.block_entries); !s)
-            return Error{s.error()};
+    // Workers take block numbers from a shared counter; on an error the others stop, and the
+    // error of the lowest failing block is reported (the one a single thread would meet first
+    // among those read).
+    std::atomic<std::uint64_t> next{0};
+    std::atomic<bool> failed{false};
+    std::mutex mutex;
+    std::uint64_t error_block = blocks_.size();
+    std::string error;
+    const auto work = [&] {
+        for (;;) {
+            const std::uint64_t b = next.fetch_add(1);
+            if (b >= blocks_.size() || failed) return;
+            if (Status s = read_block_into(b, values.data() + b * info_.block_entries); !s) {
+                std::lock_guard lock(mutex);
+                if (b < error_block) {
+                    error_block = b;
+                    error = s.error();
+                }
+                failed = true;
+            }
+        }
+    };
+    std::vector<std::thread> helpers;
+    try {
+        for (unsigned t = 1; t < threads && t < blocks_.size(); ++t) helpers.emplace_back(work);
+    } catch (const std::exception&) {
+        // Fewer helpers than asked for: the blocks still all get read, by those that started.
+    }
+    work();
+    for (auto& h : helpers) h.join();
+    if (failed) return Error{error};
     return values;
 } catch (const std::exception& e) {
     return Error{path_.string() + ": " + e.what()};

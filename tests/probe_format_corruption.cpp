@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <string>
 
 #include "probe/format.hpp"
 
@@ -191,4 +192,10 @@ TEST_CASE("format: a damaged block fails alone, the others still read", "[probe]
     CHECK(last.error().find("corrupt") != std::string::npos);
     for (std::uint64_t b = 0; b + 1 < blocks; ++b) CHECK(damaged->read_block(b).ok());
     CHECK_FALSE(damaged->read_all().ok());
+    // Read by several threads, the damaged block is still an error that names it.
+    for (unsigned threads : {2u, 4u}) {
+        auto all = damaged->read_all(threads);
+        REQUIRE_FALSE(all.ok());
+        CHECK(all.error().find("block " + std::to_string(blocks - 1) + ": corrupt") != std::string::npos);
+    }
 }

@@ -269,6 +269,29 @@ TEST_CASE("format: four threads reading one reader agree with the input", "[prob
     CHECK(mismatches == 0);
 }
 
+TEST_CASE("format: read_all gives the same values with 1, 2, 3 and 8 threads", "[probe][format]") {
+    TempDir dir("read-all-threads");
+    // 37 blocks of 1024 and a short one: more blocks than threads, and fewer (a 1-block table).
+    const auto values = runs(37 * 1024 + 5, 300, 11);
+    WriteOptions opt;
+    opt.block_entries = 1024;
+    opt.zstd_level = 3;
+    const fs::path p = dir.path / "t";
+    REQUIRE(write_table(p, sample_info(), values, opt).ok());
+    const std::vector<std::uint16_t> small(values.begin(), values.begin() + 700);
+    const fs::path q = dir.path / "small";
+    REQUIRE(write_table(q, sample_info(), small, opt).ok());
+    for (unsigned threads : {1u, 2u, 3u, 8u}) {
+        INFO(threads);
+        auto all = open_turkish(p)->read_all(threads);
+        REQUIRE(all.ok());
+        CHECK(*all == values);
+        auto one = open_turkish(q)->read_all(threads);
+        REQUIRE(one.ok());
+        CHECK(*one == small);
+    }
+}
+
 TEST_CASE("format: readers move, names and header peeking", "[probe][format]") {
     TempDir dir("misc");
     CHECK(file_name("KKMvK", Metric::wdl) == "KKMvK.wdl");
@@ -464,6 +487,9 @@ TEST_CASE("format: rule tables stored as exceptions read back as thresholds", "[
         auto all = r->read_all();
         REQUIRE(all.ok());
         CHECK(*all == thresholds);
+        auto all_by_two = r->read_all(2);  // each thread decodes its blocks of DTW and DTC too
+        REQUIRE(all_by_two.ok());
+        CHECK(*all_by_two == thresholds);
         auto block = r->read_block(2);
         REQUIRE(block.ok());
         CHECK(std::equal(block->begin(), block->end(), thresholds.begin() + 2 * 32768));
