@@ -5,8 +5,9 @@
 // rule set, the best of its captures, each valued by its successor's rule value with fresh
 // counters: nothing of its own counters matters. The generator stores such entries of the fmjd
 // and ffjd tables as "don't care" (filled to compress best; docs/FORMAT.md), and every reader
-// resolves them here: the generator's loaders (gen/finished_tables.hpp,
-// gen/finished_rule_tables.hpp) and the probe library (probe_table). Material in a counting class
+// resolves them here: the generator's rule-table loader (gen/finished_rule_tables.hpp) and the
+// probe library (probe_table); gen/finished_tables.hpp computes the same from the successors'
+// words it reads in batches for their game values (FinishedTables::resolve_captures). Material in a counting class
 // keeps every entry: there a capture may carry a class budget along (into the 5-move class, or
 // into K+M v K under ffjd), so its value depends on the counters.
 #pragma once
