@@ -174,6 +174,7 @@ private:
                 for (std::uint32_t e = b.first[k]; e < b.first[k + 1]; ++e) {
                     const std::uint16_t* w = b.words[e];
                     best = better(best, value_one_ply_before(w ? value_in(*w) : loss_in(0)));
+                    if (!rules_from_captures) continue;
                     for (RuleSet rules : {RuleSet::fmjd, RuleSet::ffjd}) {
                         const Wdl mover = flip(w ? fresh_in(rules, *w) : Wdl::loss);
                         Wdl& b_r = best_fresh[rules == RuleSet::fmjd ? 0 : 1];
