@@ -172,45 +172,48 @@ TEST_CASE("format: a flipped byte anywhere is detected, never a wrong value", "[
     }
 }
 
-TEST_CASE("format: a damaged block fails alone, the others still read", "[probe][format]") {
-    TempDir dir("one-block");
-    const Sample s = make_sample(dir.path, 200);
+namespace {
+// A sample table with a byte of its last block's payload flipped (the payload ends 16 bytes, the
+// trailer, before the end of the file): its path and the table's number of blocks.
+struct DamagedLastBlock {
+    fs::path path;
+    std::uint64_t blocks = 0;
+};
+DamagedLastBlock damage_last_block(const fs::path& dir) {
+    const Sample s = make_sample(dir, 200);
     auto reader = open_intl(s.path);
     REQUIRE(reader.ok());
-    const std::uint64_t blocks = reader->info().num_blocks;
-    REQUIRE(blocks >= 3);
-    // The last block's payload ends 16 bytes (the trailer) before the end of the file.
+    DamagedLastBlock d{dir / "bad.wdl", reader->info().num_blocks};
+    REQUIRE(d.blocks >= 3);
     std::string bytes = slurp(s.path);
     bytes[bytes.size() - 16 - 3] ^= 0x40;
-    const fs::path bad = dir.path / "bad.wdl";
-    spit(bad, bytes);
-    auto damaged = open_intl(bad);
+    spit(d.path, bytes);
+    return d;
+}
+}  // namespace
+
+TEST_CASE("format: a damaged block fails alone, the others still read", "[probe][format]") {
+    TempDir dir("one-block");
+    const DamagedLastBlock d = damage_last_block(dir.path);
+    auto damaged = open_intl(d.path);
     REQUIRE(damaged.ok());
     CHECK_FALSE(damaged->verify_checksums().ok());
-    auto last = damaged->read_block(blocks - 1);
+    auto last = damaged->read_block(d.blocks - 1);
     REQUIRE_FALSE(last.ok());
     CHECK(last.error().find("corrupt") != std::string::npos);
-    for (std::uint64_t b = 0; b + 1 < blocks; ++b) CHECK(damaged->read_block(b).ok());
+    for (std::uint64_t b = 0; b + 1 < d.blocks; ++b) CHECK(damaged->read_block(b).ok());
     CHECK_FALSE(damaged->read_all().ok());
 }
 
 TEST_CASE("format: read_all on several threads names the damaged block", "[probe][format]") {
     TempDir dir("one-block-threads");
-    const Sample s = make_sample(dir.path, 200);
-    auto reader = open_intl(s.path);
-    REQUIRE(reader.ok());
-    const std::uint64_t blocks = reader->info().num_blocks;
-    REQUIRE(blocks >= 3);
-    std::string bytes = slurp(s.path);
-    bytes[bytes.size() - 16 - 3] ^= 0x40;  // in the last block's payload
-    const fs::path bad = dir.path / "bad.wdl";
-    spit(bad, bytes);
-    auto damaged = open_intl(bad);
+    const DamagedLastBlock d = damage_last_block(dir.path);
+    auto damaged = open_intl(d.path);
     REQUIRE(damaged.ok());
     for (unsigned threads : {1u, 2u, 4u}) {
         INFO(threads);
         auto all = damaged->read_all(threads);
         REQUIRE_FALSE(all.ok());
-        CHECK(all.error().find("block " + std::to_string(blocks - 1) + ": corrupt") != std::string::npos);
+        CHECK(all.error().find("block " + std::to_string(d.blocks - 1) + ": corrupt") != std::string::npos);
     }
 }
