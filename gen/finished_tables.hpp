@@ -33,6 +33,7 @@
 #include "probe/derived_wdl.hpp"
 #include "probe/format.hpp"
 #include "probe/open_table.hpp"
+#include "probe/rule_captures.hpp"
 #include "probe/value.hpp"
 #include "rules/expected.hpp"
 
@@ -176,16 +177,15 @@ private:
                     best = better(best, value_one_ply_before(w ? value_in(*w) : loss_in(0)));
                     if (!rules_from_captures) continue;
                     for (RuleSet rules : {RuleSet::fmjd, RuleSet::ffjd}) {
-                        const Wdl mover = flip(w ? fresh_in(rules, *w) : Wdl::loss);
                         Wdl& b_r = best_fresh[rules == RuleSet::fmjd ? 0 : 1];
-                        if (static_cast<int>(mover) > static_cast<int>(b_r)) b_r = mover;
+                        b_r = better_capture(b_r, w ? fresh_in(rules, *w) : Wdl::loss);
                     }
                 }
                 const std::uint64_t i = b.index[k];
                 std::uint16_t word = best;
                 if (rules_from_captures) {
                     for (RuleSet rules : {RuleSet::fmjd, RuleSet::ffjd}) {
-                        // As rule_code_from_captures: the best capture with fresh counters.
+                        // As rule_code_from_captures (probe/rule_captures.hpp).
                         const ValueCode code = value_of_fresh_exit(flip(best_fresh[rules == RuleSet::fmjd ? 0 : 1]));
                         word = static_cast<std::uint16_t>(word | static_cast<unsigned>(fresh_value(code, CountClass::none))
                                                                      << fresh_shift(rules));

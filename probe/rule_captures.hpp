@@ -41,6 +41,14 @@ inline ValueCode value_of_fresh_exit(Wdl v) {
     return v == Wdl::loss ? win_in(1) : v == Wdl::win ? loss_in(1) : kValueDraw;
 }
 
+// The better, for the side that captures, of best (so far) and a capture into a position whose rule
+// value with fresh counters is `after` (Wdl::loss where the capture took the last piece). A capture
+// position's rule code is value_of_fresh_exit(flip(best)) over all its captures, from Wdl::loss.
+inline Wdl better_capture(Wdl best, Wdl after) {
+    const Wdl mine = flip(after);
+    return static_cast<int>(mine) > static_cast<int>(best) ? mine : best;
+}
+
 // The rule code (fmjd or ffjd table) of p, White to move, a position of material in no counting
 // class whose side to move has a capture: win_in(1), loss_in(1) or a draw. fresh_of(next) gives
 // the rule value with fresh counters of a successor (White to move, with a white piece) under
@@ -52,8 +60,7 @@ ValueCode rule_code_from_captures(const Position& p, MoveList& moves, const Fres
     Wdl best = Wdl::loss;  // (a capture position has at least one capture)
     for (const Move& m : moves) {
         const Position next = reversed<G>(make_move(p, m));
-        const Wdl after = next.of(Color::white) == 0 ? Wdl::loss : fresh_of(next);
-        if (static_cast<int>(flip(after)) > static_cast<int>(best)) best = flip(after);
+        best = better_capture(best, next.of(Color::white) == 0 ? Wdl::loss : fresh_of(next));
         if (best == Wdl::win) break;
     }
     return value_of_fresh_exit(flip(best));
