@@ -1,4 +1,5 @@
-// ns per SliceIndex::rank and ::unrank on random indices of a few slices.
+// ns per SliceIndex::rank and ::unrank on random indices of a few slices, and per position for
+// KingMoveRanks (every white king selected, each of its empty neighbours ranked).
 // Each iteration handles one index out of a pre-drawn table of 4096, so the table stays in cache
 // while the slice's offset tables are hit at random, as the generator hits them.
 #include <benchmark/benchmark.h>
@@ -6,6 +7,7 @@
 #include <random>
 #include <vector>
 
+#include "index/king_move_ranks.hpp"
 #include "index/slice_index.hpp"
 #include "rules/variant.hpp"
 
@@ -47,16 +49,48 @@ void BM_rank(benchmark::State& state, dtb::Material m) {
     state.SetLabel(std::string(R::kName) + " " + m.name());
 }
 
+// What the generator's un-moves do per position: select each white king, then rank it on the
+// empty squares next to it (a stand-in for its rays; the select is the part measured).
+template <class R>
+void BM_king_move_ranks(benchmark::State& state, dtb::Material m) {
+    using G = typename R::Geometry;
+    const dtb::SliceIndex<R> idx(m);
+    std::vector<dtb::Position> positions;
+    for (auto i : random_indices(idx)) positions.push_back(idx.unrank(i));
+    std::size_t k = 0;
+    for (auto _ : state) {
+        const dtb::Position& p = positions[k];
+        dtb::KingMoveRanks<R> ranks(idx, p);
+        std::uint64_t sum = 0;
+        const dtb::Bitboard empty = G::kPlayable & ~p.occupied();
+        for (int king : dtb::bits(p.kings_of(dtb::Color::white))) {
+            ranks.select(king);
+            for (dtb::Dir d : R::kKingDirs) {
+                const int to = G::neighbor(king, d);
+                if (to >= 0 && (empty & dtb::bit(to))) sum += ranks.rank(to);
+            }
+        }
+        benchmark::DoNotOptimize(sum);
+        k = (k + 1) & (kSamples - 1);
+    }
+    state.SetLabel(std::string(R::kName) + " " + m.name());
+}
+
 const dtb::Material kKMvKM{1, 1, 1, 1};
 const dtb::Material kKKMvKK{2, 1, 2, 0};
 const dtb::Material kMMMvMM{0, 3, 0, 2};
 const dtb::Material kKMMvKM{1, 2, 1, 1};
+const dtb::Material kKKKvKKK{3, 0, 3, 0};
+const dtb::Material kKKKKKvK{5, 0, 1, 0};
 
 void BM_rank_international(benchmark::State& s, dtb::Material m) {
     BM_rank<dtb::International>(s, m);
 }
 void BM_unrank_international(benchmark::State& s, dtb::Material m) {
     BM_unrank<dtb::International>(s, m);
+}
+void BM_king_move_ranks_international(benchmark::State& s, dtb::Material m) {
+    BM_king_move_ranks<dtb::International>(s, m);
 }
 void BM_rank_turkish(benchmark::State& s, dtb::Material m) {
     BM_rank<dtb::Turkish>(s, m);
@@ -73,6 +107,9 @@ BENCHMARK_CAPTURE(BM_rank_international, KKMvKK, kKKMvKK);
 BENCHMARK_CAPTURE(BM_unrank_international, KKMvKK, kKKMvKK);
 BENCHMARK_CAPTURE(BM_rank_international, MMMvMM, kMMMvMM);
 BENCHMARK_CAPTURE(BM_unrank_international, MMMvMM, kMMMvMM);
+BENCHMARK_CAPTURE(BM_king_move_ranks_international, KKKvKKK, kKKKvKKK);
+BENCHMARK_CAPTURE(BM_king_move_ranks_international, KKKKKvK, kKKKKKvK);
+BENCHMARK_CAPTURE(BM_king_move_ranks_international, KKMvKK, kKKMvKK);
 BENCHMARK_CAPTURE(BM_rank_turkish, KMMvKM, kKMMvKM);
 BENCHMARK_CAPTURE(BM_unrank_turkish, KMMvKM, kKMMvKM);
 BENCHMARK_CAPTURE(BM_rank_turkish, MMMvMM, kMMMvMM);

@@ -47,30 +47,51 @@ public:
           offsets_(index.kings_as_men() ? index.men_offsets() : nullptr) {
         // King moves keep the men, so the positions ranked here are stored as they are.
         assert(index.kings_as_men() || SliceIndex<R>::men_canonical(base.men(Color::white), base.men(Color::black)));
+        // What select() needs of every king, whichever white king it moves: each white king's
+        // place among the free squares, each black king's among the free squares no white king
+        // holds.
+        const Bitboard white_kings = base.kings_of(Color::white);
+        for (int o : bits(white_kings)) white_pos_[num_white_++] = std::popcount(free_ & (bit(o) - 1));
+        for (int y : bits(black_kings_))
+            black_pos_[num_black_++] = std::popcount(free_ & ~white_kings & (bit(y) - 1));
     }
 
     // Chooses the white king (on square king) that moves; rank() then places it.
     void select(int king) {
         others_ = base_.kings_of(Color::white) & ~bit(king);
-        // W[t] for t = 1 .. m + 1: kings below the mover keep their index j, those above take j + 1.
-        int po[64], m = 0;
-        for (int o : bits(others_)) po[m++] = std::popcount(free_ & (bit(o) - 1));
+        const auto& c = binomial::kTable.c;
+        // W[t] for t = 1 .. m + 1: kings below the mover keep their index j, those above take
+        // j + 1. W[t] = below(t) + above(t); moving from t to t + 1 takes the t-th king from the
+        // kings above to those below, so every W costs one step (this runs once per king of
+        // every item of the generator's retrograde passes).
+        const int mover = std::popcount(base_.kings_of(Color::white) & (bit(king) - 1));
+        const int m = num_white_ - 1;
+        const auto po = [&](int j) { return white_pos_[j < mover ? j : j + 1]; };  // 0-based, others only
+        std::uint64_t below = 0, above = 0;
+        for (int j = 1; j <= m; ++j) above += c[j + 1][po(j - 1)];
         for (int t = 1; t <= m + 1; ++t) {
-            std::uint64_t w = 0;
-            for (int j = 1; j < t; ++j) w += binomial::kTable.c[j][po[j - 1]];
-            for (int j = t; j <= m; ++j) w += binomial::kTable.c[j + 1][po[j - 1]];
-            white_[t] = w;
+            white_[t] = below + above;
+            if (t <= m) {
+                below += c[t][po(t - 1)];
+                above -= c[t + 1][po(t - 1)];
+            }
         }
-        // Bk[u] for u = 0 .. n: black kings 1..u lie below the mover, the others above it.
-        const Bitboard black_candidates = free_ & ~others_;
-        int pb[64], n = 0;
-        for (int y : bits(black_kings_)) pb[n++] = std::popcount(black_candidates & (bit(y) - 1));
+        // Bk[u] for u = 0 .. n: black kings 1..u lie below the mover, the others above it, one
+        // place lower. A black king's place among the candidates (free squares but the other
+        // white kings) is its place without any white king, plus one above the mover. pb - 1 < 0
+        // only for a u that no empty square gives (a black king on the lowest candidate has no
+        // square below it): clamped, that entry is never read.
+        const int n = num_black_;
+        const int under = std::popcount(black_kings_ & (bit(king) - 1));
+        const auto pb = [&](int j) { return black_pos_[j] + (j >= under ? 1 : 0); };  // 0-based
+        std::uint64_t low = 0, high = 0;
+        for (int j = 1; j <= n; ++j) high += c[j][std::max(pb(j - 1) - 1, 0)];
         for (int u = 0; u <= n; ++u) {
-            std::uint64_t b = 0;
-            // pb - 1 < 0 only for a u that no empty square gives (a black king on the lowest
-            // candidate has no square below it): clamped, that entry is never read.
-            for (int j = 1; j <= n; ++j) b += binomial::kTable.c[j][j <= u ? pb[j - 1] : std::max(pb[j - 1] - 1, 0)];
-            black_[u] = b;
+            black_[u] = low + high;
+            if (u < n) {
+                low += c[u + 1][pb(u)];
+                high -= c[u + 1][std::max(pb(u) - 1, 0)];
+            }
         }
     }
 
@@ -91,6 +112,7 @@ private:
     std::uint64_t black_king_sets_, men_base_;
     const std::uint64_t* offsets_;  // kings_as_men: offset of each white king set
     std::array<std::uint64_t, 65> white_{}, black_{};
+    int white_pos_[64], black_pos_[64], num_white_ = 0, num_black_ = 0;
 };
 
 }  // namespace dtb
