@@ -4,7 +4,7 @@
 # scratch folder, never into the committed corpus. Exits non-zero when a target crashes, leaks,
 # times out or finds a property violation; the reproducer is kept in build-fuzz/artifacts/.
 # Environment: FUZZ_SECONDS (per target, default 30), CXX (default clang++, else clang++-14),
-# JOBS (build parallelism, default 2).
+# JOBS (build parallelism, default 2), FUZZ_PARALLEL (targets run at once, default JOBS).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-30}
@@ -27,21 +27,36 @@ cmake --build "$build" -j"$jobs" --target "${targets[@]}"
 
 artifacts=$build/artifacts
 mkdir -p "$artifacts"
-status=0
-for t in "${targets[@]}"; do
-  scratch=$build/corpus-scratch/$t
+# One target: its status is its exit code, its summary goes to its own file (printed in order
+# below), so that two targets can run at once: each fuzzer uses one core.
+run_target() {
+  local t=$1 scratch=$build/corpus-scratch/$1 summary=$build/$1.summary
   mkdir -p "$scratch"
-  echo "== $t: ${seconds} s" >&2
   # Inputs are kept small (max_len) and slow ones reported (timeout) so that one target cannot
   # use up the time budget; the logs are kept quiet unless something is found.
   if ! "$build/fuzz/$t" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 -max_len=8192 \
        -print_final_stats=1 -artifact_prefix="$artifacts/$t-" "$scratch" "fuzz/corpus/$t" \
        >"$build/$t.log" 2>&1; then
-    echo "ci-fuzz: $t FAILED; log $build/$t.log, reproducer in $artifacts/:" >&2
-    grep -E "ERROR|SUMMARY|fuzz_[a-z]+:|Test unit written" "$build/$t.log" | head -20 >&2 || true
-    status=1
-  else
-    grep -E "stat::number_of_executed_units|cov:" "$build/$t.log" | tail -2 >&2 || true
+    { echo "ci-fuzz: $t FAILED; log $build/$t.log, reproducer in $artifacts/:"
+      grep -E "ERROR|SUMMARY|fuzz_[a-z]+:|Test unit written" "$build/$t.log" | head -20 || true; } >"$summary"
+    return 1
   fi
+  grep -E "stat::number_of_executed_units|cov:" "$build/$t.log" | tail -2 >"$summary" || true
+}
+
+status=0
+parallel=${FUZZ_PARALLEL:-$jobs}
+for ((i = 0; i < ${#targets[@]}; i += parallel)); do
+  batch=("${targets[@]:i:parallel}")
+  pids=()
+  for t in "${batch[@]}"; do
+    echo "== $t: ${seconds} s" >&2
+    run_target "$t" &
+    pids+=($!)
+  done
+  for k in "${!batch[@]}"; do
+    wait "${pids[$k]}" || status=1
+    cat "$build/${batch[$k]}.summary" >&2
+  done
 done
 exit $status
