@@ -67,10 +67,12 @@ public:
             const std::string name = format::file_name(m.name(), metric);
             auto reader = format::open_table_of<R>(dir_ / name, m, metric);
             if (!reader) return Error{reader.error()};
-            auto values = reader->read_all(pass_threads());
-            if (!values) return Error{values.error()};
-            if (values->size() != SliceIndex<R>(m).size()) return Error{"table " + name + " has the wrong number of entries"};
-            adopt(m, metric, BigArray<ValueCode>(values->begin(), values->end()));
+            if (reader->info().num_entries != SliceIndex<R>(m).size())
+                return Error{"table " + name + " has the wrong number of entries"};
+            // Read into the generator's own memory, which the mapping cache bounds.
+            BigArray<ValueCode> values(static_cast<std::size_t>(reader->info().num_entries));
+            if (format::Status s = reader->read_all_into(values, pass_threads()); !s) return Error{s.error()};
+            adopt(m, metric, std::move(values));
         }
         if (rule_captures_dont_care(m)) resolve_captures(m);
         return true;

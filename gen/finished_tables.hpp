@@ -233,7 +233,9 @@ private:
 
     // WDL values, or none (an empty vector) when the table is derived (its header must still
     // describe the slice: a derived table of another size is as wrong as a stored one).
-    Expected<std::vector<std::uint16_t>> read_wdl(const Material& m) const {
+    // Read into the generator's own arrays, which the mapping cache bounds (a 6-piece input is
+    // GBs, which a std::vector would add to the work memory uncounted).
+    Expected<BigArray<std::uint16_t>> read_wdl(const Material& m) const {
         const std::string name = m.name();
         auto reader = format::open_table_of<R>(dir_ / format::file_name(name, format::Metric::wdl), m, format::Metric::wdl);
         if (!reader) return Error{reader.error()};
@@ -242,14 +244,19 @@ private:
                 return Error{"table " + name + " has the wrong number of entries"};
             if (auto why = derived_wdl_problem(dir_, m); !why.empty())
                 return Error{"table " + name + ".wdl: " + why};
-            return std::vector<std::uint16_t>{};
+            return BigArray<std::uint16_t>{};
         }
-        return reader->read_all(pass_threads());
+        return read_all(*reader);
     }
-    Expected<std::vector<std::uint16_t>> read_values(const Material& m, format::Metric metric) const {
+    Expected<BigArray<std::uint16_t>> read_values(const Material& m, format::Metric metric) const {
         auto reader = format::open_table_of<R>(dir_ / format::file_name(m.name(), metric), m, metric);
         if (!reader) return Error{reader.error()};
-        return reader->read_all(pass_threads());
+        return read_all(*reader);
+    }
+    static Expected<BigArray<std::uint16_t>> read_all(const format::TableReader& reader) {
+        BigArray<std::uint16_t> values(static_cast<std::size_t>(reader.info().num_entries));
+        if (format::Status s = reader.read_all_into(values, pass_threads()); !s) return Error{s.error()};
+        return values;
     }
 
     std::filesystem::path dir_;

@@ -15,51 +15,13 @@
 
 namespace dtb::gen {
 
-// Collects what the generator needs of White's captures: their effects (origin, destination,
-// captured set, promotion), with the majority rule and one move per effect (CaptureMode::unique,
-// as MoveGenerator's sink), but not their landing squares, which no pass reads: a capture of a
-// 6-piece kings slice is recorded in the seed pass about once per position, and copying its
-// path was a good part of the cost of recording it.
-class CaptureEffects {
-public:
-    CaptureEffects(MoveList& out, Bitboard promotion_row) : out_(out), promotion_row_(promotion_row) {}
-    void push_landing(int) {}
-    void pop_landing() {}
-    void record(int from, int to, Bitboard captured, int n, bool by_king) {
-        if (n < best_) return;
-        if (n > best_) {
-            best_ = n;
-            out_.clear();
-        }
-        // One jump is fixed by its landing square, so only longer captures can repeat.
-        if (n > 1)
-            for (const Move& o : out_)
-                if (o.from == from && o.to == to && o.captured == captured) return;
-        Move& m = out_.emplace_back();
-        m.captured = captured;
-        m.from = static_cast<std::uint8_t>(from);
-        m.to = static_cast<std::uint8_t>(to);
-        m.promotes = !by_king && (promotion_row_ & bit(to)) != 0;
-        m.by_king = by_king;
-    }
-
-private:
-    MoveList& out_;
-    Bitboard promotion_row_;
-    int best_ = 0;
-};
-
 // The captures of White (the side to move) in `moves`, as generate_moves lists them in unique
-// mode but without their landings (num_landings 0); returns false (and leaves `moves` empty)
-// when there is none.
+// mode but without their landings (num_landings 0), which no pass reads; returns false (and
+// leaves `moves` empty) when there is none.
 template <class R>
 bool generate_captures(const Position& p, MoveList& moves) {
     assert(p.side_to_move == Color::white);
-    moves.clear();
-    const Bitboard starters = capture_starters<R, Color::white>(p);
-    if (!starters) return false;
-    CaptureEffects sink(moves, RulesOf<R>::promotion_row(Color::white));
-    CaptureSearch<R, Color::white, CaptureEffects>(p, sink).run(starters);
+    MoveGenerator<R>(p, moves, CaptureMode::unique).generate_capture_effects();
     return !moves.empty();
 }
 

@@ -62,6 +62,15 @@ public:
         std::filesystem::create_directories(o_.out_dir, ec);
         if (ec) return Error{"cannot create " + o_.out_dir.string() + ": " + ec.message()};
         if (o_.threads > 0) omp_set_num_threads(o_.threads);
+        // The work memory stays under its limit: what would pass it is mapped from files in the
+        // output folder (gen/mapping_cache.hpp), so that a pair whose frontier lists outgrow the
+        // estimate of solve_and_write runs slower instead of being killed.
+        struct MemoryBound {
+            MemoryBound(std::uint64_t limit, const std::filesystem::path& dir) { MappingCache::instance().bound_memory(limit, dir); }
+            ~MemoryBound() { MappingCache::instance().bound_memory(0, {}); }
+            MemoryBound(const MemoryBound&) = delete;
+            MemoryBound& operator=(const MemoryBound&) = delete;
+        } memory_bound(work_memory_limit(), o_.out_dir);
         std::set<Material> wanted;
         for (const std::string& name : o_.only) {
             auto m = Material::parse(name);
@@ -105,6 +114,16 @@ public:
         }
         summary_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         return summary_;
+    }
+
+    // The memory the work may map (MappingCache::bound_memory; the driver's estimates compare
+    // with it too): --memory or the machine's memory, less a margin for what the cache does not
+    // map (small allocations, the page cache of the tables read and written, the system).
+    std::uint64_t work_memory_limit() const {
+        const std::uint64_t bound = (o_.memory_mb ? o_.memory_mb : physical_memory_mb()) << 20;
+        // An eighth, at most 3 GB: KKMvKKK, solved whole, held 1.2 GB besides what the cache
+        // mapped (small blocks of its frontier lists, the allocator's own heap).
+        return bound - std::min<std::uint64_t>(std::uint64_t{3} << 30, bound / 8);
     }
 
 private:
@@ -172,8 +191,15 @@ private:
         const std::uint64_t per_position = R::kCountingRules ? 12 : 7;
         const std::uint64_t held = finished_.bytes_in_memory() + finished_rules_.bytes_in_memory();
         const std::uint64_t need = positions * per_position + held;
-        // Without --memory the bound is the machine's memory: a slice that cannot fit is refused
-        // up front instead of swapping for hours or being killed half-way. A pair with men that
+        // A whole solve holds more than its arrays: its frontier lists, largest in the DTC pass
+        // and the repairs of the rule tables, and what the mapping cache does not map. Measured
+        // on KKMvKKK + KKKvKKM (1.72 G positions, 20.6 GB of arrays), the process reached 24.4 GB
+        // and was killed on this 24 GB machine; so a pair that can be solved by levels (below)
+        // is, unless its arrays fit with 4 more bytes per position to spare.
+        const std::uint64_t need_whole = need + positions * 4;
+        // Without --memory the bound is the machine's memory (less a margin: work_memory_limit):
+        // a slice that cannot fit is refused up front instead of swapping for hours or being
+        // killed half-way. A pair with men that
         // does not fit (international) is solved by levels with its arrays in files instead
         // (spilled), when a level at a time fits: its own positions, the level above that its man
         // moves read, and the frontier lists (about 8 bytes per position). A level's positions
@@ -183,14 +209,16 @@ private:
         // does spilling help (every large 6-piece pair, MMvKKMM with the fewest, 1,035; not
         // pairs with fewer than two kings, which fit anyway).
         const std::uint64_t bound_mb = o_.memory_mb ? o_.memory_mb : physical_memory_mb();
-        const std::uint64_t bound = bound_mb * 1024 * 1024;
+        const std::uint64_t bound = work_memory_limit();
         const bool too_big = bound_mb && need > bound;
+        const bool tight = bound_mb && need_whole > bound;
         bool spill = false;
         if constexpr (!SliceIndex<R>::kRowGroups) {
-            if (m.men() > 0 && (o_.spill || (too_big && SliceIndex<R>(m).kings_per_config() >= 512))) {
+            if (m.men() > 0 && (o_.spill || (tight && SliceIndex<R>(m).kings_per_config() >= 512))) {
                 const std::uint64_t level = SliceSolver<R>::largest_level(m);
                 spill = !bound_mb || held + level * (2 * per_position + 8) <= bound;
                 if (!spill && o_.spill && !too_big) log(m.name() + ": its largest level would not fit; solved whole, not spilled");
+                if (!spill && !o_.spill && !too_big) log(m.name() + ": tight in memory and its largest level would not fit; solved whole");
             }
         }
         if (!spill && too_big)
@@ -217,10 +245,11 @@ private:
         };
         std::optional<SpillScope> spill_scope;
         const std::uint64_t spilled_before = MappingCache::instance().spilled_bytes();
+        const std::uint64_t overflow_before = MappingCache::instance().overflow_bytes();
         if (spill) {
             spill_scope.emplace(o_.out_dir);
-            log(m.name() + ": " + std::to_string(need >> 20) + " MB in memory would be needed" +
-                (too_big || !bound_mb ? "" : " (it would fit: spilled as --spill asks)") + "; solved by levels, " +
+            log(m.name() + ": " + std::to_string(need_whole >> 20) + " MB in memory would be needed" +
+                (tight || !bound_mb ? "" : " (it would fit: spilled as --spill asks)") + "; solved by levels, " +
                 std::to_string((positions * per_position) >> 20) + " MB of arrays in files in " + o_.out_dir.string());
         }
 
@@ -362,6 +391,8 @@ private:
         std::string summary = line;
         // What went to files (every array of 4 MB or more mapped from one, counted once each).
         if (spill) summary += ", " + std::to_string((MappingCache::instance().spilled_bytes() - spilled_before) >> 20) + " MB of arrays spilled";
+        if (const std::uint64_t overflow = MappingCache::instance().overflow_bytes() - overflow_before)
+            summary += ", " + std::to_string(overflow >> 20) + " MB mapped from files past the memory bound";
         log(summary);
         return true;
     }

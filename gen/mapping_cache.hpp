@@ -21,6 +21,14 @@
 // is short. The generator sets it for a pair whose arrays do not fit in memory, which it then
 // solves one advancement level at a time (SliceSolver::solve_by_levels): each pass touches a
 // level's pages, not the whole pair's (docs/GENERATOR.md, "Memory").
+//
+// A bound (bound_memory): the anonymous memory the cache maps, live and cached, stays under a
+// limit; a request that cannot be met from the cached mappings without passing it is a file's
+// mapping, as when spilling, whatever its size. The driver sizes a pair's arrays to fit, but
+// not its frontier lists, whose size is known only while it is solved (a kings-heavy 6-piece
+// pair held 5 GB of them at the start of its DTC pass, and one was killed for want of memory):
+// past the bound they go to files, which the kernel writes back and drops under pressure,
+// instead of the process being killed.
 #pragma once
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -59,13 +67,7 @@ public:
     void* take(std::size_t length) {
         std::lock_guard lock(mutex_);
         if (!spill_dir_.empty() && length >= kSpillMinimum) {
-            void* base = map_file(length);
-            try {
-                spilled_.insert(base);
-            } catch (...) {
-                munmap(base, length);
-                throw;
-            }
+            void* base = take_file(length, spill_dir_);
             spilled_bytes_ += length;
             return base;
         }
@@ -81,6 +83,13 @@ public:
             return m.base;
         }
         ++misses_;
+        // What this request adds to the anonymous memory at best (every cached mapping moved in).
+        const std::size_t growth = length - std::min(length, cached_bytes_);
+        if (limit_ && !overflow_dir_.empty() && anonymous_bytes_ + growth > limit_) {
+            void* base = take_file(length, overflow_dir_);
+            overflow_bytes_ += length;
+            return base;
+        }
         char* const base = static_cast<char*>(map_fresh(length));
         std::size_t filled = 0;
         while (filled < length && !cached_.empty()) {
@@ -95,6 +104,7 @@ public:
         }
         moved_bytes_ += filled;
         fresh_bytes_ += length - filled;
+        anonymous_bytes_ += length - filled;
         if (filled) madvise(base, length, MADV_HUGEPAGE);  // over the moved parts too (advice only)
         return base;
     }
@@ -114,7 +124,26 @@ public:
         std::lock_guard lock(mutex_);
         for (const Mapping& m : cached_) munmap(m.base, m.length);
         cached_.clear();
+        anonymous_bytes_ -= cached_bytes_;
         cached_bytes_ = 0;
+    }
+
+    // Keeps the anonymous memory mapped (live and cached) under limit bytes from now on: what
+    // would pass it is mapped from files in dir (see above). limit 0 or an empty dir: no bound.
+    void bound_memory(std::uint64_t limit, const std::filesystem::path& dir) {
+        std::lock_guard lock(mutex_);
+        limit_ = limit;
+        overflow_dir_ = dir;
+    }
+    // Anonymous bytes mapped now (live and cached), and bytes mapped from files because of the
+    // bound since the start.
+    std::uint64_t anonymous_bytes() const {
+        std::lock_guard lock(mutex_);
+        return anonymous_bytes_;
+    }
+    std::uint64_t overflow_bytes() const {
+        std::lock_guard lock(mutex_);
+        return overflow_bytes_;
     }
 
     // Spills the requests that follow into files in dir (an empty path: no more). Mappings taken
@@ -171,17 +200,29 @@ private:
         return reinterpret_cast<void*>(aligned);
     }
 
-    void* map_file(std::size_t length) const {
+    // A file's mapping, known as one to give() (which unmaps it and so drops its file).
+    void* take_file(std::size_t length, const std::filesystem::path& dir) {
+        void* base = map_file(length, dir);
+        try {
+            spilled_.insert(base);
+        } catch (...) {
+            munmap(base, length);
+            throw;
+        }
+        return base;
+    }
+
+    static void* map_file(std::size_t length, const std::filesystem::path& dir) {
         // An unnamed file (O_TMPFILE); where the file system lacks it, a named one unlinked at once.
-        int fd = open(spill_dir_.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+        int fd = open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
         if (fd < 0) {
-            std::string name = (spill_dir_ / "dtb-spill-XXXXXX").string();
+            std::string name = (dir / "dtb-spill-XXXXXX").string();
             fd = mkostemp(name.data(), O_CLOEXEC);
             if (fd >= 0) unlink(name.c_str());
         }
         const auto fail = [&](int error) {
             throw std::runtime_error("cannot spill " + std::to_string(length >> 20) + " MB to a file in " +
-                                     spill_dir_.string() + ": " + std::strerror(error));
+                                     dir.string() + ": " + std::strerror(error));
         };
         if (fd < 0) fail(errno);
         // Blocks reserved now: on file systems that write in place (ext4, xfs) a page written
@@ -200,8 +241,11 @@ private:
 
     mutable std::mutex mutex_;
     std::filesystem::path spill_dir_;
-    std::set<void*> spilled_;  // live file mappings
+    std::set<void*> spilled_;  // live file mappings (spilled or past the bound)
     std::uint64_t spilled_bytes_ = 0;
+    std::uint64_t limit_ = 0;  // bound_memory
+    std::filesystem::path overflow_dir_;
+    std::uint64_t anonymous_bytes_ = 0, overflow_bytes_ = 0;
     std::deque<Mapping> cached_;  // oldest first
     std::size_t cached_bytes_ = 0;
     std::uint64_t hits_ = 0, misses_ = 0, moved_bytes_ = 0, fresh_bytes_ = 0;

@@ -244,6 +244,9 @@ class TableReader {
     Expected<std::uint16_t> get(std::uint64_t index) const;
     // Every value, the blocks decoded by `threads` threads (std::thread; 1: the caller's alone).
     Expected<std::vector<std::uint16_t>> read_all(unsigned threads = 1) const;
+    // Same into `out`, of exactly info().num_entries values (the generator's own memory, which it
+    // bounds: gen/mapping_cache.hpp).
+    Status read_all_into(std::span<std::uint16_t> out, unsigned threads = 1) const;
     // File hash and every block's compressed hash, without decompressing: one sequential read.
     Status verify_checksums() const;
 

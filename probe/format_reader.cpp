@@ -235,9 +235,19 @@ Expected<std::uint16_t> TableReader::get(std::uint64_t index) const {
 }
 
 Expected<std::vector<std::uint16_t>> TableReader::read_all(unsigned threads) const try {
+    std::vector<std::uint16_t> values(info_.derived() ? 0 : static_cast<std::size_t>(info_.num_entries));
+    if (Status s = read_all_into(values, threads); !s) return Error{s.error()};
+    return values;
+} catch (const std::exception& e) {
+    return Error{path_.string() + ": " + e.what()};
+}
+
+Status TableReader::read_all_into(std::span<std::uint16_t> values, unsigned threads) const try {
     if (info_.derived())
         return Error{path_.string() + ": a derived table stores no values (one ply of search gives them)"};
-    std::vector<std::uint16_t> values(static_cast<std::size_t>(info_.num_entries));
+    if (values.size() != info_.num_entries)
+        return Error{path_.string() + ": room for " + std::to_string(values.size()) + " values, not the table's " +
+                     std::to_string(info_.num_entries)};
     // Workers take block numbers from a shared counter; on an error the others stop, and the
     // error of the lowest failing block is reported (the one a single thread would meet first
     // among those read).
@@ -269,7 +279,7 @@ Expected<std::vector<std::uint16_t>> TableReader::read_all(unsigned threads) con
     work();
     for (auto& h : helpers) h.join();
     if (failed) return Error{error};
-    return values;
+    return Status{};
 } catch (const std::exception& e) {
     return Error{path_.string() + ": " + e.what()};
 }

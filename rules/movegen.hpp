@@ -70,15 +70,28 @@ public:
         return pos_.side_to_move == Color::white ? run<Color::white>(false)
                                                  : run<Color::black>(false);
     }
+    // The captures only, without their landing squares (num_landings 0): for a caller that needs
+    // only what they do to the board (the generator's seed passes, where copying every path was
+    // a good part of the cost of a 6-piece kings slice's captures).
+    int generate_capture_effects() {
+        return pos_.side_to_move == Color::white ? run<Color::white, false>(false)
+                                                 : run<Color::black, false>(false);
+    }
 
 private:
-    // Builds a Move for every capture the search completes, keeping only the largest.
+    // Builds a Move for every capture the search completes, keeping only the largest; with
+    // its landing squares when kLandings.
+    template <bool kLandings>
     class Sink {
     public:
         Sink(MoveList& out, CaptureMode mode, Bitboard promotion_row)
             : out_(out), mode_(mode), promotion_row_(promotion_row) {}
-        void push_landing(int sq) { landings_[num_landings_++] = static_cast<std::uint8_t>(sq); }
-        void pop_landing() { --num_landings_; }
+        void push_landing(int sq) {
+            if constexpr (kLandings) landings_[num_landings_++] = static_cast<std::uint8_t>(sq);
+        }
+        void pop_landing() {
+            if constexpr (kLandings) --num_landings_;
+        }
         void record(int from, int to, Bitboard captured, int n, bool by_king) {
             if (n < best_) return;
             if (n > best_) {
@@ -94,10 +107,12 @@ private:
             m.captured = captured;
             m.from = static_cast<std::uint8_t>(from);
             m.to = static_cast<std::uint8_t>(to);
-            m.num_landings = static_cast<std::uint8_t>(num_landings_);
             m.promotes = !by_king && (promotion_row_ & bit(to)) != 0;
             m.by_king = by_king;
-            for (int i = 0; i < num_landings_; ++i) m.landings[i] = landings_[i];
+            if constexpr (kLandings) {
+                m.num_landings = static_cast<std::uint8_t>(num_landings_);
+                for (int i = 0; i < num_landings_; ++i) m.landings[i] = landings_[i];
+            }
         }
         int best() const { return best_; }
 
@@ -109,13 +124,13 @@ private:
         std::array<std::uint8_t, kMaxLandings> landings_{};
     };
 
-    template <Color Us>
+    template <Color Us, bool kLandings = true>
     int run(bool with_quiet) {
         out_.clear();
         const Bitboard starters = capture_starters<R, Us>(pos_);
         if (starters) {
-            Sink sink(out_, mode_, Rules::promotion_row(Us));
-            CaptureSearch<R, Us, Sink>(pos_, sink).run(starters);
+            Sink<kLandings> sink(out_, mode_, Rules::promotion_row(Us));
+            CaptureSearch<R, Us, Sink<kLandings>>(pos_, sink).run(starters);
             return sink.best();
         }
         if (with_quiet) generate_quiet<Us>();

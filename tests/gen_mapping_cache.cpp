@@ -11,6 +11,7 @@
 #include <string>
 
 #include "gen/big_array.hpp"
+#include "gen/frontier.hpp"
 
 using dtb::gen::BigArray;
 using dtb::gen::MappingCache;
@@ -142,4 +143,52 @@ TEST_CASE("an array that cannot get its spill file is a clear error, not a crash
     CHECK(message.find("cannot spill 8 MB to a file in /nonexistent/dtb-spill-folder") != std::string::npos);
     BigArray<std::uint16_t> b(4 * kMB, 1);  // memory again
     CHECK(b[4 * kMB - 1] == 1);
+}
+
+TEST_CASE("under a memory bound, what would pass it is mapped from files, frontier blocks included", "[gen]") {
+    namespace fs = std::filesystem;
+    MappingCache& cache = MappingCache::instance();
+    cache.release();
+    const fs::path dir = fs::temp_directory_path() / ("dtb_bound_" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    struct Unbound {  // even when a check below throws
+        ~Unbound() { MappingCache::instance().bound_memory(0, {}); }
+    } unbound;
+    const std::uint64_t base = cache.anonymous_bytes();
+    const std::uint64_t overflow = cache.overflow_bytes();
+    cache.bound_memory(base + 16 * kMB, dir);
+    {
+        BigArray<std::uint16_t> a(4 * kMB, 3);  // 8 MB: within the bound, memory
+        CHECK(cache.anonymous_bytes() == base + 8 * kMB);
+        CHECK(cache.overflow_bytes() == overflow);
+        BigArray<std::uint16_t> b(6 * kMB, 4);  // 12 MB more would pass it: a file
+        CHECK(cache.anonymous_bytes() == base + 8 * kMB);
+        CHECK(cache.overflow_bytes() == overflow + 12 * kMB);
+        b[b.size() - 1] = 9;
+        CHECK(b[0] == 4);
+        CHECK(b[b.size() - 1] == 9);
+        CHECK(fs::is_empty(dir));  // unnamed
+        // Frontier lists (2 MB blocks): four fit in memory, the rest go to files, all readable.
+        dtb::gen::ItemList items;
+        const std::size_t n = 10 * (std::size_t{1} << 18);  // ten blocks of 2 MB and the small ones
+        for (std::size_t i = 0; i < n; ++i) items.push_back(i);
+        CHECK(cache.anonymous_bytes() <= base + 16 * kMB);
+        CHECK(cache.overflow_bytes() > overflow + 12 * kMB);
+        std::size_t k = 0;
+        bool in_order = true;
+        items.for_each([&](dtb::gen::Item it) { in_order = in_order && it == k++; });
+        CHECK(in_order);
+        CHECK(k == n);
+    }
+    // Freed, file mappings go with their files; the memory ones are cached and reused.
+    CHECK(cache.anonymous_bytes() <= base + 16 * kMB);
+    {
+        BigArray<std::uint16_t> c(4 * kMB, 1);
+        CHECK(cache.anonymous_bytes() <= base + 16 * kMB);
+    }
+    cache.bound_memory(0, {});
+    cache.release();
+    CHECK(cache.anonymous_bytes() == base);  // everything freed went to the cache, now released
+    fs::remove_all(dir);
 }

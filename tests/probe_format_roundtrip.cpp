@@ -214,6 +214,19 @@ TEST_CASE("format: write errors are reported, never half a file", "[probe][forma
         REQUIRE(all.ok());
         CHECK(*all == values);
     }
+    SECTION("read_all_into fills exactly the table's entries, or refuses") {
+        const fs::path p = dir.path / "KvK.dtw";
+        REQUIRE(write_table(p, sample_info(), values).ok());
+        auto reader = open_turkish(p);
+        REQUIRE(reader.ok());
+        std::vector<std::uint16_t> into(values.size(), 0xABCD);
+        REQUIRE(reader->read_all_into(into, 2).ok());
+        CHECK(into == values);
+        std::vector<std::uint16_t> short_by_one(values.size() - 1);
+        const auto refused = reader->read_all_into(short_by_one);
+        CHECK_FALSE(refused.ok());
+        CHECK(refused.error().find("room for " + std::to_string(values.size() - 1) + " values") != std::string::npos);
+    }
     SECTION("overwriting a complete file replaces it") {
         const fs::path p = dir.path / "KvK.dtw";
         REQUIRE(write_table(p, sample_info(), values).ok());
