@@ -121,8 +121,9 @@ public:
     // map (small allocations, the page cache of the tables read and written, the system).
     std::uint64_t work_memory_limit() const {
         const std::uint64_t bound = (o_.memory_mb ? o_.memory_mb : physical_memory_mb()) << 20;
-        // An eighth, at most 3 GB: KKMvKKK, solved whole, held 1.2 GB besides what the cache
-        // mapped (small blocks of its frontier lists, the allocator's own heap).
+        // An eighth, at most 3 GB: KKMvKKK, solved whole with a margin of 1.5 GB, was killed at
+        // 1.2 GB above the cache's bound (small blocks of frontier lists, tables then read through
+        // std::vector, the allocator's own heap).
         return bound - std::min<std::uint64_t>(std::uint64_t{3} << 30, bound / 8);
     }
 

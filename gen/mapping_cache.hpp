@@ -26,8 +26,8 @@
 // limit; a request that cannot be met from the cached mappings without passing it is a file's
 // mapping, as when spilling, whatever its size. The driver sizes a pair's arrays to fit, but
 // not its frontier lists, whose size is known only while it is solved (a kings-heavy 6-piece
-// pair held 5 GB of them at the start of its DTC pass, and one was killed for want of memory):
-// past the bound they go to files, which the kernel writes back and drops under pressure,
+// pair solved whole was killed for want of memory at the start of its DTC pass): past the
+// bound they go to files, which the kernel writes back and drops under pressure,
 // instead of the process being killed.
 #pragma once
 #include <fcntl.h>
