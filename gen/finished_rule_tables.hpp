@@ -13,6 +13,7 @@
 #include "gen/big_array.hpp"
 #include "gen/parallel.hpp"
 #include "gen/positions.hpp"
+#include "gen/table_values.hpp"
 #include "index/slice_index.hpp"
 #include "probe/counting_rules.hpp"
 #include "probe/format.hpp"
@@ -69,10 +70,9 @@ public:
             if (!reader) return Error{reader.error()};
             if (reader->info().num_entries != SliceIndex<R>(m).size())
                 return Error{"table " + name + " has the wrong number of entries"};
-            // Read into the generator's own memory, which the mapping cache bounds.
-            BigArray<ValueCode> values(static_cast<std::size_t>(reader->info().num_entries));
-            if (format::Status s = reader->read_all_into(values, pass_threads()); !s) return Error{s.error()};
-            adopt(m, metric, std::move(values));
+            auto values = read_table_values(*reader);
+            if (!values) return Error{values.error()};
+            adopt(m, metric, std::move(*values));
         }
         if (rule_captures_dont_care(m)) resolve_captures(m);
         return true;

@@ -28,6 +28,7 @@
 #include "gen/positions.hpp"
 #include "gen/retro.hpp"
 #include "gen/slice_solver.hpp"
+#include "gen/table_values.hpp"
 #include "index/slice_index.hpp"
 #include "probe/counting_rules.hpp"
 #include "probe/derived_wdl.hpp"
@@ -233,8 +234,6 @@ private:
 
     // WDL values, or none (an empty vector) when the table is derived (its header must still
     // describe the slice: a derived table of another size is as wrong as a stored one).
-    // Read into the generator's own arrays, which the mapping cache bounds (a 6-piece input is
-    // GBs, which a std::vector would add to the work memory uncounted).
     Expected<BigArray<std::uint16_t>> read_wdl(const Material& m) const {
         const std::string name = m.name();
         auto reader = format::open_table_of<R>(dir_ / format::file_name(name, format::Metric::wdl), m, format::Metric::wdl);
@@ -246,17 +245,12 @@ private:
                 return Error{"table " + name + ".wdl: " + why};
             return BigArray<std::uint16_t>{};
         }
-        return read_all(*reader);
+        return read_table_values(*reader);
     }
     Expected<BigArray<std::uint16_t>> read_values(const Material& m, format::Metric metric) const {
         auto reader = format::open_table_of<R>(dir_ / format::file_name(m.name(), metric), m, metric);
         if (!reader) return Error{reader.error()};
-        return read_all(*reader);
-    }
-    static Expected<BigArray<std::uint16_t>> read_all(const format::TableReader& reader) {
-        BigArray<std::uint16_t> values(static_cast<std::size_t>(reader.info().num_entries));
-        if (format::Status s = reader.read_all_into(values, pass_threads()); !s) return Error{s.error()};
-        return values;
+        return read_table_values(*reader);
     }
 
     std::filesystem::path dir_;

@@ -116,11 +116,13 @@ public:
         return summary_;
     }
 
+    // --memory, else the machine's physical memory (0 if unknown: no bound).
+    std::uint64_t memory_bound_mb() const { return o_.memory_mb ? o_.memory_mb : physical_memory_mb(); }
     // The memory the work may map (MappingCache::bound_memory; the driver's estimates compare
     // with it too): --memory or the machine's memory, less a margin for what the cache does not
     // map (small allocations, the page cache of the tables read and written, the system).
     std::uint64_t work_memory_limit() const {
-        const std::uint64_t bound = (o_.memory_mb ? o_.memory_mb : physical_memory_mb()) << 20;
+        const std::uint64_t bound = memory_bound_mb() << 20;
         // An eighth, at most 3 GB: KKMvKKK, solved whole with a margin of 1.5 GB, was killed at
         // 1.2 GB above the cache's bound (small blocks of frontier lists, tables then read through
         // std::vector, the allocator's own heap).
@@ -199,17 +201,16 @@ private:
         // is, unless its arrays fit with 4 more bytes per position to spare.
         const std::uint64_t need_whole = need + positions * 4;
         // Without --memory the bound is the machine's memory (less a margin: work_memory_limit):
-        // a slice that cannot fit is refused up front instead of swapping for hours or being
-        // killed half-way. A pair with men that
-        // does not fit (international) is solved by levels with its arrays in files instead
-        // (spilled), when a level at a time fits: its own positions, the level above that its man
-        // moves read, and the frontier lists (about 8 bytes per position). A level's positions
-        // are its men configurations, each a run of kings_per_config entries: only when such a
-        // run takes a good part of a page (512 entries, a quarter of a page of a 2-byte array)
-        // does a level touch mostly its own pages rather than nearly all of them, so only then
-        // does spilling help (every large 6-piece pair, MMvKKMM with the fewest, 1,035; not
+        // a slice whose arrays cannot fit is refused up front instead of swapping for hours or
+        // being killed half-way. A pair with men that is tight (international) is solved by
+        // levels with its arrays in files instead (spilled), when a level at a time fits: its own
+        // positions, the level above that its man moves read, and the frontier lists (about 8
+        // bytes per position). A level's positions are its men configurations, each a run of
+        // kings_per_config entries: only when such a run takes a good part of a page (512
+        // entries, a quarter of a page of a 2-byte array) does a level touch mostly its own pages
+        // rather than nearly all of them, so only then does spilling help (every large 6-piece pair, MMvKKMM with the fewest, 1,035; not
         // pairs with fewer than two kings, which fit anyway).
-        const std::uint64_t bound_mb = o_.memory_mb ? o_.memory_mb : physical_memory_mb();
+        const std::uint64_t bound_mb = memory_bound_mb();
         const std::uint64_t bound = work_memory_limit();
         const bool too_big = bound_mb && need > bound;
         const bool tight = bound_mb && need_whole > bound;
