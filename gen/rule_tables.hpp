@@ -17,6 +17,7 @@
 // start of a query; probe/adjudicate.cpp solves that case at query time.
 #pragma once
 #include <algorithm>
+#include <atomic>
 #include <cassert>
 #include <functional>
 #include <memory>
@@ -34,6 +35,7 @@
 #include "index/slice_index.hpp"
 #include "probe/counting_rules.hpp"
 #include "probe/format.hpp"
+#include "probe/rule_captures.hpp"
 #include "probe/value.hpp"
 
 namespace dtb::gen {
@@ -136,6 +138,7 @@ private:
         // copies against 5.2 s without) are solved throughout.
         constexpr std::uint64_t kSmallestCopiedPhase = 16;
         if (from_game && shortcuts_ == Shortcuts::copy_and_repair && indices_[0].kings_per_config() >= kSmallestCopiedPhase) {
+            if (every_phase_agrees(rules)) return copy_of_game(rules);
             like_game = std::make_unique<AgreeingPhases>(*this, rules);
             regime.known = [&, rules](int s, std::uint64_t men_config) -> const ValueCode* {
                 if (!like_game->same(*self, s, men_config)) return nullptr;
@@ -175,6 +178,47 @@ private:
         solved_in_full_[rules == RuleSet::fmjd ? 0 : 1] += solver.scopes_solved_in_full();
         Values out(static_cast<std::size_t>(solver.num_sides()));
         for (int s = 0; s < solver.num_sides(); ++s) out[static_cast<std::size_t>(s)] = solver.release_values(s);
+        return out;
+    }
+
+    // Whether AgreeingPhases would copy every king phase of the pair, decided without a solve:
+    // every position's exits are worth, with fresh counters, what they are in the game, and
+    // every game code keeps its value with fresh counters. Then, by induction from the most
+    // advanced configurations down, each phase's seeds agree and the configurations its man
+    // moves reach, copied before it, are like the game's (SliceSolver::config_like_reference,
+    // which compares fresh_value(code) with wdl_of(code)): the whole table is the game's codes.
+    // Usual outside the counting classes under fmjd (every international 5-piece slice):
+    // copying them at once spares the solver's arrays and its phase-by-phase copy
+    // (KMvKKM.fmjd: 3.4 s of a 52 s slice; BENCHMARKS.md, "Session 17").
+    bool every_phase_agrees(RuleSet rules) const {
+        for (std::size_t side = 0; side < indices_.size(); ++side) {
+            const BigArray<ValueCode>& codes = conversion_codes_[side];
+            std::atomic<bool> all{true};
+            parallel_for_chunks(codes.size(), [&](std::uint64_t begin, std::uint64_t end) {
+                for (std::uint64_t i = begin; i < end; ++i) {
+                    if (!phase_seeds_.exits_like_game(rules, static_cast<int>(side), i) ||
+                        fresh_value(codes[i], CountClass::none) != wdl_of(codes[i])) {
+                        all.store(false, std::memory_order_relaxed);
+                        return;
+                    }
+                    if ((i & 0xFFFF) == 0 && !all.load(std::memory_order_relaxed)) return;
+                }
+            });
+            if (!all.load()) return false;
+        }
+        return true;
+    }
+    // The game's codes as the rule table (every_phase_agrees), counted as copied phases.
+    Values copy_of_game(RuleSet rules) {
+        Values out(indices_.size());
+        for (std::size_t side = 0; side < indices_.size(); ++side) {
+            const BigArray<ValueCode>& codes = conversion_codes_[side];
+            BigArray<ValueCode>& v = out[side];
+            v = BigArray<ValueCode>(codes.size());  // written in parallel below
+            parallel_for(codes.size(), [&](std::uint64_t i) { v[i] = codes[i]; });
+            copied_from_game_[rules == RuleSet::fmjd ? 0 : 1] += codes.size();
+        }
+        ++copied_whole_;
         return out;
     }
 
@@ -331,6 +375,9 @@ public:
     // King phases not copied although their exits agree with the game (a configuration their man
     // moves reach came out different).
     std::uint64_t phases_refused_for_reached() const { return refused_for_reached_; }
+    // Rule tables (of the pair, each rule set counting once) copied from the game's codes whole,
+    // without a solve, because every phase agreed (every_phase_agrees).
+    std::uint64_t tables_copied_whole() const { return copied_whole_; }
 
 private:
     Material m_;
@@ -340,7 +387,7 @@ private:
     PassProgress progress_;
     const PhaseSeeds<R>& phase_seeds_;
     Shortcuts shortcuts_;
-    std::uint64_t refused_for_reached_ = 0;
+    std::uint64_t refused_for_reached_ = 0, copied_whole_ = 0;
     std::uint64_t copied_from_game_[2] = {0, 0}, repaired_[2] = {0, 0}, solved_in_full_[2] = {0, 0};
     Values conversion_codes_;  // per side (use_game)
 };
