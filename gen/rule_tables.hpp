@@ -155,11 +155,7 @@ private:
             Regime::Reference reference;
             for (const BigArray<ValueCode>& codes : conversion_codes_) reference.values.push_back(codes.data());
             reference.exits_like = [this, rules](int s, std::uint64_t i) { return phase_seeds_.exits_like_game(rules, s, i); };
-            // A man move is worth its position's value with fresh counters; the game's code has
-            // the game's value.
-            reference.same_exit = [](ValueCode solved, ValueCode code) {
-                return fresh_value(solved, CountClass::none) == wdl_of(code);
-            };
+            reference.same_exit = &same_exit_as_game;
             reference.fall_back = shortcuts_ != Shortcuts::repair_without_fallback;
             regime.reference = std::move(reference);
         }
@@ -181,15 +177,22 @@ private:
         return out;
     }
 
+    // Whether a man move into a position whose rule code is `solved` is worth what it is in the
+    // game, where the position's code is `code`: a man move is worth its position's value with
+    // fresh counters; the game's code has the game's value. (Regime::Reference::same_exit.)
+    static bool same_exit_as_game(ValueCode solved, ValueCode code) {
+        return fresh_value(solved, CountClass::none) == wdl_of(code);
+    }
+
     // Whether AgreeingPhases would copy every king phase of the pair, decided without a solve:
     // every position's exits are worth, with fresh counters, what they are in the game, and
     // every game code keeps its value with fresh counters. Then, by induction from the most
     // advanced configurations down, each phase's seeds agree and the configurations its man
     // moves reach, copied before it, are like the game's (SliceSolver::config_like_reference,
-    // which compares fresh_value(code) with wdl_of(code)): the whole table is the game's codes.
-    // Usual outside the counting classes under fmjd (every international 5-piece slice):
-    // copying them at once spares the solver's arrays and its phase-by-phase copy
-    // (KMvKKM.fmjd: 3.4 s of a 52 s slice; BENCHMARKS.md, "Session 17").
+    // which asks same_exit_as_game(code, code)): the whole table is the game's codes. Usual
+    // outside the counting classes under fmjd (every pair tried, docs/GENERATOR.md): copying
+    // them at once spares the solver's arrays and its phase-by-phase copy (KMvKKM.fmjd: 3.4 s
+    // of a 52 s slice; BENCHMARKS.md, "Session 17").
     bool every_phase_agrees(RuleSet rules) const {
         for (std::size_t side = 0; side < indices_.size(); ++side) {
             const BigArray<ValueCode>& codes = conversion_codes_[side];
@@ -197,7 +200,7 @@ private:
             parallel_for_chunks(codes.size(), [&](std::uint64_t begin, std::uint64_t end) {
                 for (std::uint64_t i = begin; i < end; ++i) {
                     if (!phase_seeds_.exits_like_game(rules, static_cast<int>(side), i) ||
-                        fresh_value(codes[i], CountClass::none) != wdl_of(codes[i])) {
+                        !same_exit_as_game(codes[i], codes[i])) {
                         all.store(false, std::memory_order_relaxed);
                         return;
                     }
