@@ -97,6 +97,15 @@ public:
     void add(std::size_t level, Item it) {
         per_thread_[static_cast<std::size_t>(omp_get_thread_num())].at(level).push_back(it);
     }
+    // Every thread's list of `level` as one list (the other levels are dropped).
+    ItemList take(std::size_t level) {
+        ItemList all;
+        for (LevelBuckets& buf : per_thread_) {
+            all.splice(buf.at(level));
+            buf.clear();
+        }
+        return all;
+    }
     void flush_into(LevelBuckets& b) {
         for (LevelBuckets& buf : per_thread_) {
             for (std::size_t level = 0; level < buf.levels(); ++level)

@@ -4,10 +4,12 @@
 #pragma once
 #include <omp.h>
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 namespace dtb::gen {
 
@@ -50,5 +52,32 @@ void parallel_for(std::uint64_t total, Body&& body, const ChunkProgress& progres
         for (std::uint64_t i = begin; i < end; ++i) body(i);
     }, progress);
 }
+
+// Positions and moves counted per side by many threads at once: each thread adds to its own
+// line, and the sums are read between parallel loops.
+class SideTally {
+public:
+    void add(int side, std::int64_t positions, std::int64_t moves) {
+        Line& line = lines_[static_cast<std::size_t>(omp_get_thread_num())];
+        line.positions[side] += positions;
+        line.moves[side] += moves;
+    }
+    std::int64_t positions(int side) const {
+        std::int64_t n = 0;
+        for (const Line& line : lines_) n += line.positions[side];
+        return n;
+    }
+    std::int64_t moves(int side) const {
+        std::int64_t n = 0;
+        for (const Line& line : lines_) n += line.moves[side];
+        return n;
+    }
+
+private:
+    struct alignas(64) Line {
+        std::array<std::int64_t, 2> positions{}, moves{};
+    };
+    std::vector<Line> lines_ = std::vector<Line>(static_cast<std::size_t>(omp_get_max_threads()));
+};
 
 }  // namespace dtb::gen

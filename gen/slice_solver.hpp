@@ -23,8 +23,12 @@
 // Predecessors with a capture are never touched: all their moves leave the slice, so pass 1
 // (and pass 3) already made their values final, and every update below only changes open ones.
 // Passes 2 and 4 work on frontier lists (gen/frontier.hpp) bucketed by ply, so each level costs
-// only its own positions. Invariant of pass 2 after level d: every position whose DTW is <= d is
-// final, and every loss whose DTW is > d has been found as soon as its last successor was known.
+// only its own positions. Each level's win step (a move into a loss at the level below wins)
+// is pushed from the losses' un-moves or pulled by the undecided positions' moves, whichever is
+// estimated to cost less: late in a lopsided slice a few undecided positions remain while
+// millions of losses would each visit dozens of predecessors already won. Invariant of pass 2
+// after level d: every position whose DTW is <= d is final, and every loss whose DTW is > d has
+// been found as soon as its last successor was known.
 #pragma once
 #include <algorithm>
 #include <array>
@@ -217,6 +221,13 @@ public:
     // reference's value, except in the scopes solved in full because their closure grew too large.
     std::uint64_t repaired_positions() const { return repaired_; }
     std::uint64_t scopes_solved_in_full() const { return fell_back_; }
+    // How the win steps of passes 2 and 4 find their wins: from the losses' un-moves (pushed),
+    // from the undecided positions' moves (pulled), or each level whichever is estimated to cost
+    // less (by_cost, the default). The results are the same; tests compare them.
+    enum class WinSteps { by_cost, pushed, pulled };
+    void set_win_steps(WinSteps w) { win_steps_ = w; }
+    // Levels of passes 2 and 4 whose win step was pulled.
+    std::uint64_t levels_pulled() const { return levels_pulled_; }
     // Seconds spent in each kind of pass ("seed", "dtw", "dtc seed", "dtc", ...), in the order
     // they first ran.
     const std::vector<std::pair<std::string, double>>& pass_seconds() const { return pass_seconds_; }
@@ -641,18 +652,22 @@ private:
     }
 
     // Buckets every position whose value is known after the seed pass, and every open one whose
-    // best exit is a win, by the level at which pass 2 must look at it.
-    void bucket_seeds(const Scope& scope) {
+    // best exit is a win, by the level at which pass 2 must look at it. Returns the open positions
+    // of each side and their in-slice moves.
+    SideTally bucket_seeds(const Scope& scope) {
         Buckets b;
         for_scope("bucket", scope, [&](int s, std::uint64_t i) { b.add(*this, s, i); });
         b.flush_into(*this);
+        return b.open;
     }
     struct Buckets {
         PendingAppends wins, losses, exit_wins;
+        SideTally open;
         void add(const SliceSolver& solver, int s, std::uint64_t i) {
             const Side& sd = solver.sides_[s];
             const ValueCode v = sd.value[i];
             if (is_open(v)) {
+                open.add(s, 1, v - kOpenBase);
                 if (is_win(sd.exit[i])) exit_wins.add(static_cast<std::size_t>(distance_of(sd.exit[i])), make_item(s, i));
             } else if (is_win(v)) {
                 wins.add(static_cast<std::size_t>(distance_of(v)), make_item(s, i));
@@ -695,9 +710,10 @@ private:
     // The predecessors of an item are ranked and their entries prefetched one item ahead of their
     // visit, so that the cache misses of an item's predecessors overlap with each other and with
     // the un-move generation of the next item instead of following one another.
+    // With skip_flagged, items that carry kItemFlag are passed over.
     template <class Prefetch, class F>
     void for_each_predecessor_of(const std::string& pass, const ItemList& items, UnmoveKinds kinds, Prefetch&& prefetch,
-                                 F&& f) {
+                                 F&& f, bool skip_flagged = false) {
         for_item_chunks(pass, items, [&](auto& item_at, std::uint64_t begin, std::uint64_t end) {
             // A piece has fewer un-moves than its four rays could hold on an empty board, and a
             // side has at most kMaxPiecesPerSide pieces (material_fits): a bound on the
@@ -713,9 +729,9 @@ private:
                 std::uint64_t* now = ranked[k & 1];
                 int& n = count[k & 1];
                 Item it{};
-                if (k < end) {
+                n = 0;
+                if (k < end && !(skip_flagged && item_flagged(item_at(k)))) {
                     it = item_at(k);
-                    n = 0;
                     const SliceIndex<R>& pred_index = sides_[other(item_side(it))].index;
                     const Position p = sides_[item_side(it)].index.unrank(item_index(it), men_cache[item_side(it)]);
                     for_each_predecessor_rank<R>(p, kinds, pred_index, [&](std::uint64_t j) {
@@ -738,15 +754,24 @@ private:
         wins_.clear();
         losses_.clear();
         exit_wins_.clear();
-        bucket_seeds(scope);
-        iterate_levels();
+        const SideTally open = bucket_seeds(scope);
+        iterate_levels(PullChoice{&scope, open});
         for_scope("draws", scope, [&](int s, std::uint64_t i) {
             if (is_open(sides_[s].value[i])) sides_[s].value[i] = kValueDraw;
         });
     }
-    // Pass 2 proper, from the buckets filled by bucket_seeds (or repair).
-    void iterate_levels() {
+    // Pass 2 proper, from the buckets filled by bucket_seeds (or repair). With a PullChoice
+    // (the open positions of the scope), each level's win step is pushed or pulled, whichever
+    // costs fewer moves (pull_wins); without one, always pushed.
+    struct PullChoice {
+        const Scope* scope = nullptr;
+        SideTally open;  // open positions of each side and their in-slice moves, after the seeds
+    };
+    void iterate_levels(std::optional<PullChoice> pull_choice = std::nullopt) {
         PendingAppends appends;
+        SideTally decided;  // open positions decided since the seeds (pull_choice only)
+        ItemList open_items;  // the open positions, once a level has pulled
+        bool listed = false;
         for (std::size_t d = 1; d <= std::max({wins_.levels(), losses_.levels(), exit_wins_.levels()}); ++d) {
             const ValueCode win_d = win_in(static_cast<int>(d));
             const std::string pass = "dtw " + std::to_string(d);
@@ -756,20 +781,53 @@ private:
                 if (is_open(v)) {
                     v = win_d;
                     wins_.at(d).push_back(it);
+                    if (pull_choice) decided.add(item_side(it), 1, 0);
                 }
             });
             exit_wins_.release(d);
-            // Wins at d by a plain move into a loss at d - 1.
             auto prefetch_value = [&](int s, std::uint64_t j) { __builtin_prefetch(&sides_[other(s)].value[j], 1); };
-            for_each_predecessor_of(pass, losses_.peek(d - 1), unmove_kinds(), prefetch_value, [&](Item it, std::uint64_t j) {
-                const int pred = other(item_side(it));
-                std::atomic_ref<ValueCode> pv(sides_[pred].value[j]);
-                ValueCode expected = pv.load(std::memory_order_relaxed);
-                if (!is_open(expected)) return;  // spares the locked op
-                // Fails only when another thread has just made it a win (nothing else writes
-                // values in this loop).
-                if (pv.compare_exchange_strong(expected, win_d)) appends.add(d, make_item(pred, j));
-            });
+            // Wins at d by a plain move into a loss at d - 1.
+            const bool pull = pull_choice && pull_is_cheaper(*pull_choice, decided, losses_.peek(d - 1));
+            if (pull) {
+                if (!listed) {
+                    open_items = positions_where("dtw open", *pull_choice->scope,
+                                                 [&](int s, std::uint64_t i) { return is_open(sides_[s].value[i]); });
+                    listed = true;
+                }
+                const auto open = [&](int s, std::uint64_t i) {
+                    return is_open(std::atomic_ref<ValueCode>(sides_[s].value[i]).load(std::memory_order_relaxed));
+                };
+                const auto moves_inside = [&](const Position& p, auto&& visit) {
+                    for_each_king_step<R>(p, visit);
+                    if (regime_.man_moves_inside)
+                        for_each_man_step<R>(p, [&](const Move& m) {
+                            if (stays_inside(m)) visit(m);
+                        });
+                };
+                // A loss at d - 1 is final; a loss stored at this level is at least d + 1.
+                const auto lost_before = [&](int s, std::uint64_t j) {
+                    const ValueCode v = std::atomic_ref<ValueCode>(sides_[s].value[j]).load(std::memory_order_relaxed);
+                    return is_loss(v) && static_cast<std::size_t>(distance_of(v)) + 1 == d;
+                };
+                open_items = pull_wins(pass, open_items, open, moves_inside, lost_before, [&](Item it) {
+                    std::atomic_ref<ValueCode>(sides_[item_side(it)].value[item_index(it)]).store(win_d, std::memory_order_relaxed);
+                    appends.add(d, it);
+                    decided.add(item_side(it), 1, 0);
+                });
+            } else {
+                for_each_predecessor_of(pass, losses_.peek(d - 1), unmove_kinds(), prefetch_value, [&](Item it, std::uint64_t j) {
+                    const int pred = other(item_side(it));
+                    std::atomic_ref<ValueCode> pv(sides_[pred].value[j]);
+                    ValueCode expected = pv.load(std::memory_order_relaxed);
+                    if (!is_open(expected)) return;  // spares the locked op
+                    // Fails only when another thread has just made it a win (nothing else writes
+                    // values in this loop).
+                    if (pv.compare_exchange_strong(expected, win_d)) {
+                        appends.add(d, make_item(pred, j));
+                        if (pull_choice) decided.add(pred, 1, 0);
+                    }
+                });
+            }
             appends.flush_into(wins_);
             losses_.release(d - 1);
             // Losses: a position whose last open successor is now known to be won by the opponent.
@@ -792,10 +850,85 @@ private:
                 const int dtw = std::max(static_cast<int>(d) + 1, ex == kValueUnknown ? 0 : distance_of(ex));
                 pv.store(loss_in(dtw), std::memory_order_relaxed);
                 appends.add(static_cast<std::size_t>(dtw), make_item(pred, j));
+                if (pull_choice) decided.add(pred, 1, 0);
             });
             appends.flush_into(losses_);
             wins_.release(d);
         }
+    }
+
+    // Whether the win step of this level costs fewer moves pulled than pushed. Pushing visits
+    // every un-move of the losses at d - 1; pulling, every in-slice move of the positions still
+    // open (fewer when one reaches a loss early), each ranked from scratch where an un-move is
+    // ranked incrementally. A position's moves are counted as the open positions of its side
+    // averaged after the seeds. Late levels of lopsided slices pull: KvKKKK's 11th level pushes
+    // 2.4 M losses of the lone king into 86 M visits of the strong side's positions, most already
+    // won, while 0.75 M of them are still open.
+    bool pull_is_cheaper(const PullChoice& choice, const SideTally& decided, const ItemList& losses) {
+        if (losses.empty()) return false;
+        std::array<std::int64_t, 2> lost{};
+        losses.for_each([&](Item it) { ++lost[static_cast<std::size_t>(item_side(it))]; });
+        double push = 0, pull = 0;
+        for (int s = 0; s < num_sides(); ++s) {
+            const std::int64_t open_after_seeds = choice.open.positions(s);
+            if (open_after_seeds == 0) continue;
+            const double moves_each = static_cast<double>(choice.open.moves(s)) / static_cast<double>(open_after_seeds);
+            pull += static_cast<double>(open_after_seeds - decided.positions(s)) * moves_each;
+            // Losses of the other side are pushed into this side's positions.
+            push += static_cast<double>(lost[static_cast<std::size_t>(other(s))]) * moves_each;
+        }
+        return choose_pull(pull, push);
+    }
+    // A pulled move costs about this many pushed un-moves (ranked from scratch, not incrementally).
+    static constexpr double kPullCostRatio = 2.0;
+    // The choice between estimated costs, as the policy (set_win_steps) allows; counts pulls.
+    bool choose_pull(double pull, double push) {
+        const bool chosen = win_steps_ == WinSteps::pulled || (win_steps_ == WinSteps::by_cost && pull * kPullCostRatio < push);
+        levels_pulled_ += chosen;
+        return chosen;
+    }
+    // The positions of a scope for which wanted(side, index) holds, in index order within each
+    // chunk.
+    template <class Wanted>
+    ItemList positions_where(const std::string& pass, const Scope& scope, Wanted&& wanted) {
+        PendingAppends found;
+        for_scope(pass, scope, [&](int s, std::uint64_t i) {
+            if (wanted(s, i)) found.add(0, make_item(s, i));
+        });
+        return found.take(0);
+    }
+    // A win step pulled: every position of `candidates` still undecided (undecided(side, index))
+    // one of whose moves (for_each_move(position, visit)) reaches a position j of the other side
+    // for which wins_into(j) holds is a win: won(item). Returns the candidates still undecided
+    // afterwards, for the next level that pulls. The caller's step writes only the positions it
+    // is given, each once, and wins_into must hold only for final entries, so what a thread
+    // reads of another's position as it is written never matters.
+    template <class Undecided, class Moves, class WinsInto, class Won>
+    ItemList pull_wins(const std::string& pass, const ItemList& candidates, Undecided&& undecided, Moves&& for_each_move,
+                       WinsInto&& wins_into, Won&& won) {
+        using G = typename R::Geometry;
+        PendingAppends still_undecided;
+        for_item_chunks(pass, candidates, [&](auto& item_at, std::uint64_t begin, std::uint64_t end) {
+            typename SliceIndex<R>::MenCache men_cache[2];
+            for (std::uint64_t k = begin; k < end; ++k) {
+                const Item it = item_at(k);
+                const int s = item_side(it);
+                const std::uint64_t i = item_index(it);
+                if (!undecided(s, i)) continue;
+                const Position p = sides_[s].index.unrank(i, men_cache[s]);
+                const Position rp = reversed<G>(p);
+                const SliceIndex<R>& next_index = sides_[other(s)].index;
+                bool wins = false;
+                for_each_move(p, [&](const Move& m) {
+                    if (!wins) wins = wins_into(other(s), next_index.rank(reversed_after<G>(rp, m)));
+                });
+                if (wins)
+                    won(it);
+                else
+                    still_undecided.add(0, it);
+            }
+        });
+        return still_undecided.take(0);
     }
 
     // Solves a scope from Regime::reference: the values are the reference's except at positions
@@ -1015,18 +1148,27 @@ private:
         // each item is, and reading its value there was a cache miss per item (a quarter of the
         // DTC pass in Turkish KKvKKK).
         auto dtc_item = [&](int s, std::uint64_t i, bool lost) { return make_item(s, i) | (lost ? kItemFlag : 0); };
+        SideTally waiting;  // wins still without a DTC: after the seeds, less those found since
         for_scope("dtc 1", scope, [&](int s, std::uint64_t i) {
-            if (sides_[s].dtc[i] == 1) appends.add(1, dtc_item(s, i, is_loss(sides_[s].value[i])));
+            const std::uint16_t c = sides_[s].dtc[i];
+            if (c == 1) appends.add(1, dtc_item(s, i, is_loss(sides_[s].value[i])));
+            if (c == kDtcUnknown) waiting.add(s, 1, 0);
         });
         appends.flush_into(level);
+        ItemList waiting_items;  // the wins without a DTC, once a level has pulled
+        bool listed = false;
         for (std::size_t c = 1; c < level.levels(); ++c) {
             const auto next = static_cast<std::uint16_t>(c + 1);
+            const std::string pass = "dtc " + std::to_string(c);
             // A king move into a loss of DTC c gives a win c + 1; when the last king move of a lost
-            // position is known (its reply won at DTC c), the longest is c + 1.
+            // position is known (its reply won at DTC c), the longest is c + 1. The first is
+            // pushed from the losses or pulled by the waiting wins, whichever costs fewer moves
+            // (as in pass 2).
+            const bool pull = pull_dtc_is_cheaper(waiting, level.peek(c));
             auto prefetch_dtc = [&](int s, std::uint64_t j) { __builtin_prefetch(&sides_[other(s)].dtc[j], 1); };
             // A won predecessor waits as kDtcUnknown, a lost one as dtc_open_code(n): the DTC word
             // alone says which, so values are not read for them.
-            for_each_predecessor_of("dtc " + std::to_string(c), level.peek(c), UnmoveKinds::kings_only, prefetch_dtc,
+            for_each_predecessor_of(pass, level.peek(c), UnmoveKinds::kings_only, prefetch_dtc,
                                     [&](Item it, std::uint64_t j) {
                 const int pred = other(item_side(it));
                 const bool lost = item_flagged(it);
@@ -1036,7 +1178,10 @@ private:
                 if (lost) {
                     if (c != kDtcUnknown) return;
                     std::uint16_t expected = kDtcUnknown;
-                    if (pd.compare_exchange_strong(expected, next)) appends.add(next, dtc_item(pred, j, false));
+                    if (pd.compare_exchange_strong(expected, next)) {
+                        appends.add(next, dtc_item(pred, j, false));
+                        waiting.add(pred, -1, 0);
+                    }
                 } else {
                     if (!is_dtc_open(c)) return;
                     const std::uint16_t before = pd.fetch_sub(1);
@@ -1045,7 +1190,28 @@ private:
                     pd.store(next, std::memory_order_relaxed);
                     appends.add(next, dtc_item(pred, j, true));
                 }
-            });
+            }, /*skip_flagged=*/pull);
+            if (pull) {
+                const auto waits = [&](int s, std::uint64_t i) {
+                    return std::atomic_ref<std::uint16_t>(sides_[s].dtc[i]).load(std::memory_order_relaxed) == kDtcUnknown;
+                };
+                if (!listed) {
+                    waiting_items = positions_where("dtc waiting", scope, waits);
+                    listed = true;
+                }
+                // Runs after the pushes into lost positions, which give DTC c + 1: the losses of
+                // DTC c are final.
+                const auto lost_at_c = [&](int s, std::uint64_t j) {
+                    return std::atomic_ref<std::uint16_t>(sides_[s].dtc[j]).load(std::memory_order_relaxed) == c &&
+                           is_loss(sides_[s].value[j]);
+                };
+                const auto king_moves = [](const Position& p, auto&& visit) { for_each_king_step<R>(p, visit); };
+                waiting_items = pull_wins(pass, waiting_items, waits, king_moves, lost_at_c, [&](Item it) {
+                    std::atomic_ref<std::uint16_t>(sides_[item_side(it)].dtc[item_index(it)]).store(next, std::memory_order_relaxed);
+                    appends.add(next, it);
+                    waiting.add(item_side(it), -1, 0);
+                });
+            }
             appends.flush_into(level);
             level.release(c);
         }
@@ -1056,6 +1222,22 @@ private:
         });
     }
 
+    // Whether the win step of DTC level c costs fewer king moves pulled than pushed (as
+    // pull_is_cheaper for pass 2): pushing visits the king un-moves of the losses at c, pulling
+    // the king moves of the wins still waiting. A side's moves are counted as its kings.
+    bool pull_dtc_is_cheaper(const SideTally& waiting, const ItemList& items) {
+        std::array<std::int64_t, 2> lost{};
+        items.for_each([&](Item it) {
+            if (item_flagged(it)) ++lost[static_cast<std::size_t>(item_side(it))];
+        });
+        double push = 0, pull = 0;
+        for (int s = 0; s < num_sides(); ++s) {
+            const double kings = sides_[s].index.material().wk;
+            pull += static_cast<double>(waiting.positions(s)) * kings;
+            push += static_cast<double>(lost[static_cast<std::size_t>(other(s))]) * kings;
+        }
+        return push > 0 && choose_pull(pull, push);
+    }
     void release_work_arrays() {
         for (Side& sd : sides_) {
             BigArray<ValueCode>().swap(sd.exit);
@@ -1074,6 +1256,8 @@ private:
     PassProgress progress_;
     std::string level_label_;  // " (level k/n)" while solving by levels, for progress lines
     std::uint64_t repaired_ = 0, fell_back_ = 0;
+    WinSteps win_steps_ = WinSteps::by_cost;
+    std::uint64_t levels_pulled_ = 0;
     std::vector<std::pair<std::string, double>> pass_seconds_;
     std::vector<std::vector<signed char>> config_like_;  // repair: per side and men configuration, -1 undecided
 };
