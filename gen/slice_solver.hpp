@@ -770,8 +770,7 @@ private:
     void iterate_levels(std::optional<PullChoice> pull_choice = std::nullopt) {
         PendingAppends appends;
         SideTally decided;  // open positions decided since the seeds (pull_choice only)
-        ItemList open_items;  // the open positions, once a level has pulled
-        bool listed = false;
+        std::optional<ItemList> open_items;  // the open positions, once a level has pulled
         for (std::size_t d = 1; d <= std::max({wins_.levels(), losses_.levels(), exit_wins_.levels()}); ++d) {
             const ValueCode win_d = win_in(static_cast<int>(d));
             const std::string pass = "dtw " + std::to_string(d);
@@ -789,11 +788,9 @@ private:
             // Wins at d by a plain move into a loss at d - 1.
             const bool pull = pull_choice && pull_is_cheaper(*pull_choice, decided, losses_.peek(d - 1));
             if (pull) {
-                if (!listed) {
+                if (!open_items)
                     open_items = positions_where("dtw open", *pull_choice->scope,
                                                  [&](int s, std::uint64_t i) { return is_open(sides_[s].value[i]); });
-                    listed = true;
-                }
                 const auto open = [&](int s, std::uint64_t i) {
                     return is_open(std::atomic_ref<ValueCode>(sides_[s].value[i]).load(std::memory_order_relaxed));
                 };
@@ -809,7 +806,7 @@ private:
                     const ValueCode v = std::atomic_ref<ValueCode>(sides_[s].value[j]).load(std::memory_order_relaxed);
                     return is_loss(v) && static_cast<std::size_t>(distance_of(v)) + 1 == d;
                 };
-                open_items = pull_wins(pass, open_items, open, moves_inside, lost_before, [&](Item it) {
+                open_items = pull_wins(pass, *open_items, open, moves_inside, lost_before, [&](Item it) {
                     std::atomic_ref<ValueCode>(sides_[item_side(it)].value[item_index(it)]).store(win_d, std::memory_order_relaxed);
                     appends.add(d, it);
                     decided.add(item_side(it), 1, 0);
@@ -1155,8 +1152,7 @@ private:
             if (c == kDtcUnknown) waiting.add(s, 1, 0);
         });
         appends.flush_into(level);
-        ItemList waiting_items;  // the wins without a DTC, once a level has pulled
-        bool listed = false;
+        std::optional<ItemList> waiting_items;  // the wins without a DTC, once a level has pulled
         for (std::size_t c = 1; c < level.levels(); ++c) {
             const auto next = static_cast<std::uint16_t>(c + 1);
             const std::string pass = "dtc " + std::to_string(c);
@@ -1195,10 +1191,7 @@ private:
                 const auto waits = [&](int s, std::uint64_t i) {
                     return std::atomic_ref<std::uint16_t>(sides_[s].dtc[i]).load(std::memory_order_relaxed) == kDtcUnknown;
                 };
-                if (!listed) {
-                    waiting_items = positions_where("dtc waiting", scope, waits);
-                    listed = true;
-                }
+                if (!waiting_items) waiting_items = positions_where("dtc waiting", scope, waits);
                 // Runs after the pushes into lost positions, which give DTC c + 1: the losses of
                 // DTC c are final.
                 const auto lost_at_c = [&](int s, std::uint64_t j) {
@@ -1206,7 +1199,7 @@ private:
                            is_loss(sides_[s].value[j]);
                 };
                 const auto king_moves = [](const Position& p, auto&& visit) { for_each_king_step<R>(p, visit); };
-                waiting_items = pull_wins(pass, waiting_items, waits, king_moves, lost_at_c, [&](Item it) {
+                waiting_items = pull_wins(pass, *waiting_items, waits, king_moves, lost_at_c, [&](Item it) {
                     std::atomic_ref<std::uint16_t>(sides_[item_side(it)].dtc[item_index(it)]).store(next, std::memory_order_relaxed);
                     appends.add(next, it);
                     waiting.add(item_side(it), -1, 0);
