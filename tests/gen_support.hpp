@@ -5,6 +5,8 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <system_error>
+#include <vector>
 
 #include "gen/generate.hpp"
 #include "gen/verify.hpp"
@@ -16,6 +18,26 @@ namespace dtb::test {
 // otherwise every slice up to `pieces` of variant R, generated once per process into a fresh
 // folder (so the test binary also works on its own).
 // (Once per piece count: a binary whose tests ask for 3 and for 4 pieces gets both.)
+// The folders generated_tables made (not the fixture's), removed when the process exits.
+class TemporaryTables {
+public:
+    static void remove_at_exit(std::filesystem::path dir) {
+        static TemporaryTables made;
+        std::lock_guard lock(made.mutex_);
+        made.dirs_.push_back(std::move(dir));
+    }
+    ~TemporaryTables() {
+        for (const auto& d : dirs_) {
+            std::error_code ignored;  // a folder left behind is no reason to fail at exit
+            std::filesystem::remove_all(d, ignored);
+        }
+    }
+
+private:
+    std::mutex mutex_;
+    std::vector<std::filesystem::path> dirs_;
+};
+
 template <class R>
 const std::filesystem::path& generated_tables(int pieces) {
     static std::map<int, std::filesystem::path> dirs;
@@ -31,6 +53,7 @@ const std::filesystem::path& generated_tables(int pieces) {
                        ("dtb_gen_test_" + std::string(R::kName) + "_" + std::to_string(pieces) + "_" +
                         std::to_string(::getpid()));
         std::filesystem::remove_all(d);
+        TemporaryTables::remove_at_exit(d);
         gen::GenerateOptions o;
         o.variant = R::kId;
         o.max_pieces = pieces;
