@@ -4,6 +4,7 @@
 #pragma once
 #include <unistd.h>
 
+#include <atomic>
 #include <filesystem>
 #include <stdexcept>
 #include <string>
@@ -24,7 +25,7 @@ class GeneratedTables {
         : dir_(std::filesystem::temp_directory_path() /
                ("dtb_gen_probe_" + std::to_string(static_cast<int>(variant)) + "_" +
                 std::to_string(pieces) + (wdl_compact ? "_compact_" : "_") +
-                std::to_string(::getpid()))) {
+                std::to_string(::getpid()) + "_" + std::to_string(next_serial()))) {
         std::filesystem::remove_all(dir_);
         gen::GenerateOptions o;
         o.variant = variant;
@@ -54,6 +55,12 @@ class GeneratedTables {
     }
 
   private:
+    // Two sets of one process never share a folder (with other extra slices, or one made while
+    // another lives, each would remove the other's).
+    static int next_serial() {
+        static std::atomic<int> serial{0};
+        return serial++;
+    }
     std::filesystem::path dir_;
 };
 
