@@ -706,6 +706,13 @@ private:
         }, report);
     }
 
+    // A bound on the moves of any indexed position (and on its un-moves): a piece has fewer than
+    // its four rays could hold on an empty board, and a side at most kMaxPiecesPerSide pieces
+    // (material_fits). Arrays of that many ranks fit on the stack.
+    static constexpr int kMaxMoves =
+        R::kMaxPiecesPerSide * 4 * (std::max(R::Geometry::kWidth, R::Geometry::kHeight) - 1);
+    static_assert(R::kKingDirs.size() <= 4 && R::kManStepDirs.size() <= 4, "the bound counts four rays per piece");
+
     // Calls f(it, j) for the index j (in the other side) of every predecessor of every item it.
     // The predecessors of an item are ranked and their entries prefetched one item ahead of their
     // visit, so that the cache misses of an item's predecessors overlap with each other and with
@@ -715,13 +722,7 @@ private:
     void for_each_predecessor_of(const std::string& pass, const ItemList& items, UnmoveKinds kinds, Prefetch&& prefetch,
                                  F&& f, bool skip_flagged = false) {
         for_item_chunks(pass, items, [&](auto& item_at, std::uint64_t begin, std::uint64_t end) {
-            // A piece has fewer un-moves than its four rays could hold on an empty board, and a
-            // side has at most kMaxPiecesPerSide pieces (material_fits): a bound on the
-            // predecessors of any indexed position, so that they fit on the stack.
-            using G = typename R::Geometry;
-            static constexpr int kMaxPredecessors = R::kMaxPiecesPerSide * 4 * (std::max(G::kWidth, G::kHeight) - 1);
-            static_assert(R::kKingDirs.size() <= 4 && R::kManStepDirs.size() <= 4, "the bound counts four rays per piece");
-            std::uint64_t ranked[2][kMaxPredecessors];
+            std::uint64_t ranked[2][kMaxMoves];
             int count[2] = {0, 0};
             Item previous{};
             typename SliceIndex<R>::MenCache men_cache[2];  // per side
@@ -735,7 +736,7 @@ private:
                     const SliceIndex<R>& pred_index = sides_[other(item_side(it))].index;
                     const Position p = sides_[item_side(it)].index.unrank(item_index(it), men_cache[item_side(it)]);
                     for_each_predecessor_rank<R>(p, kinds, pred_index, [&](std::uint64_t j) {
-                        assert(n < kMaxPredecessors);
+                        assert(n < kMaxMoves);
                         now[n++] = j;
                     });
                     for (int q = 0; q < n; ++q) prefetch(item_side(it), now[q]);
@@ -1007,14 +1008,24 @@ private:
                 }
                 const Position rp = reversed<typename R::Geometry>(p);
                 const Side& next_side = sides_[other(s)];
-                int open = 0;
+                // Every king move ranked and its entry prefetched first, then read: the misses of
+                // one position's moves overlap instead of following one another.
+                std::uint64_t next[kMaxMoves];
+                int n = 0;
                 for_each_king_step<R>(p, [&](const Move& m) {
-                    const ValueCode v = next_side.value[next_side.index.rank(reversed_after<typename R::Geometry>(rp, m))];
+                    assert(n < kMaxMoves);
+                    next[n] = next_side.index.rank(reversed_after<typename R::Geometry>(rp, m));
+                    __builtin_prefetch(&next_side.value[next[n]]);
+                    ++n;
+                });
+                int open = 0;
+                for (int q = 0; q < n; ++q) {
+                    const ValueCode v = next_side.value[next[q]];
                     if (is_open(v))
                         ++open;
                     else
                         seed.best_elsewhere = better(seed.best_elsewhere, value_one_ply_before(v));
-                });
+                }
                 sides_[s].exit[i] = seed.best_elsewhere;
                 inside[k] = static_cast<std::uint8_t>(open);
             }
