@@ -64,7 +64,7 @@ fs::path generate_into(const fs::path& dir, VariantId variant, int pieces, int t
 // else generated here once per process with all cores.
 template <class R>
 const fs::path& default_set() {
-    static const TempDir own(std::string(R::kName));
+    static const TempDir own{std::string(R::kName)};
     static const fs::path dir = [] {
         const fs::path fixture = fs::path(DTB_BINARY_DIR) / "test-tables" / std::string(R::kName);
         if (fs::exists(fixture / "MMvMM.wdl")) return fixture;
