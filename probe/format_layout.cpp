@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <system_error>
 
 namespace dtb::format {
 
@@ -208,6 +209,10 @@ void unpack(const unsigned char* in, std::size_t n, int bits, std::uint16_t* out
         default:
             return unpack_small<2>(in, n, out);
     }
+}
+
+std::string errno_text(int err) {
+    return std::error_code(err, std::generic_category()).message();
 }
 
 }  // namespace detail

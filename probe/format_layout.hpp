@@ -69,4 +69,7 @@ Status decode_header(const unsigned char* in, const std::string& what, TableInfo
 void pack(const std::uint16_t* values, std::size_t n, int bits, unsigned char* out);
 void unpack(const unsigned char* in, std::size_t n, int bits, std::uint16_t* out);
 
+// The system's message for an errno value, for the reader's and writer's errors.
+std::string errno_text(int err);
+
 }  // namespace dtb::format::detail

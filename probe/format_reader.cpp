@@ -13,7 +13,6 @@
 #include <memory>
 #include <mutex>
 #include <string>
-#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -23,10 +22,6 @@ namespace dtb::format {
 namespace {
 
 using namespace detail;
-
-std::string errno_text(int err) {
-    return std::error_code(err, std::generic_category()).message();
-}
 
 struct DCtxDeleter {
     void operator()(ZSTD_DCtx* d) const { ZSTD_freeDCtx(d); }

@@ -12,7 +12,6 @@
 #include <exception>
 #include <memory>
 #include <mutex>
-#include <system_error>
 #include <thread>
 
 #include "probe/format_layout.hpp"
@@ -21,10 +20,6 @@ namespace dtb::format {
 namespace {
 
 using namespace detail;
-
-std::string errno_text(int err) {
-    return std::error_code(err, std::generic_category()).message();
-}
 
 struct CompressedBlock {
     std::vector<unsigned char> bytes;

@@ -37,7 +37,8 @@ case "$cxx" in *clang++*) cc=${cxx/clang++/clang} ;; *g++*) cc=${cxx/g++/gcc} ;;
 # name the functions of their stack (the symbol table), and a local build with -g gives lines.
 cmake -S . -B "$build" -DCMAKE_C_COMPILER="$cc" -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g0 -DNDEBUG" \
   -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g0 -DNDEBUG" \
-  -DDTB_SANITIZE=ON -DDTB_BUILD_BENCH=OFF >/dev/null
+  -DDTB_SANITIZE=ON -DDTB_BUILD_BENCH=OFF \
+  -DCMAKE_UNITY_BUILD=ON -DCMAKE_UNITY_BUILD_BATCH_SIZE=4 >/dev/null  # as scripts/build.sh
 cmake --build "$build" -j"$jobs"
 built=$(date +%s)
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}

@@ -94,12 +94,12 @@ TableInfo bench_info(Metric m) {
     return info;
 }
 
-struct Result {
+struct Measurement {
     std::uint64_t bytes;
     double write_seconds, block_micros;
 };
 
-Result measure(const fs::path& p, Metric m, const std::vector<std::uint16_t>& values,
+Measurement measure(const fs::path& p, Metric m, const std::vector<std::uint16_t>& values,
                std::uint32_t block, int level, unsigned threads) {
     WriteOptions opt;
     opt.block_entries = block;
@@ -146,7 +146,7 @@ TEST_CASE("format bench: zstd levels at 16K and 64K entries per block", "[.bench
     for (auto [m, values] : {std::pair{Metric::wdl, &wdl}, std::pair{Metric::dtw, &dtw}})
         for (std::uint32_t block : {1u << 14, 1u << 15, 1u << 16, 1u << 17})
             for (int level : {3, 5, 7, 9, 11, 13, 15, 17}) {
-                const Result r = measure(dir / "t", m, *values, block, level, 2);
+                const Measurement r = measure(dir / "t", m, *values, block, level, 2);
                 std::printf("| %s | %uK | %d | %llu | %.3f | %.2f | %.1f |\n",
                             std::string(metric_name(m)).c_str(), block >> 10, level,
                             static_cast<unsigned long long>(r.bytes),
@@ -171,7 +171,7 @@ TEST_CASE("format bench: block size x zstd level", "[.bench]") {
         for (std::uint32_t block : {1u << 12, 1u << 14, 1u << 16, 1u << 18, 1u << 20}) {
             std::printf("| %uK |", block >> 10);
             for (int level : {1, 3, 9, 19}) {
-                const Result r = measure(dir / "t", m, *values, block, level, 2);
+                const Measurement r = measure(dir / "t", m, *values, block, level, 2);
                 std::printf(" %llu (%.3f), %.2fs, %.0fus |",
                             static_cast<unsigned long long>(r.bytes),
                             8.0 * r.bytes / values->size(), r.write_seconds, r.block_micros);

@@ -41,13 +41,13 @@ void spit(const fs::path& p, const std::string& bytes) {
 }
 
 // A small table with several blocks of each kind of content, and its values.
-struct Sample {
+struct SampleTable {
     std::vector<std::uint16_t> values;
     fs::path path;
 };
 
-Sample make_sample(const fs::path& dir, std::uint32_t limit) {
-    Sample s;
+SampleTable make_sample(const fs::path& dir, std::uint32_t limit) {
+    SampleTable s;
     std::mt19937_64 rng(limit);
     s.values.resize(1500);
     for (std::size_t i = 0; i < s.values.size(); ++i)
@@ -97,7 +97,7 @@ bool damage_detected(const fs::path& p, const std::vector<std::uint16_t>& values
 
 TEST_CASE("format: missing, empty and foreign files are refused", "[probe][format]") {
     TempDir dir("refuse");
-    const Sample s = make_sample(dir.path, 3);
+    const SampleTable s = make_sample(dir.path, 3);
     REQUIRE(open_intl(s.path).ok());
 
     auto missing = open_intl(dir.path / "missing.wdl");
@@ -134,7 +134,7 @@ TEST_CASE("format: missing, empty and foreign files are refused", "[probe][forma
 TEST_CASE("format: every truncation is refused at open", "[probe][format]") {
     TempDir dir("truncate");
     for (std::uint32_t limit : {3u, 200u, 40000u}) {
-        const Sample s = make_sample(dir.path, limit);
+        const SampleTable s = make_sample(dir.path, limit);
         const std::string bytes = slurp(s.path);
         const fs::path cut = dir.path / "cut.wdl";
         spit(cut, bytes);
@@ -151,7 +151,7 @@ TEST_CASE("format: every truncation is refused at open", "[probe][format]") {
 TEST_CASE("format: a flipped byte anywhere is detected, never a wrong value", "[probe][format]") {
     TempDir dir("flip");
     for (std::uint32_t limit : {3u, 12u, 200u, 40000u}) {
-        const Sample s = make_sample(dir.path, limit);
+        const SampleTable s = make_sample(dir.path, limit);
         const std::string bytes = slurp(s.path);
         REQUIRE_FALSE(damage_detected(s.path, s.values));
         const fs::path bad = dir.path / "bad.wdl";
@@ -180,7 +180,7 @@ struct DamagedLastBlock {
     std::uint64_t blocks = 0;
 };
 DamagedLastBlock damage_last_block(const fs::path& dir) {
-    const Sample s = make_sample(dir, 200);
+    const SampleTable s = make_sample(dir, 200);
     auto reader = open_intl(s.path);
     REQUIRE(reader.ok());
     DamagedLastBlock d{dir / "bad.wdl", reader->info().num_blocks};

@@ -37,7 +37,7 @@ std::string shell_quote(const std::string& s) {
 }
 
 // Runs `dtb args...` in folder `cwd` (when not empty).
-Run dtb(const std::vector<std::string>& args, const fs::path& cwd = {}) {
+Run dtb_run(const std::vector<std::string>& args, const fs::path& cwd = {}) {
     static int counter = 0;
     const fs::path base =
         fs::temp_directory_path() /
@@ -71,7 +71,7 @@ struct Tables {
         if (fs::exists(tables / "MMvMM.wdl")) return;
 #endif
         tables = root / "tb";
-        const Run g = dtb({"gen", "--variant", variant, "--pieces", "3", "--out", tables.string()});
+        const Run g = dtb_run({"gen", "--variant", variant, "--pieces", "3", "--out", tables.string()});
         if (g.exit_code != 0) throw std::runtime_error("dtb gen failed: " + g.err);
     }
     ~Tables() {
@@ -158,7 +158,7 @@ void check_object(const nlohmann::json& j) {
 TEST_CASE("dtb probe --json: one object per position per line, with the agreed fields",
           "[tools][probe]") {
     const Run r =
-        dtb({"probe", "--db", international().dir().string(), "--json", "W:WK2,6:BK50", "W:W33:B2",
+        dtb_run({"probe", "--db", international().dir().string(), "--json", "W:WK2,6:BK50", "W:W33:B2",
              "B:W49:B18", "W:WK1:BK50", "W:W46:B41,37", "W:WK28:BK23", "W:W28:B22,23"});
     REQUIRE(r.exit_code == 0);
     const auto objects = json_lines(r);
@@ -200,7 +200,7 @@ TEST_CASE("dtb probe --json: one object per position per line, with the agreed f
         CHECK(m["move"].get<std::string>().find('x') != std::string::npos);
 
     // Four pieces, but White must capture: resolved through the 3-piece tables.
-    const Run tk = dtb({"probe", "--variant", "turkish", "--db", turkish().dir().string(), "--json",
+    const Run tk = dtb_run({"probe", "--variant", "turkish", "--db", turkish().dir().string(), "--json",
                         "W:Wa2,Kd4:Bd6,h7"});
     REQUIRE(tk.exit_code == 0);
     const auto turkish = json_lines(tk);
@@ -214,7 +214,7 @@ TEST_CASE("dtb probe --json: one object per position per line, with the agreed f
 TEST_CASE("dtb probe: text layout, default folder and exit codes", "[tools][probe]") {
     const auto& t = international();
     const std::string db = t.dir().string();
-    Run r = dtb({"probe", "--db", db, "W:WK2,6:BK50", "W:WK1:BK50"});
+    Run r = dtb_run({"probe", "--db", db, "W:WK2,6:BK50", "W:WK1:BK50"});
     REQUIRE(r.exit_code == 0);
     CHECK_THAT(r.out, Catch::Contains("White to move: win in 9 plies"));
     CHECK_THAT(r.out, Catch::Contains("PV: 1. 2-11"));
@@ -225,28 +225,28 @@ TEST_CASE("dtb probe: text layout, default folder and exit codes", "[tools][prob
     const fs::path cwd = t.root / "cwd";
     fs::create_directories(cwd / "data" / "tb");
     fs::create_directory_symlink(t.dir(), cwd / "data" / "tb" / "international");
-    r = dtb({"probe", "--json", "W:W33:B2"}, cwd);
+    r = dtb_run({"probe", "--json", "W:W33:B2"}, cwd);
     REQUIRE(r.exit_code == 0);
     CHECK(json_lines(r)[0]["dtw"] == 17);
-    r = dtb({"probe", "--variant", "turkish", "W:Wd4:Bd6"}, cwd);
+    r = dtb_run({"probe", "--variant", "turkish", "W:Wd4:Bd6"}, cwd);
     CHECK(r.exit_code == 3);
     CHECK_THAT(r.err, Catch::Contains("data/tb/turkish"));
 
     // Malformed or illegal positions: 2.
-    r = dtb({"probe", "--db", db, "W:W33:X2"});
+    r = dtb_run({"probe", "--db", db, "W:W33:X2"});
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.err, Catch::Contains("FEN"));
-    r = dtb({"probe", "--db", db, "W:W3:B40"});  // a white man on its promotion row
+    r = dtb_run({"probe", "--db", db, "W:W3:B40"});  // a white man on its promotion row
     CHECK(r.exit_code == 2);
-    r = dtb({"probe", "--db", db, "W:W33:B"});  // the game is already over
+    r = dtb_run({"probe", "--db", db, "W:W33:B"});  // the game is already over
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.err, Catch::Contains("illegal"));
 
     // Outside the tables, missing folder, corrupt table: 3.
-    r = dtb({"probe", "--db", db, "W:W31,32,33:B1,2"});
+    r = dtb_run({"probe", "--db", db, "W:W31,32,33:B1,2"});
     CHECK(r.exit_code == 3);
     CHECK_THAT(r.err, Catch::Contains("MMMvMM"));
-    r = dtb({"probe", "--db", (t.root / "nowhere").string(), "W:W33:B2"});
+    r = dtb_run({"probe", "--db", (t.root / "nowhere").string(), "W:W33:B2"});
     CHECK(r.exit_code == 3);
     const fs::path broken = t.root / "broken";
     fs::create_directories(broken);
@@ -258,9 +258,9 @@ TEST_CASE("dtb probe: text layout, default folder and exit codes", "[tools][prob
         f.seekp(-40, std::ios::end);
         f.put('\x5a');
     }
-    r = dtb({"probe", "--db", broken.string(), "W:W33:B2"});
+    r = dtb_run({"probe", "--db", broken.string(), "W:W33:B2"});
     CHECK(r.exit_code == 3);
     CHECK_THAT(r.err, Catch::Contains("corrupt"));
-    r = dtb({"probe", "--db", broken.string(), "--json", "W:WK2,6:BK50"});
+    r = dtb_run({"probe", "--db", broken.string(), "--json", "W:WK2,6:BK50"});
     CHECK(r.exit_code == 0);  // KMvK and its successors do not read MvM
 }
