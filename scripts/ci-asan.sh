@@ -19,9 +19,10 @@ exclude=${ASAN_EXCLUDE:-"^fixture:|4 pieces|default set|kings-only counts|longes
 start=$(date +%s)
 # Compiler: clang when present (.ci/run installs it, with libomp for OpenMP), else the default.
 # Measured on this VM (session 20): gen/generate.cpp at -O1 with ASan+UBSan took 75 s with g++
-# 12 and 35 s with clang 14 (g++ with ASan alone: 34 s; its UBSan null, alignment and
-# pointer-overflow checks make the difference), and the whole step 555 s with clang against 664-
-# 732 s with g++ in session 19, every check kept. A second compiler also reads the code: clang
+# 12 and 39 s with clang 14 (g++ with ASan alone: 34 s; its UBSan null, alignment and
+# pointer-overflow checks make the difference), and the whole step 516 s with clang file by file
+# (build 300 s), 398 s as units (build 215 s), against 664-732 s with g++ in session 19, every
+# check kept (BENCHMARKS.md, "Build and CI"). A second compiler also reads the code: clang
 # refused a declaration g++ took (tests/gen_reference.cpp, `own{...}`).
 # Environment: CXX (the C++ compiler, default clang++ when found).
 cxx=${CXX:-}
