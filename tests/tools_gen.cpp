@@ -13,6 +13,7 @@
 #include "index/scheme_version.hpp"
 #include "probe/format.hpp"
 #include "rules/variant.hpp"
+#include "tests/tools_stats_support.hpp"
 
 namespace fs = std::filesystem;
 
@@ -27,17 +28,14 @@ int run_status(const std::string& args, std::string* err = nullptr) {
     fs::remove(errfile);
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
-std::string file_bytes(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), {}};
-}
+using dtb::test::slurp;
 // Checks that every file of a equals its namesake in b and that b holds no other; returns how
 // many files a holds.
 int check_same_files(const fs::path& a, const fs::path& b) {
     int files = 0;
     for (const auto& e : fs::directory_iterator(a)) {
         INFO(e.path().filename().string());
-        CHECK(file_bytes(e.path()) == file_bytes(b / e.path().filename()));
+        CHECK(slurp(e.path()) == slurp(b / e.path().filename()));
         ++files;
     }
     CHECK(files == static_cast<int>(std::distance(fs::directory_iterator(b), fs::directory_iterator{})));
@@ -137,7 +135,7 @@ TEST_CASE("dtb gen: a pair with men over --memory is solved by levels when a lev
     CHECK(fs::exists(d / "KMvKM.ffjd"));
     for (const char* ext : {".wdl", ".dtw", ".dtc", ".fmjd", ".ffjd"}) {
         INFO(ext);
-        CHECK(file_bytes(d / (std::string("KMvKM") + ext)) == file_bytes(ref / (std::string("KMvKM") + ext)));
+        CHECK(slurp(d / (std::string("KMvKM") + ext)) == slurp(ref / (std::string("KMvKM") + ext)));
         fs::remove(d / (std::string("KMvKM") + ext));
     }
     // 5 MB: not even a level of it (nor the inputs held) fits.
@@ -170,7 +168,7 @@ TEST_CASE("dtb gen --wdl: compact derives one side of some pairs, both-sides (th
         const std::string name = e.path().filename().string();
         INFO(name);
         if (e.path().extension() != ".wdl") {
-            CHECK(file_bytes(e.path()) == file_bytes(b / name));  // only WDL depends on --wdl
+            CHECK(slurp(e.path()) == slurp(b / name));  // only WDL depends on --wdl
             continue;
         }
         CHECK_FALSE(derived_wdl(b / name));
@@ -200,7 +198,7 @@ TEST_CASE("dtb gen --wdl: compact derives one side of some pairs, both-sides (th
     for (const char* ext : {".dtw", ".dtc", ".fmjd", ".ffjd"}) {
         for (const char* slice : {"KKKvK", "KvKKK"}) {
             INFO(slice << ext);
-            CHECK(file_bytes(a / (std::string(slice) + ext)) == file_bytes(b / (std::string(slice) + ext)));
+            CHECK(slurp(a / (std::string(slice) + ext)) == slurp(b / (std::string(slice) + ext)));
         }
     }
 
@@ -219,7 +217,7 @@ TEST_CASE("dtb gen: a write that fails (file size limit, as a full disk) is a cl
                                        .c_str());
     REQUIRE(WIFEXITED(status));
     CHECK(WEXITSTATUS(status) != 0);
-    const std::string err = file_bytes(d.string() + ".err");
+    const std::string err = slurp(d.string() + ".err");
     CHECK(err.find("cannot write") != std::string::npos);
     CHECK(err.find("File too large") != std::string::npos);
     int files = 0;
@@ -234,7 +232,7 @@ TEST_CASE("dtb gen: a write that fails (file size limit, as a full disk) is a cl
     REQUIRE(run_status("gen --variant international --pieces 3 --out " + ref.string()) == 0);
     for (const auto& e : fs::directory_iterator(ref)) {
         INFO(e.path().filename().string());
-        CHECK(file_bytes(e.path()) == file_bytes(d / e.path().filename()));
+        CHECK(slurp(e.path()) == slurp(d / e.path().filename()));
     }
     fs::remove(d.string() + ".err");
     fs::remove_all(d);
@@ -286,7 +284,7 @@ TEST_CASE("dtb gen: a slice that would not fit on the disk is refused before any
                                "/tb; echo rc=$?; ls " + d.string() + "/tb";
     const int status = std::system(("unshare -rm sh -c '" + script + "' >" + log + " 2>&1").c_str());
     (void)status;  // what counts is the log: rc= comes from inside the namespace
-    const std::string out = file_bytes(log);
+    const std::string out = slurp(log);
     fs::remove(log);
     fs::remove_all(d);
     if (out.find("rc=") == std::string::npos) {
@@ -314,7 +312,7 @@ TEST_CASE("dtb gen: Turkish tables of an older index scheme are refused and rege
     REQUIRE(old < current);
     const fs::path d = fresh_path("old_scheme_" + std::to_string(old));
     REQUIRE(run_status("gen --variant turkish --pieces 3 --out " + d.string()) == 0);
-    const std::string fresh_kvk = file_bytes(d / "KvK.dtw");
+    const std::string fresh_kvk = slurp(d / "KvK.dtw");
     // Every file rewritten with the old scheme in its header and valid checksums.
     int rewritten = 0;
     for (const auto& e : fs::directory_iterator(d)) {
@@ -331,7 +329,7 @@ TEST_CASE("dtb gen: Turkish tables of an older index scheme are refused and rege
         ++rewritten;
     }
     CHECK(rewritten >= 3 * 9);
-    CHECK(file_bytes(d / "KvK.dtw") != fresh_kvk);
+    CHECK(slurp(d / "KvK.dtw") != fresh_kvk);
     std::string err;
     CHECK(run_status("probe --variant turkish --db " + d.string() + " W:WKa1:BKh8", &err) == 3);
     CHECK(err.find("index scheme " + std::to_string(old)) != std::string::npos);
@@ -339,7 +337,7 @@ TEST_CASE("dtb gen: Turkish tables of an older index scheme are refused and rege
     // The generator takes none of them as present: it regenerates every slice.
     REQUIRE(run_status("gen --variant turkish --pieces 3 --out " + d.string(), &err) == 0);
     CHECK(err.find("present and valid") == std::string::npos);
-    CHECK(file_bytes(d / "KvK.dtw") == fresh_kvk);
+    CHECK(slurp(d / "KvK.dtw") == fresh_kvk);
     CHECK(run_status("verify --variant turkish --db " + d.string()) == 0);
     fs::remove_all(d);
 }

@@ -12,53 +12,12 @@
 #include <string>
 #include <vector>
 
+#include "tests/tools_stats_support.hpp"
+
 namespace {
 
-struct PerftRun {
-    int exit_code = -1;
-    std::string out, err;
-};
-
-std::string read_text(const std::string& path) {
-    std::ifstream f(path);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
-
-// Single-quotes an argument for /bin/sh.
-std::string quote(const std::string& s) {
-    std::string q = "'";
-    for (char c : s) {
-        if (c == '\'')
-            q += "'\\''";
-        else
-            q += c;
-    }
-    return q + "'";
-}
-
-PerftRun run_perft(const std::vector<std::string>& args) {
-    static int counter = 0;
-    const std::string base =
-        "/tmp/dtb_tools_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++);
-    std::string cmd = quote(DTB_EXE);
-    for (const auto& a : args) {
-        cmd += ' ';
-        cmd += quote(a);
-    }
-    cmd.append(" >").append(base).append(".out 2>").append(base).append(".err");
-    PerftRun r;
-    const int status = std::system(cmd.c_str());
-    REQUIRE(status != -1);
-    REQUIRE(WIFEXITED(status));
-    r.exit_code = WEXITSTATUS(status);
-    r.out = read_text(base + ".out");
-    r.err = read_text(base + ".err");
-    std::remove((base + ".out").c_str());
-    std::remove((base + ".err").c_str());
-    return r;
-}
+using dtb::test::run_dtb;
+using dtb::test::RunResult;
 
 std::vector<std::string> lines(const std::string& s) {
     std::vector<std::string> v;
@@ -68,7 +27,7 @@ std::vector<std::string> lines(const std::string& s) {
 }
 
 // Parses the whole of stdout as exactly one JSON object on one line.
-nlohmann::json one_json_object(const PerftRun& r) {
+nlohmann::json one_json_object(const RunResult& r) {
     INFO("stdout: " << r.out << "\nstderr: " << r.err);
     REQUIRE(r.exit_code == 0);
     REQUIRE(lines(r.out).size() == 1);
@@ -105,7 +64,7 @@ std::vector<std::uint64_t> nodes(const nlohmann::json& j) {
 
 TEST_CASE("dtb perft --json: one object, international start", "[tools][perft]") {
     const auto j =
-        one_json_object(run_perft({"perft", "--variant", "international", "--depth", "3", "--json"}));
+        one_json_object(run_dtb({"perft", "--variant", "international", "--depth", "3", "--json"}));
     CHECK(j["variant"] == "international");
     CHECK(j["captures"] == "unique");
     CHECK(j["fen"] ==
@@ -113,33 +72,33 @@ TEST_CASE("dtb perft --json: one object, international start", "[tools][perft]")
           "12,13,14,15,16,17,18,19,20");
     CHECK(nodes(j) == std::vector<std::uint64_t>{9, 81, 658});
     // The variant defaults to international.
-    CHECK(nodes(one_json_object(run_perft({"perft", "--depth", "3", "--json"}))) ==
+    CHECK(nodes(one_json_object(run_dtb({"perft", "--depth", "3", "--json"}))) ==
           std::vector<std::uint64_t>{9, 81, 658});
 }
 
 TEST_CASE("dtb perft --captures paths", "[tools][perft]") {
     // International start, depth 8: 6483961 unique, 6483971 paths (RULES.md 1 / the Foundation
     // issue).
-    const auto j = one_json_object(run_perft({"perft", "--depth", "8", "--captures", "paths", "--json"}));
+    const auto j = one_json_object(run_dtb({"perft", "--depth", "8", "--captures", "paths", "--json"}));
     CHECK(j["captures"] == "paths");
     const auto n = nodes(j);
     REQUIRE(n.size() == 8);
     CHECK(n[7] == 6483971);
     // A man circuit with two paths: one move unique, two paths.
     const std::string fen = "W:W32:B17,18,27,28";
-    CHECK(nodes(one_json_object(run_perft({"perft", "--fen", fen, "--depth", "1", "--json"}))) ==
+    CHECK(nodes(one_json_object(run_dtb({"perft", "--fen", fen, "--depth", "1", "--json"}))) ==
           std::vector<std::uint64_t>{1});
-    CHECK(nodes(one_json_object(run_perft({"perft", "--fen", fen, "--depth", "1", "--captures", "paths",
+    CHECK(nodes(one_json_object(run_dtb({"perft", "--fen", fen, "--depth", "1", "--captures", "paths",
                                      "--json"}))) == std::vector<std::uint64_t>{2});
     const auto u = one_json_object(
-        run_perft({"perft", "--fen", fen, "--depth", "1", "--captures", "unique", "--json"}));
+        run_dtb({"perft", "--fen", fen, "--depth", "1", "--captures", "unique", "--json"}));
     CHECK(u["captures"] == "unique");
     CHECK(u["fen"] == "W:W32:B17,18,27,28");
 }
 
 TEST_CASE("dtb perft turkish start", "[tools][perft]") {
     const auto j = one_json_object(
-        run_perft({"perft", "--variant", "turkish", "--depth", "5", "--captures", "paths", "--json"}));
+        run_dtb({"perft", "--variant", "turkish", "--depth", "5", "--captures", "paths", "--json"}));
     CHECK(j["variant"] == "turkish");
     CHECK(j["captures"] == "paths");
     CHECK(j["fen"] ==
@@ -147,14 +106,14 @@ TEST_CASE("dtb perft turkish start", "[tools][perft]") {
           "e7,f7,g7,h7");
     CHECK(nodes(j) == std::vector<std::uint64_t>{8, 64, 708, 7538, 85090});
     // An explicit FEN in ranges gives the same counts, and its canonical form.
-    const auto k = one_json_object(run_perft({"perft", "--variant", "turkish", "--fen",
+    const auto k = one_json_object(run_dtb({"perft", "--variant", "turkish", "--fen",
                                         "W:Ba6-h6,a7-h7:Wa2-h2,a3-h3", "--depth", "3", "--json"}));
     CHECK(k["fen"] == j["fen"]);
     CHECK(nodes(k) == std::vector<std::uint64_t>{8, 64, 708});
 }
 
 TEST_CASE("dtb perft human-readable output", "[tools][perft]") {
-    const PerftRun r = run_perft({"perft", "--depth", "3"});
+    const RunResult r = run_dtb({"perft", "--depth", "3"});
     INFO(r.out << r.err);
     REQUIRE(r.exit_code == 0);
     const auto v = lines(r.out);
@@ -186,7 +145,7 @@ TEST_CASE("dtb perft --divide: the lines sum to the total", "[tools][perft]") {
          8},
     };
     for (const Case& c : cases) {
-        const PerftRun r = run_perft(c.args);
+        const RunResult r = run_dtb(c.args);
         INFO(r.out << r.err);
         REQUIRE(r.exit_code == 0);
         const auto v = lines(r.out);
@@ -203,7 +162,7 @@ TEST_CASE("dtb perft --divide: the lines sum to the total", "[tools][perft]") {
         CHECK(sum == c.total);
     }
     // --divide --json: still exactly one JSON object, with the total at the requested depth.
-    const auto j = one_json_object(run_perft({"perft", "--depth", "4", "--divide", "--json"}));
+    const auto j = one_json_object(run_dtb({"perft", "--depth", "4", "--divide", "--json"}));
     REQUIRE(j["depths"].size() == 1);
     CHECK(j["depths"][0]["depth"] == 4);
     CHECK(j["depths"][0]["nodes"] == 4265);
@@ -243,7 +202,7 @@ TEST_CASE("dtb perft: malformed FENs exit 2 with one line on stderr", "[tools][p
         {"international", "   "},
     };
     for (const Case& c : cases) {
-        const PerftRun r = run_perft({"perft", "--variant", c.variant, "--fen", c.fen, "--depth", "2"});
+        const RunResult r = run_dtb({"perft", "--variant", c.variant, "--fen", c.fen, "--depth", "2"});
         INFO(c.variant << " FEN '" << c.fen << "'\nstdout: " << r.out << "\nstderr: " << r.err);
         CHECK(r.exit_code == 2);
         CHECK(lines(r.err).size() == 1);
@@ -254,7 +213,7 @@ TEST_CASE("dtb perft: malformed FENs exit 2 with one line on stderr", "[tools][p
 TEST_CASE("dtb perft: an empty --fen is malformed too", "[tools][perft][fen]") {
     // The issue lists "" among the malformed FENs. `--fen ""` must not silently fall back to the
     // start position.
-    const PerftRun r = run_perft({"perft", "--fen", "", "--depth", "2"});
+    const RunResult r = run_dtb({"perft", "--fen", "", "--depth", "2"});
     INFO("stdout: " << r.out << "\nstderr: " << r.err);
     CHECK(r.exit_code == 2);
     CHECK(lines(r.err).size() == 1);
@@ -275,13 +234,13 @@ TEST_CASE("dtb: bad command lines exit 2, --help exits 0", "[tools]") {
          }) {
         std::string joined;
         for (const auto& a : args) joined += a + " ";
-        const PerftRun r = run_perft(args);
+        const RunResult r = run_dtb(args);
         INFO("dtb " << joined << "\nstdout: " << r.out << "\nstderr: " << r.err);
         CHECK(r.exit_code == 2);
         CHECK_FALSE(r.err.empty());
     }
-    const PerftRun h = run_perft({"--help"});
+    const RunResult h = run_dtb({"--help"});
     CHECK(h.exit_code == 0);
     CHECK(h.out.find("perft") != std::string::npos);
-    CHECK(run_perft({"perft", "--help"}).exit_code == 0);
+    CHECK(run_dtb({"perft", "--help"}).exit_code == 0);
 }

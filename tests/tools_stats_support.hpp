@@ -53,9 +53,10 @@ struct TempDir {
     }
 };
 
-// Starts `dtb args...` with stdout and stderr going to out_file and err_file; returns its pid.
+// Starts `dtb args...` with stdout and stderr going to out_file and err_file, in folder cwd
+// when it is given; returns its pid.
 inline pid_t spawn_dtb(const std::vector<std::string>& args, const fs::path& out_file,
-                       const fs::path& err_file) {
+                       const fs::path& err_file, const fs::path& cwd = {}) {
     std::vector<std::string> argv_s{DTB_EXE};
     argv_s.insert(argv_s.end(), args.begin(), args.end());
     std::vector<char*> argv;
@@ -67,6 +68,8 @@ inline pid_t spawn_dtb(const std::vector<std::string>& args, const fs::path& out
                                      0644);
     posix_spawn_file_actions_addopen(&actions, 2, err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
                                      0644);
+    // After the opens, so that relative output paths still name the caller's folder.
+    if (!cwd.empty()) posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
     pid_t pid = 0;
     const int rc = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
@@ -88,14 +91,14 @@ inline RunResult wait_dtb(pid_t pid, const fs::path& out_file, const fs::path& e
     return r;
 }
 
-// Runs `dtb args...` to the end.
-inline RunResult run_dtb(const std::vector<std::string>& args) {
+// Runs `dtb args...` to the end, in folder cwd when it is given.
+inline RunResult run_dtb(const std::vector<std::string>& args, const fs::path& cwd = {}) {
     static int counter = 0;
     const fs::path base =
         fs::temp_directory_path() /
         ("dtb_tools_run_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
     const fs::path out = base.string() + ".out", err = base.string() + ".err";
-    return wait_dtb(spawn_dtb(args, out, err), out, err);
+    return wait_dtb(spawn_dtb(args, out, err, cwd), out, err);
 }
 
 // Every regular file of a folder, by name.
