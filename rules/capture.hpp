@@ -11,6 +11,8 @@
 //                                     on. The sink applies the majority rule and, in unique mode,
 //                                     drops repeated effects.
 #pragma once
+#include <algorithm>
+
 #include "position.hpp"
 #include "rules_of.hpp"
 
@@ -37,6 +39,19 @@ template <class R, Color Us>
 template <class R, Color Us>
 Bitboard men_that_capture(const Position& p) {
     return man_jump_squares<R, Us>(p) & p.men(Us);
+}
+
+// The squares, whatever stands on them, from which a piece moving in direction e over empty squares
+// only (at most one step unless kings fly) comes next to one of `pieces`: for every square at once,
+// by shifts.
+template <class R, Dir e>
+[[gnu::always_inline]] inline Bitboard squares_before(Bitboard pieces, Bitboard empty) {
+    using G = typename R::Geometry;
+    constexpr int kLongestSlide = std::max(G::kWidth, G::kHeight) - 2;
+    Bitboard before = G::step_back(pieces, e);
+    if constexpr (R::kFlyingKings)
+        for (int k = 1; k < kLongestSlide; ++k) before |= G::step_back(before & empty, e);
+    return before;
 }
 
 // Whether a king on `k` can jump an opponent piece (first jump only).
@@ -134,18 +149,43 @@ private:
             const int v = G::nearest(on_ray, d);
             if (!(targets & bit(v))) return;
             // The landing squares lie beyond the victim, so its removal does not change them.
-            Bitboard lands = Rules::template king_slide<d>(v, occ);
+            const Bitboard lands = Rules::template king_slide<d>(v, occ);
             if (!lands) return;
             continued = true;
-            while (lands) {  // nearest landing first
-                const int to = G::nearest(lands, d);
-                lands &= ~bit(to);
+            const Bitboard taken = captured | bit(v);
+            // When some landings can go on, the others end with fewer pieces taken, which the
+            // majority rule drops: only the former are searched. When none can, each landing ends
+            // the capture and is recorded without searching on from it.
+            const Bitboard going_on = lands & onward_squares<d>(taken);
+            for (Bitboard todo = going_on ? going_on : lands; todo;) {  // nearest landing first
+                const int to = G::nearest(todo, d);
+                todo &= ~bit(to);
                 sink_.push_landing(to);
-                king_capture(to, d, captured | bit(v));
+                if (going_on)
+                    king_capture(to, d, taken);
+                else
+                    record(to, taken, true);
                 sink_.pop_landing();
             }
         });
         if (!continued && captured) record(sq, captured, true);
+    }
+
+    // The empty squares from which a king that has taken `captured`, its last jump in direction d,
+    // could take one more piece: for each direction but back over the piece just taken (never a
+    // capture: it still stands there, or the rules forbid turning back), the squares before a
+    // piece still to be taken that has an empty square beyond it, with nothing in between. Found
+    // for the whole board at once with shifts, instead of a search from each landing square that
+    // mostly finds nothing (the last jump of a capture).
+    template <Dir d>
+    Bitboard onward_squares(Bitboard captured) const {
+        const Bitboard targets = opp_ & ~captured;
+        const Bitboard empty = G::kPlayable & ~blockers(captured);
+        Bitboard from = 0;
+        for_each_dir<R::kKingDirs>([&]<Dir e>() {
+            if constexpr (e != opposite(d)) from |= squares_before<R, e>(targets & G::step_back(empty, e), empty);
+        });
+        return from;
     }
 
     const Position& pos_;

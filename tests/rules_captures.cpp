@@ -21,6 +21,7 @@ using namespace dtb;
 namespace {
 
 using test::pos;
+using test::TurkishCrowningAtOnce;
 
 template <class R>
 std::string captured_list(Bitboard b) {
@@ -357,10 +358,7 @@ TEST_CASE("turkish man reaching the last row mid-capture goes on sideways as a m
 
 // RULES 2: "Sources on Turkish draughts differ here (some let the new king go on capturing at
 // once), so this is a field of the variant". No shipped variant sets it; the generator must
-// still honour it.
-struct TurkishCrowningAtOnce : Turkish {
-    static constexpr bool kPromoteMidCapture = true;
-};
+// still honour it (test::TurkishCrowningAtOnce, tests/rules_support.hpp).
 
 TEST_CASE("turkish crowning at once: the new king goes on capturing",
           "[rules][captures][promotion]") {

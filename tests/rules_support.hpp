@@ -5,8 +5,17 @@
 #include <string_view>
 
 #include "rules/fen.hpp"
+#include "rules/variant.hpp"
 
 namespace dtb::test {
+
+// Rule fields that no shipped variant sets, so that their code paths are compiled and exercised.
+struct InternationalShortKings : International {
+    static constexpr bool kFlyingKings = false;
+};
+struct TurkishCrowningAtOnce : Turkish {
+    static constexpr bool kPromoteMidCapture = true;
+};
 
 // The position of a FEN the test knows to be valid (fails the test otherwise).
 template <class R>

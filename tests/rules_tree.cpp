@@ -107,13 +107,8 @@ void walk(const Position& p, int depth, Stats& st) {
     }
 }
 
-// Rule fields that no shipped variant sets, so that their code paths are compiled and exercised.
-struct InternationalShortKings : International {
-    static constexpr bool kFlyingKings = false;
-};
-struct TurkishCrowningAtOnce : Turkish {
-    static constexpr bool kPromoteMidCapture = true;
-};
+using test::InternationalShortKings;
+using test::TurkishCrowningAtOnce;
 
 }  // namespace
 
