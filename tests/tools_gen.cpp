@@ -6,9 +6,9 @@
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <iterator>
 #include <string>
+#include <vector>
 
 #include "index/scheme_version.hpp"
 #include "probe/format.hpp"
@@ -18,15 +18,12 @@
 namespace fs = std::filesystem;
 
 namespace {
-int run_status(const std::string& args, std::string* err = nullptr) {
-    const fs::path errfile = fs::temp_directory_path() / ("dtb_gen_err_" + std::to_string(::getpid()));
-    const int status = std::system((std::string(DTB_EXE) + " " + args + " 2>" + errfile.string() + " >/dev/null").c_str());
-    if (err) {
-        std::ifstream in(errfile);
-        err->assign(std::istreambuf_iterator<char>(in), {});
-    }
-    fs::remove(errfile);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+// Runs `dtb args...` (no shell); returns its exit code (-1 when it crashed) and, when err is given,
+// what it wrote on stderr.
+int run_status(const std::vector<std::string>& args, std::string* err = nullptr) {
+    const dtb::test::RunResult r = dtb::test::run_dtb(args);
+    if (err) *err = r.err;
+    return r.exit_code;
 }
 using dtb::test::slurp;
 // Checks that every file of a equals its namesake in b and that b holds no other; returns how
@@ -51,12 +48,12 @@ fs::path fresh_path(const std::string& name) {
 TEST_CASE("dtb gen: tables are byte-identical with 1 and 2 threads", "[tools][gen]") {
     for (const std::string variant : {"international", "turkish"}) {
         const fs::path a = fresh_path(variant + "_t1"), b = fresh_path(variant + "_t2");
-        REQUIRE(run_status("gen --variant " + variant + " --pieces 3 --threads 1 --out " + a.string()) == 0);
-        REQUIRE(run_status("gen --variant " + variant + " --pieces 3 --threads 2 --out " + b.string()) == 0);
+        REQUIRE(run_status({"gen", "--variant", variant, "--pieces", "3", "--threads", "1", "--out", a.string()}) == 0);
+        REQUIRE(run_status({"gen", "--variant", variant, "--pieces", "3", "--threads", "2", "--out", b.string()}) == 0);
         CHECK(check_same_files(a, b) >= 3 * 9);
         // A second run finds every slice present and valid and writes nothing.
         std::string err;
-        REQUIRE(run_status("gen --variant " + variant + " --pieces 3 --out " + a.string(), &err) == 0);
+        REQUIRE(run_status({"gen", "--variant", variant, "--pieces", "3", "--out", a.string()}, &err) == 0);
         CHECK(err.find("0 slices generated") != std::string::npos);
         fs::remove_all(a);
         fs::remove_all(b);
@@ -65,8 +62,8 @@ TEST_CASE("dtb gen: tables are byte-identical with 1 and 2 threads", "[tools][ge
 
 TEST_CASE("dtb gen: --only generates the named slice and its mirror", "[tools][gen]") {
     const fs::path d = fresh_path("only");
-    REQUIRE(run_status("gen --variant international --pieces 2 --out " + d.string()) == 0);
-    REQUIRE(run_status("gen --variant international --pieces 3 --only KKvK --out " + d.string()) == 0);
+    REQUIRE(run_status({"gen", "--variant", "international", "--pieces", "2", "--out", d.string()}) == 0);
+    REQUIRE(run_status({"gen", "--variant", "international", "--pieces", "3", "--only", "KKvK", "--out", d.string()}) == 0);
     CHECK(fs::exists(d / "KKvK.wdl"));
     CHECK(fs::exists(d / "KvKK.dtc"));
     CHECK(!fs::exists(d / "KMvK.wdl"));
@@ -76,11 +73,11 @@ TEST_CASE("dtb gen: --only generates the named slice and its mirror", "[tools][g
 TEST_CASE("dtb gen: a missing input table is exit 3, bad arguments exit 2", "[tools][gen]") {
     const fs::path d = fresh_path("missing");
     std::string err;
-    CHECK(run_status("gen --variant international --pieces 3 --only KKvK --out " + d.string(), &err) == 3);
+    CHECK(run_status({"gen", "--variant", "international", "--pieces", "3", "--only", "KKvK", "--out", d.string()}, &err) == 3);
     CHECK(err.find("needs") != std::string::npos);
-    CHECK(run_status("gen --variant international --pieces 3 --only XvY --out " + d.string()) == 2);
-    CHECK(run_status("gen --variant chess --pieces 3") == 2);
-    CHECK(run_status("gen --variant international") == 2);
+    CHECK(run_status({"gen", "--variant", "international", "--pieces", "3", "--only", "XvY", "--out", d.string()}) == 2);
+    CHECK(run_status({"gen", "--variant", "chess", "--pieces", "3"}) == 2);
+    CHECK(run_status({"gen", "--variant", "international"}) == 2);
     fs::remove_all(d);
 }
 
@@ -88,7 +85,7 @@ TEST_CASE("dtb gen: a slice over --memory is refused before anything of it is wr
     const fs::path d = fresh_path("memory");
     std::string err;
     // 3 pieces: KvKK and its mirror need about 1.5 MB, more than 1 MB.
-    CHECK(run_status("gen --variant international --pieces 3 --memory 1 --out " + d.string(), &err) == 3);
+    CHECK(run_status({"gen", "--variant", "international", "--pieces", "3", "--memory", "1", "--out", d.string()}, &err) == 3);
     CHECK(err.find("needs about") != std::string::npos);
     CHECK(err.find("more than --memory 1") != std::string::npos);
     CHECK(fs::exists(d / "KvK.wdl"));  // the slices before it fit
@@ -106,7 +103,7 @@ TEST_CASE("dtb gen --spill: international tables solved by levels with arrays in
     REQUIRE(fs::exists(whole / "KKvKM.wdl"));  // the 4-piece fixture
     const fs::path d = fresh_path("spill");
     std::string err;
-    REQUIRE(run_status("gen --variant international --pieces 4 --spill --out " + d.string(), &err) == 0);
+    REQUIRE(run_status({"gen", "--variant", "international", "--pieces", "4", "--spill", "--out", d.string()}, &err) == 0);
     CHECK(err.find("(it would fit: spilled as --spill asks); solved by levels") != std::string::npos);
     CHECK(err.find(" MB of arrays spilled") != std::string::npos);
     CHECK(check_same_files(whole, d) > 200);
@@ -124,7 +121,7 @@ TEST_CASE("dtb gen: a pair with men over --memory is solved by levels when a lev
     // KMvKM (its own mirror): 4,478,160 positions, 51 MB at 12 bytes each (57 MB with its inputs,
     // 74 MB with the 4 bytes per position a whole solve holds besides: frontier lists); its
     // largest level is far smaller.
-    REQUIRE(run_status("gen --variant international --pieces 4 --memory 45 --out " + d.string(), &err) == 0);
+    REQUIRE(run_status({"gen", "--variant", "international", "--pieces", "4", "--memory", "45", "--out", d.string()}, &err) == 0);
     CHECK(err.find("KMvKM: 74 MB in memory would be needed; solved by levels, 51 MB of arrays in files") != std::string::npos);
     // The arrays did go to files (the slice line counts what was mapped from them).
     const auto spilled = err.find(" MB of arrays spilled");
@@ -139,7 +136,7 @@ TEST_CASE("dtb gen: a pair with men over --memory is solved by levels when a lev
         fs::remove(d / (std::string("KMvKM") + ext));
     }
     // 5 MB: not even a level of it (nor the inputs held) fits.
-    CHECK(run_status("gen --variant international --pieces 4 --memory 5 --out " + d.string(), &err) == 3);
+    CHECK(run_status({"gen", "--variant", "international", "--pieces", "4", "--memory", "5", "--out", d.string()}, &err) == 3);
     CHECK(err.find("KMvKM needs about") != std::string::npos);
     CHECK(!fs::exists(d / "KMvKM.dtc"));
     fs::remove_all(d);
@@ -161,8 +158,8 @@ std::uintmax_t wdl_bytes(const fs::path& d) {
 
 TEST_CASE("dtb gen --wdl: compact derives one side of some pairs, both-sides (the default) none", "[tools][gen]") {
     const fs::path a = fresh_path("wdl_compact"), b = fresh_path("wdl_both");
-    REQUIRE(run_status("gen --variant international --pieces 3 --wdl compact --out " + a.string()) == 0);
-    REQUIRE(run_status("gen --variant international --pieces 3 --out " + b.string()) == 0);
+    REQUIRE(run_status({"gen", "--variant", "international", "--pieces", "3", "--wdl", "compact", "--out", a.string()}) == 0);
+    REQUIRE(run_status({"gen", "--variant", "international", "--pieces", "3", "--out", b.string()}) == 0);
     int derived = 0;
     for (const auto& e : fs::directory_iterator(a)) {
         const std::string name = e.path().filename().string();
@@ -188,13 +185,13 @@ TEST_CASE("dtb gen --wdl: compact derives one side of some pairs, both-sides (th
     }
     CHECK(derived >= 5);
     CHECK(wdl_bytes(a) * 2 < wdl_bytes(b));
-    CHECK(run_status("verify --full --db " + a.string()) == 0);
-    CHECK(run_status("gen --variant international --pieces 3 --wdl none --out " + a.string()) == 2);
+    CHECK(run_status({"verify", "--full", "--db", a.string()}) == 0);
+    CHECK(run_status({"gen", "--variant", "international", "--pieces", "3", "--wdl", "none", "--out", a.string()}) == 2);
 
     // A 4-piece slice generated from the 3-piece tables on disk reads derived inputs (WDL from
     // DTW's parity): its files equal those made from stored inputs.
-    REQUIRE(run_status("gen --variant international --pieces 4 --only KKKvK --wdl compact --out " + a.string()) == 0);
-    REQUIRE(run_status("gen --variant international --pieces 4 --only KKKvK --wdl both-sides --out " + b.string()) == 0);
+    REQUIRE(run_status({"gen", "--variant", "international", "--pieces", "4", "--only", "KKKvK", "--wdl", "compact", "--out", a.string()}) == 0);
+    REQUIRE(run_status({"gen", "--variant", "international", "--pieces", "4", "--only", "KKKvK", "--wdl", "both-sides", "--out", b.string()}) == 0);
     for (const char* ext : {".dtw", ".dtc", ".fmjd", ".ffjd"}) {
         for (const char* slice : {"KKKvK", "KvKKK"}) {
             INFO(slice << ext);
@@ -228,8 +225,8 @@ TEST_CASE("dtb gen: a write that fails (file size limit, as a full disk) is a cl
     }
     CHECK(files > 0);  // the slices before the large file are complete
     // Without the limit the run resumes and ends with exactly the tables of an uninterrupted run.
-    REQUIRE(run_status("gen --variant international --pieces 3 --out " + d.string()) == 0);
-    REQUIRE(run_status("gen --variant international --pieces 3 --out " + ref.string()) == 0);
+    REQUIRE(run_status({"gen", "--variant", "international", "--pieces", "3", "--out", d.string()}) == 0);
+    REQUIRE(run_status({"gen", "--variant", "international", "--pieces", "3", "--out", ref.string()}) == 0);
     for (const auto& e : fs::directory_iterator(ref)) {
         INFO(e.path().filename().string());
         CHECK(slurp(e.path()) == slurp(d / e.path().filename()));
@@ -246,28 +243,28 @@ TEST_CASE("dtb gen: a pair regenerated next to a derived table that rests on it 
     // KKvK pair is missing: regenerating that pair compact must keep KKvK's WDL stored, though
     // KKvK is the side a fresh compact run derives.
     const fs::path d = fresh_path("rests_on");
-    REQUIRE(run_status("gen --variant international --pieces 3 --out " + d.string()) == 0);
+    REQUIRE(run_status({"gen", "--variant", "international", "--pieces", "3", "--out", d.string()}) == 0);
     {
         auto info = dtb::format::read_table_info(d / "MvKK.wdl");
         REQUIRE(info.ok());
         REQUIRE(dtb::format::write_derived_table(d / "MvKK.wdl", *info, info->num_entries).ok());
     }
-    CHECK(run_status("verify --db " + d.string()) == 0);
+    CHECK(run_status({"verify", "--db", d.string()}) == 0);
     for (const char* slice : {"KKvK", "KvKK"})
         for (const char* ext : {".wdl", ".dtw", ".dtc", ".fmjd", ".ffjd"}) fs::remove(d / (std::string(slice) + ext));
     std::string err;
-    REQUIRE(run_status("gen --variant international --pieces 3 --wdl compact --out " + d.string(), &err) == 0);
+    REQUIRE(run_status({"gen", "--variant", "international", "--pieces", "3", "--wdl", "compact", "--out", d.string()}, &err) == 0);
     INFO(err);
     CHECK_FALSE(derived_wdl(d / "KKvK.wdl"));
     CHECK(derived_wdl(d / "KvKK.wdl"));  // the other side may be, and is
     CHECK(derived_wdl(d / "MvKK.wdl"));  // left as it was: still valid
-    CHECK(run_status("verify --full --db " + d.string()) == 0);
+    CHECK(run_status({"verify", "--full", "--db", d.string()}) == 0);
 
     // The quick verify refuses a derived table whose successor is derived too (exit 1).
     auto info = dtb::format::read_table_info(d / "KKvK.wdl");
     REQUIRE(info.ok());
     REQUIRE(dtb::format::write_derived_table(d / "KKvK.wdl", *info, info->num_entries).ok());
-    CHECK(run_status("verify --db " + d.string(), &err) == 1);
+    CHECK(run_status({"verify", "--db", d.string()}, &err) == 1);
     fs::remove_all(d);
 }
 
@@ -311,7 +308,7 @@ TEST_CASE("dtb gen: Turkish tables of an older index scheme are refused and rege
     const std::uint32_t old = GENERATE(1u, 2u);
     REQUIRE(old < current);
     const fs::path d = fresh_path("old_scheme_" + std::to_string(old));
-    REQUIRE(run_status("gen --variant turkish --pieces 3 --out " + d.string()) == 0);
+    REQUIRE(run_status({"gen", "--variant", "turkish", "--pieces", "3", "--out", d.string()}) == 0);
     const std::string fresh_kvk = slurp(d / "KvK.dtw");
     // Every file rewritten with the old scheme in its header and valid checksums.
     int rewritten = 0;
@@ -331,13 +328,13 @@ TEST_CASE("dtb gen: Turkish tables of an older index scheme are refused and rege
     CHECK(rewritten >= 3 * 9);
     CHECK(slurp(d / "KvK.dtw") != fresh_kvk);
     std::string err;
-    CHECK(run_status("probe --variant turkish --db " + d.string() + " W:WKa1:BKh8", &err) == 3);
+    CHECK(run_status({"probe", "--variant", "turkish", "--db", d.string(), "W:WKa1:BKh8"}, &err) == 3);
     CHECK(err.find("index scheme " + std::to_string(old)) != std::string::npos);
-    CHECK(run_status("verify --variant turkish --db " + d.string()) != 0);
+    CHECK(run_status({"verify", "--variant", "turkish", "--db", d.string()}) == 1);  // a check ran and found a problem
     // The generator takes none of them as present: it regenerates every slice.
-    REQUIRE(run_status("gen --variant turkish --pieces 3 --out " + d.string(), &err) == 0);
+    REQUIRE(run_status({"gen", "--variant", "turkish", "--pieces", "3", "--out", d.string()}, &err) == 0);
     CHECK(err.find("present and valid") == std::string::npos);
     CHECK(slurp(d / "KvK.dtw") == fresh_kvk);
-    CHECK(run_status("verify --variant turkish --db " + d.string()) == 0);
+    CHECK(run_status({"verify", "--variant", "turkish", "--db", d.string()}) == 0);
     fs::remove_all(d);
 }
