@@ -172,18 +172,20 @@ private:
     }
 
     // The empty squares from which a king that has taken `captured`, its last jump in direction d,
-    // could take one more piece: for each direction but back over the piece just taken (never a
-    // capture: it still stands there, or the rules forbid turning back), the squares before a
-    // piece still to be taken that has an empty square beyond it, with nothing in between. Found
-    // for the whole board at once with shifts, instead of a search from each landing square that
-    // mostly finds nothing (the last jump of a capture).
+    // could take one more piece: for each direction it may take next, the squares before a piece
+    // still to be taken that has an empty square beyond it, with nothing in between. Found for
+    // the whole board at once with shifts, instead of a search from each landing square that
+    // mostly finds nothing (the last jump of a capture). Back along d a landing meets the piece
+    // just taken, so nothing, unless the rules both let the king turn back and lift that piece
+    // at once.
     template <Dir d>
     Bitboard onward_squares(Bitboard captured) const {
         const Bitboard targets = opp_ & ~captured;
         const Bitboard empty = G::kPlayable & ~blockers(captured);
         Bitboard from = 0;
         for_each_dir<R::kKingDirs>([&]<Dir e>() {
-            if constexpr (e != opposite(d)) from |= squares_before<R, e>(targets & G::step_back(empty, e), empty);
+            if constexpr (e != opposite(d) || (R::kKingMayReverse && R::kRemoveCapturedAtOnce))
+                from |= squares_before<R, e>(targets & G::step_back(empty, e), empty);
         });
         return from;
     }

@@ -22,6 +22,11 @@ namespace {
 
 using test::InternationalShortKings;
 using test::TurkishCrowningAtOnce;
+// Captured pieces removed at once, and a king that may turn back: it can then jump again along
+// the line it came by, over the square its last victim has left.
+struct TurkishKingsTurnBack : Turkish {
+    static constexpr bool kKingMayReverse = true;
+};
 
 // Every complete capture of the side to move as "from x landing x ... [captured squares]", before
 // the majority rule.
@@ -201,4 +206,5 @@ TEST_CASE("capture search equals the reference in rule variants no shipped game 
           "[rules][captures][reference]") {
     compare_with_reference<InternationalShortKings>(10000, 3);
     compare_with_reference<TurkishCrowningAtOnce>(10000, 4);
+    compare_with_reference<TurkishKingsTurnBack>(10000, 5);
 }
