@@ -22,6 +22,7 @@ namespace {
 
 using test::InternationalShortKings;
 using test::TurkishCrowningAtOnce;
+using test::captured_list;
 // Captured pieces removed at once, and a king that may turn back: it can then jump again along
 // the line it came by, over the square its last victim has left.
 struct TurkishKingsTurnBack : Turkish {
@@ -81,7 +82,6 @@ private:
             if (king && R::kFlyingKings)
                 while (victim >= 0 && !occupied(victim, captured)) victim = G::neighbor(victim, d);
             if (victim < 0 || !(p_.of(~us_) & bit(victim)) || (captured & bit(victim))) continue;
-            if (!occupied(victim, captured)) continue;  // removed already (never: captured is excluded above)
             for (int land = G::neighbor(victim, d); land >= 0 && !occupied(land, captured);
                  land = G::neighbor(land, d)) {
                 went_on = true;
@@ -95,10 +95,7 @@ private:
         if (went_on || !captured) return;
         std::string s = G::square_name(from_);
         for (int l : path) s += "x" + G::square_name(l);
-        s += " [";
-        for (int b = 0; b < 64; ++b)
-            if (captured & bit(b)) s += G::square_name(b) + ",";
-        found_.push_back(s + "]");
+        found_.push_back(s + " " + captured_list<R>(captured));
         counts_.push_back(popcount(captured));
     }
 
@@ -109,23 +106,17 @@ private:
     std::vector<int> counts_;
 };
 
+// "from x landing x ... [captured]", as the reference writes a capture.
 template <class R>
 std::string text(const Move& m) {
-    using G = typename R::Geometry;
-    std::string s = move_full_path<R>(m) + " [";
-    for (int b = 0; b < 64; ++b)
-        if (m.captured & bit(b)) s += G::square_name(b) + ",";
-    return s + "]";
+    return move_full_path<R>(m) + " " + captured_list<R>(m.captured);
 }
 
 // "from x to [captured]": what makes two captures the same in unique mode.
 template <class R>
 std::string effect_text(const Move& m) {
     using G = typename R::Geometry;
-    std::string s = G::square_name(m.from) + "x" + G::square_name(m.to) + " [";
-    for (int b = 0; b < 64; ++b)
-        if (m.captured & bit(b)) s += G::square_name(b) + ",";
-    return s + "]";
+    return G::square_name(m.from) + "x" + G::square_name(m.to) + " " + captured_list<R>(m.captured);
 }
 
 // The same of a reference capture: its first and last squares.

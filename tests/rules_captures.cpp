@@ -22,21 +22,8 @@ namespace {
 
 using test::pos;
 using test::TurkishCrowningAtOnce;
+using test::captured_list;
 
-template <class R>
-std::string captured_list(Bitboard b) {
-    using G = typename R::Geometry;
-    std::string s = "[";
-    bool first = true;
-    for (int d = 0; d < G::kNumSquares; ++d) {
-        const int sq = G::bit_of_dense(d);
-        if (!(b & bit(sq))) continue;
-        if (!first) s += ",";
-        first = false;
-        s += G::square_name(sq);
-    }
-    return s + "]";
-}
 
 // "path [captured] +K" where +K marks a promotion; the whole effect of a move, path included.
 template <class R>

@@ -1,12 +1,7 @@
 // `dtb perft`: runs the built executable (DTB_EXE) and checks its output and exit codes.
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>

@@ -1,14 +1,10 @@
 // `dtb probe`: runs the built executable (DTB_EXE) on tables it generates itself (`dtb gen`, up
 // to 3 pieces, once per test process) and checks the JSON contract, the text layout and the exit
 // codes.
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
-#include <cstdio>
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
