@@ -13,6 +13,7 @@
 // rules only add draws, so such a position is a draw under every rule set, and the phase solves
 // skip it. Plain man moves stay with the phase solve: their values are in this very slice.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -39,6 +40,7 @@ public:
         for (RuleSet rules : {RuleSet::fmjd, RuleSet::ffjd})
             if (count_class(m, rules) == CountClass::none) phased_.push_back(rules);
         if (phased_.empty()) return;
+        build_contributions();
         assign_parallel(seeds_.emplace_back(), SliceIndex<R>(m).size(), std::uint16_t{0});
         if (m.mirrored() != m) assign_parallel(seeds_.emplace_back(), SliceIndex<R>(m.mirrored()).size(), std::uint16_t{0});
     }
@@ -50,25 +52,22 @@ public:
     // where the move takes the last piece; king_steps its plain king moves.
     void record(int side, std::uint64_t index, std::span<const std::uint16_t* const> exit_words, bool capture,
                 int king_steps) {
-        ValueCode best[2] = {kValueUnknown, kValueUnknown};
-        bool like_game[2] = {true, true};
+        unsigned rank[2] = {0, 0};  // best fresh exit so far per phased rule set (ExitRank; 0: none yet)
+        unsigned unlike = 0;        // bit k: some exit differs from the game under phased_[k]
         for (const std::uint16_t* at : exit_words) {
             if (!at) {  // the game ends, under every rule set alike
-                for (ValueCode& b : best) b = win_in(1);
+                rank[0] = rank[1] = kRankWin;
                 continue;
             }
-            const std::uint16_t word = *at;  // every field of the position at once
-            const Wdl game = wdl_of(FinishedTables<R>::value_in(word));
-            for (std::size_t k = 0; k < phased_.size(); ++k) {
-                const Wdl fresh = FinishedTables<R>::fresh_in(phased_[k], word);
-                best[k] = better(best[k], value_of_fresh_exit(fresh));
-                like_game[k] = like_game[k] && fresh == game;
-            }
+            const unsigned c = contribution_[*at];
+            rank[0] = std::max(rank[0], c & 3);
+            rank[1] = std::max(rank[1], (c >> 2) & 3);
+            unlike |= c >> 4;
         }
         unsigned word = capture ? kCaptureBit : static_cast<unsigned>(king_steps);
         for (std::size_t k = 0; k < phased_.size(); ++k) {
-            word |= pack(best[k]) << shift(phased_[k]);
-            if (like_game[k]) word |= like_game_bit(phased_[k]);
+            word |= kPackOfRank[rank[k]] << shift(phased_[k]);
+            if (!(unlike >> k & 1)) word |= like_game_bit(phased_[k]);
         }
         seeds_[static_cast<std::size_t>(side)][index] = static_cast<std::uint16_t>(word);
     }
@@ -101,7 +100,31 @@ private:
     static constexpr unsigned kDrawnBit = 1u << 15;
     static constexpr unsigned like_game_bit(RuleSet rules) { return rules == RuleSet::fmjd ? 1u << 13 : 1u << 14; }
     static constexpr unsigned shift(RuleSet rules) { return rules == RuleSet::fmjd ? 9 : 11; }
-    static unsigned pack(ValueCode v) { return v == kValueUnknown ? 0 : v == win_in(1) ? 1 : is_draw(v) ? 2 : 3; }
+    // An exit's value for the mover as a rank that grows with preference (better()): 0 no exit,
+    // then loss in 1, draw, win in 1; and the 2-bit code stored in a seed (read back by unpack)
+    // for each rank.
+    static constexpr unsigned kRankWin = 3;
+    static constexpr unsigned kPackOfRank[4] = {0, 3, 2, 1};
+    static unsigned rank_of(ValueCode v) { return is_win(v) ? 3 : is_draw(v) ? 2 : 1; }
+
+    // What a finished table's word contributes to record() for every word at once, so that the seed
+    // pass pays a table read per exit instead of decoding the word per rule set: bits 0-1 and 2-3
+    // the rank of the exit under phased_[0] and phased_[1], bits 4-5 whether its value there
+    // differs from the game's.
+    void build_contributions() {
+        contribution_.assign(std::size_t{1} << 16, 0);
+        for (unsigned word = 0; word < contribution_.size(); ++word) {
+            const auto w = static_cast<std::uint16_t>(word);
+            const Wdl game = wdl_of(FinishedTables<R>::value_in(w));
+            unsigned c = 0;
+            for (std::size_t k = 0; k < phased_.size(); ++k) {
+                const Wdl fresh = FinishedTables<R>::fresh_in(phased_[k], w);
+                c |= rank_of(value_of_fresh_exit(fresh)) << (2 * k);
+                if (fresh != game) c |= 1u << (4 + k);
+            }
+            contribution_[word] = static_cast<std::uint8_t>(c);
+        }
+    }
     static ValueCode unpack(unsigned bits) {
         constexpr ValueCode kCodes[] = {kValueUnknown, win_in(1), kValueDraw, loss_in(1)};
         return kCodes[bits & 3];
@@ -110,6 +133,7 @@ private:
     const FinishedTables<R>& finished_;
     std::vector<RuleSet> phased_;
     std::vector<BigArray<std::uint16_t>> seeds_;  // per side
+    std::vector<std::uint8_t> contribution_;      // per finished table word (build_contributions)
 };
 
 }  // namespace dtb::gen
