@@ -52,7 +52,7 @@ public:
     // where the move takes the last piece; king_steps its plain king moves.
     void record(int side, std::uint64_t index, std::span<const std::uint16_t* const> exit_words, bool capture,
                 int king_steps) {
-        unsigned rank[2] = {0, 0};  // best fresh exit so far per phased rule set (ExitRank; 0: none yet)
+        unsigned rank[2] = {0, 0};  // best fresh exit so far per phased rule set (rank_of; 0: none yet)
         unsigned unlike = 0;        // bit k: some exit differs from the game under phased_[k]
         for (const std::uint16_t* at : exit_words) {
             if (!at) {  // the game ends, under every rule set alike
