@@ -261,7 +261,7 @@ private:
         };
         std::uint64_t bytes = 0;
         // With counting rules, the theoretical seed pass also gathers the rule phases' seeds.
-        PhaseSeeds<R> phase_seeds(m, finished_);
+        PhaseSeeds<R> phase_seeds(m);
         SliceSolver<R> solver(m, finished_.external(), progress);
         if (R::kCountingRules && phase_seeds.needed())
             solver.observe_seeds([&](int side, std::uint64_t i, std::span<const std::uint16_t* const> exit_words,

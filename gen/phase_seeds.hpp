@@ -35,7 +35,7 @@ class PhaseSeeds {
 public:
     // Sizes itself for m and its mirror (the sides of SliceSolver<R>(m, ...), in that order);
     // without counting rules, holds nothing.
-    PhaseSeeds(const Material& m, const FinishedTables<R>& finished) : finished_(finished) {
+    explicit PhaseSeeds(const Material& m) {
         if constexpr (!R::kCountingRules) return;
         for (RuleSet rules : {RuleSet::fmjd, RuleSet::ffjd})
             if (count_class(m, rules) == CountClass::none) phased_.push_back(rules);
@@ -130,7 +130,6 @@ private:
         return kCodes[bits & 3];
     }
 
-    const FinishedTables<R>& finished_;
     std::vector<RuleSet> phased_;
     std::vector<BigArray<std::uint16_t>> seeds_;  // per side
     std::vector<std::uint8_t> contribution_;      // per finished table word (build_contributions)

@@ -26,7 +26,7 @@ struct CopyCounts {
 
 Tables rule_tables(const Material& m, gen::FinishedTables<International>& finished,
                    gen::FinishedRuleTables<International>& rules, Shortcuts shortcuts, CopyCounts& counts) {
-    gen::PhaseSeeds<International> seeds(m, finished);
+    gen::PhaseSeeds<International> seeds(m);
     gen::SliceSolver<International> solver(m, finished.external());
     solver.observe_seeds([&](int side, std::uint64_t i, std::span<const std::uint16_t* const> exit_words, bool capture,
                              int king_steps) { seeds.record(side, i, exit_words, capture, king_steps); });

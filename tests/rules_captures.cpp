@@ -24,7 +24,6 @@ using test::pos;
 using test::TurkishCrowningAtOnce;
 using test::captured_list;
 
-
 // "path [captured] +K" where +K marks a promotion; the whole effect of a move, path included.
 template <class R>
 std::string full(const Move& m) {
