@@ -2,6 +2,7 @@
 #include "probe/adjudicate.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <unordered_map>
 
 #include "rules/movegen.hpp"
@@ -64,6 +65,10 @@ struct KeyHash {
         return static_cast<std::size_t>(h ^ (h >> 29) ^ k.table);
     }
 };
+
+// A counter one ply on. It saturates: a count at or past its limit means the limit was reached,
+// whatever its value (RULES.md 1), and a caller may pass any int, INT_MAX included.
+int one_ply_on(int count) { return count == std::numeric_limits<int>::max() ? count : count + 1; }
 
 Result ok_result(Wdl w) {
     Result r;
@@ -268,17 +273,17 @@ Counters Adjudicator::after_move(const Position& p, const Counters& in, const Mo
     const Counters k = applicable(p, in);
     const Position q = make_move(p, m);
     Counters out;
-    out.reversible = (m.is_capture() || !m.by_king) ? 0 : k.reversible + 1;
+    out.reversible = (m.is_capture() || !m.by_king) ? 0 : one_ply_on(k.reversible);
     if (rules_ == RuleSet::none) return out;
     const Material before = Material::of(p), after = Material::of(q);
     const CountClass from = count_class(before, rules_), to = count_class(after, rules_);
     if (to == CountClass::sixteen) {
-        out.endgame = from == CountClass::sixteen && k.endgame ? *k.endgame + 1 : 0;
+        out.endgame = from == CountClass::sixteen && k.endgame ? one_ply_on(*k.endgame) : 0;
     } else if (to == CountClass::five || to == CountClass::ffjd_small ||
                (rules_ == RuleSet::ffjd && is_ffjd_carried(after))) {
-        if (k.endgame) out.endgame = *k.endgame + 1;  // a 16-move limit carried along
+        if (k.endgame) out.endgame = one_ply_on(*k.endgame);  // a 16-move limit carried along
     }
-    if (to == CountClass::five) out.small = from == CountClass::five && k.small ? *k.small + 1 : 0;
+    if (to == CountClass::five) out.small = from == CountClass::five && k.small ? one_ply_on(*k.small) : 0;
     return applicable(q, out);
 }
 
@@ -329,13 +334,20 @@ Adjudication Adjudicator::adjudicate(const Position& p, const Counters& counters
         a.result = q.value(p, a.counters);
         MoveList legal;
         generate_moves<R>(p, legal);
+        // A limit already reached here (a counter at its limit, or ffjd's immediate 2K v K / K v
+        // K draw) has ended the game in a draw: no move changes that, so every move keeps it,
+        // also one that would win or lose were the game still on.
+        const DecidingRule reached = limit_reached(p, a.counters);
         for (const Move& m : legal) {
             RuleMove rm;
             rm.move = m;
             rm.text = move_to_string<R>(m, legal);
             rm.after = after_move(p, a.counters, m);
             const Position next = make_move(p, m);
-            rm.result = next.of(next.side_to_move) == 0 ? Wdl::win : flip(q.value(next, rm.after));
+            if (reached != DecidingRule::none)
+                rm.result = Wdl::draw;
+            else
+                rm.result = next.of(next.side_to_move) == 0 ? Wdl::win : flip(q.value(next, rm.after));
             if (rm.result == a.result) a.moves.push_back(std::move(rm));
         }
         try {
@@ -350,7 +362,8 @@ Adjudication Adjudicator::adjudicate(const Position& p, const Counters& counters
         }
         std::sort(a.moves.begin(), a.moves.end(), better_rule_move);
         if (a.result != Wdl::draw && a.plies_known) a.plies = legal.empty() ? 0 : a.moves.front().plies;
-        if (a.result == Wdl::draw && a.theoretical != Wdl::draw) a.rule = deciding_rule(p, a.counters);
+        if (a.result == Wdl::draw && a.theoretical != Wdl::draw)
+            a.rule = reached != DecidingRule::none ? reached : deciding_rule(p, a.counters);
     } catch (const ProbeFailure& f) {
         a.status = f.result;
     }
@@ -374,13 +387,15 @@ DecidingRule Adjudicator::deciding_rule(const Position& p, const Counters& count
         x = y;
         k = next_k;
     }
-    // ... else the limit that binds at the start.
+    // ... else the limit that binds at the start. In ffjd's 2K v K / K v K without a carried
+    // 16-move count that is the immediate draw, whose class budget is unlimited (and so never
+    // below the 25-move one).
     const Question q(*this, tb_, Access::load);
     const Regime r = q.regime_of(p, counters);
     const CountClass cls = count_class(Material::of(p), rules_);
+    if (cls == CountClass::ffjd_small && !counters.endgame) return DecidingRule::two_kings;
     if (!r.is_class || r.rho < r.c) return DecidingRule::twenty_five;
     if (cls == CountClass::five && r.c == kFiveMoveLimit - counters.small.value_or(0)) return DecidingRule::five;
-    if (cls == CountClass::ffjd_small && !counters.endgame) return DecidingRule::two_kings;
     return DecidingRule::sixteen;
 }
 

@@ -10,6 +10,7 @@
 //  - full search: for positions with at most 3 plies of class budget left, a plain minimax to
 //    the end of the class (exits out of every class read the library, with fresh counters).
 #include <catch2/catch.hpp>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -248,6 +249,87 @@ TEST_CASE("adjudication: a kings-only 4-piece win with reversible near 50", "[ad
     const auto ffjd = judge(f, RuleSet::ffjd, 0);
     CHECK(ffjd.result == Wdl::draw);
     CHECK(ffjd.rule == DecidingRule::two_kings);
+}
+
+namespace {
+
+std::size_t legal_moves(const std::string& f) {
+    MoveList moves;
+    generate_moves<R>(fen(f), moves);
+    return moves.size();
+}
+
+std::vector<std::string> move_texts(const probe::Adjudication& a) {
+    std::vector<std::string> out;
+    for (const probe::RuleMove& m : a.moves) out.push_back(m.text + ":" + std::to_string(static_cast<int>(m.result)));
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("adjudication: a game already drawn by a limit keeps every move, and ffjd 2K v K draws are labelled 2k-v-k", "[adjudicate]") {
+    // ffjd: 2K v K with White to move and no capture is drawn at once, though White wins in 3
+    // (14-46 forces the lone king to capture into the long diagonal). The rule is 2K v K's, with
+    // or without a 16-move count carried in, and every legal move keeps the draw.
+    for (const std::optional<int> endgame : {std::optional<int>{}, std::optional<int>{3}}) {
+        const auto a = judge("W:WK10,K14:BK5", RuleSet::ffjd, 0, endgame);
+        CHECK(a.result == Wdl::draw);
+        CHECK(a.theoretical == Wdl::win);
+        CHECK(a.rule == DecidingRule::two_kings);
+        CHECK(a.moves.size() == legal_moves("W:WK10,K14:BK5"));
+        for (const probe::RuleMove& m : a.moves) CHECK(m.result == Wdl::draw);
+    }
+    // A 25-move count at its limit has drawn the game before the 16-move one (one ply left).
+    const auto at_limit = judge("B:WK40,K45,50:BK7", RuleSet::fmjd, 50, 31);
+    CHECK(at_limit.result == Wdl::draw);
+    CHECK(at_limit.rule == DecidingRule::twenty_five);
+    CHECK(at_limit.moves.size() == legal_moves("B:WK40,K45,50:BK7"));
+    // A class count at its limit: every move is listed too.
+    CHECK(judge("W:WK40,K45,50:BK11", RuleSet::fmjd, 0, 32).moves.size() == legal_moves("W:WK40,K45,50:BK11"));
+
+    // Every sampled ffjd 2K v K and K v K position that is drawn though won in theory: drawn at
+    // once when the side to move has a move and no capture, else on the line; never labelled by
+    // a 25-move or 16-move limit that fresh counters cannot reach first.
+    const Adjudicator ffjd(tablebase(), RuleSet::ffjd);
+    int drawn_wins = 0;
+    for (const Material m : {Material{1, 0, 1, 0}, Material{2, 0, 1, 0}}) {
+        for (Color side : {Color::white, Color::black}) {
+            for (const Position& p : sample(m, side, 3000, 11)) {
+                const probe::Adjudication a = ffjd.adjudicate(p, {});
+                REQUIRE(a.ok());
+                if (a.result != Wdl::draw || a.theoretical == Wdl::draw) continue;
+                ++drawn_wins;
+                INFO(to_fen<R>(p));
+                CHECK(a.rule == DecidingRule::two_kings);
+                MoveList moves;
+                generate_moves<R>(p, moves);
+                if (!has_capture<R>(p)) CHECK(a.moves.size() == moves.size());
+            }
+        }
+    }
+    CHECK(drawn_wins > 10);
+}
+
+TEST_CASE("adjudication: counters up to INT_MAX are answered like any count past the limit", "[adjudicate]") {
+    constexpr int kMax = std::numeric_limits<int>::max();
+    for (const char* f : {"B:WK40,K45,50:BK7", "W:WK40,K45,50:BK11", "W:WK2,6:BK50", "W:WK6,K7:BK1,K50"}) {
+        INFO(f);
+        for (RuleSet rules : {RuleSet::fmjd, RuleSet::ffjd}) {
+            const auto past = judge(f, rules, 1000, 1000, 1000);
+            for (const int count : {kMax - 1, kMax}) {
+                const auto a = judge(f, rules, count, count, count);
+                CHECK(a.result == past.result);
+                CHECK(a.rule == past.rule);
+                CHECK(move_texts(a) == move_texts(past));
+                CHECK(a.moves.size() == legal_moves(f));
+                for (const probe::RuleMove& m : a.moves) {
+                    CHECK(m.after.reversible >= 0);
+                    CHECK(m.after.endgame.value_or(0) >= 0);
+                    CHECK(m.after.small.value_or(0) >= 0);
+                }
+            }
+        }
+    }
 }
 
 TEST_CASE("adjudication: fmjd and ffjd differ on 2K v K, K v K and K+M v K; none is the theory",

@@ -123,6 +123,44 @@ TEST_CASE("dtb adjudicate: exit codes", "[tools][adjudicate]") {
     CHECK_FALSE(big.err.empty());
 }
 
+// A PDN file that is not a set of international game records to judge is bad input (exit 2),
+// reported game by game with "judged": false; an illegal move in a well-formed record stays a
+// record judged wrong (exit 1, the tests above).
+TEST_CASE("dtb adjudicate --pdn: malformed records, other variants and empty files are bad input",
+          "[tools][adjudicate]") {
+    const TempDir dir("adjudicate_bad_pdn");
+    const auto write = [&](const std::string& name, const std::string& text) {
+        std::ofstream(dir.path / name, std::ios::binary) << text;
+        return (dir.path / name).string();
+    };
+    const std::string good = "[GameType \"20\"]\n[FEN \"W:WK2,6:BK50\"]\n1. 2-11 *\n\n";
+    const std::string syntax = write("syntax.pdn", good + "[GameType \"20\"]\n1. 32-28 %% 19-23 *\n");
+    const std::string fen = write("fen.pdn", good + "[GameType \"20\"]\n[FEN \"W:WK2,6:BK51\"]\n1-0\n");
+    const std::string turkish = write("turkish.pdn", good + "[GameType \"30\"]\n*\n");
+    for (const std::string& file : {syntax, fen, turkish}) {
+        INFO(file);
+        const auto j = run_json({"--pdn", file}, 2);
+        REQUIRE(j["games"].size() == 2);
+        CHECK(j["games"][0]["judged"] == true);
+        CHECK(j["games"][1]["judged"] == false);
+        CHECK(j["games"][1]["consistent"] == false);
+        CHECK_FALSE(j["games"][1]["problems"].empty());
+        const RunResult text = run_dtb({"adjudicate", "--db", tables().string(), "--pdn", file});
+        CHECK(text.exit_code == 2);
+        CHECK(text.out.find("NOT JUDGED") != std::string::npos);
+    }
+    const std::string only_good = write("good.pdn", good);
+    const auto ok = run_json({"--pdn", only_good}, 0);
+    REQUIRE(ok["games"].size() == 1);
+    CHECK(ok["games"][0]["judged"] == true);
+    CHECK(ok["games"][0]["consistent"] == true);
+    for (const std::string& empty : {write("empty.pdn", ""), write("blank.pdn", "\n  \n")}) {
+        const RunResult r = run_dtb({"adjudicate", "--db", tables().string(), "--pdn", empty});
+        CHECK(r.exit_code == 2);
+        CHECK(r.err.find("no game") != std::string::npos);
+    }
+}
+
 // A rule table stored as exceptions (format metric byte 8) reads its slice's DTC beside it: with
 // that file gone, adjudication reports the table as missing or corrupt (exit 3), naming the file.
 TEST_CASE("dtb adjudicate: a rule table whose DTC is gone is an error, not a value", "[tools][adjudicate]") {

@@ -132,7 +132,9 @@ void add_adjudicate_command(CLI::App& app, AdjudicateOptions& o, std::function<i
         "--fen JSON: {\"fen\",\"rules\",\"reversible\",\"endgame\",\"small\",\"result\",\"plies\",\"rule\",\n"
         "\"moves\":[{\"move\",\"result\",\"plies\"},...],\"theoretical\"}; moves are those that keep the result.\n"
         "Exit codes: 0 ok; 1 a game record is inconsistent or has an illegal move (--pdn);\n"
-        "2 bad input; 3 tables missing or corrupt (the rule tables come from dtb gen).");
+        "2 bad input (also a PDN file without games, or with a record that cannot be judged:\n"
+        "a syntax error, a bad FEN, another variant); 3 tables missing or corrupt (the rule\n"
+        "tables come from dtb gen).");
     cmd->callback([&]() { action = [&]() { return run_adjudicate(o); }; });
 }
 

@@ -62,7 +62,19 @@ struct GameReport {
     std::string outcome = "unknown";  // what the record shows: a game end, a draw by rule, ...
     std::vector<std::string> problems;
     bool consistent = true;
+    bool bad_record = false;  // not a record this command can judge (exit 2, as bad input)
 };
+
+// Whether a game's record is bad input rather than a record to judge: a syntax error, a game
+// type dtb does not play or that is not international (the counting rules are international
+// draughts'), a bad FEN. An illegal move in a well-formed record is the record judged wrong:
+// inconsistent (exit 1), as the adjudication contract says.
+bool is_bad_record(const PdnGame& g) {
+    if (!g.errors.empty()) return true;
+    const auto variant = pdn_game_variant(g, VariantId::international);
+    if (!variant || *variant != VariantId::international) return true;
+    return !pdn_start_position<International>(g);
+}
 
 CountClass class_of(const Position& p, RuleSet rules) { return count_class(Material::of(p), rules); }
 
@@ -85,10 +97,13 @@ GameReport check_game(const probe::Tablebase& tb, const probe::Adjudicator& judg
     if (!replay) {
         report.problems.push_back(replay.error());
         report.consistent = false;
+        report.bad_record = is_bad_record(g);
         return report;
     }
     if (replay->variant != VariantId::international) {
-        report.problems.push_back("not an international game: the counting rules do not apply");
+        report.problems.push_back(pdn_game_label(g) + ": not an international game: the counting rules do not apply");
+        report.consistent = false;
+        report.bad_record = true;
         return report;
     }
     using R = International;
@@ -193,11 +208,16 @@ int adjudicate_pdn_file(const probe::Tablebase& tb, const probe::Adjudicator& ju
     text << in.rdbuf();
     const std::string whole = text.str();
     const std::vector<PdnGame> games = read_pdn(whole);
-    bool all_consistent = true;
+    if (games.empty()) {
+        std::cerr << "dtb adjudicate: no game in " << o.pdn << "\n";
+        return kExitBadInput;
+    }
+    bool all_consistent = true, any_bad_record = false;
     nlohmann::json out_games = nlohmann::json::array();
     for (const PdnGame& g : games) {
         const GameReport r = check_game(tb, judge, g);
         all_consistent = all_consistent && r.consistent;
+        any_bad_record = any_bad_record || r.bad_record;
         if (o.json) {
             nlohmann::json tags = nlohmann::json::object();
             for (const PdnTag& t : g.tags) tags[t.name] = t.value;
@@ -220,12 +240,13 @@ int adjudicate_pdn_file(const probe::Tablebase& tb, const probe::Adjudicator& ju
                                  {"rule_value_at_end", judgement_json(r.end, "rule")},
                                  {"outcome", r.outcome},
                                  {"consistent", r.consistent},
+                                 {"judged", !r.bad_record},
                                  {"problems", r.problems}});
             continue;
         }
         std::ostringstream s;
         s << pdn_game_label(g) << ": " << r.plies << " plies, recorded " << recorded_text(pdn_recorded_result(g))
-          << (r.consistent ? ", consistent" : ", INCONSISTENT") << "\n";
+          << (r.bad_record ? ", NOT JUDGED (a bad record)" : r.consistent ? ", consistent" : ", INCONSISTENT") << "\n";
         for (const Event& e : r.events)
             s << "  ply " << e.ply << ": " << e.event << (e.detail.empty() ? "" : " (" + e.detail + ")") << "\n";
         if (r.end.ply >= 0)
@@ -236,6 +257,7 @@ int adjudicate_pdn_file(const probe::Tablebase& tb, const probe::Adjudicator& ju
     }
     if (o.json) std::cout << nlohmann::json{{"rules", o.rules}, {"games", out_games}}.dump() << "\n";
     std::cout << std::flush;
+    if (any_bad_record) return kExitBadInput;
     return all_consistent ? kExitOk : kExitCheckFailed;
 }
 

@@ -6,7 +6,9 @@
 namespace dtb::tools {
 
 // Prints the report (text or JSON) and returns the exit code: 0 all games consistent, 1 a game
-// inconsistent or with an illegal move, 2 the file cannot be read.
+// inconsistent or with an illegal move, 2 the file cannot be read, holds no game, or holds a
+// record that cannot be judged (a syntax error, a bad FEN, a game type other than international;
+// the other games are still reported).
 int adjudicate_pdn_file(const probe::Tablebase& tb, const probe::Adjudicator& judge, const AdjudicateOptions& o);
 
 }  // namespace dtb::tools
