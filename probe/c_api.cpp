@@ -232,7 +232,7 @@ int dtb_probe_rule_wdl(const dtb_tablebase* tb, const dtb_position* pos, const d
     if (rules != DTB_RULES_NONE && rules != DTB_RULES_FMJD && rules != DTB_RULES_FFJD)
         return fail(DTB_BAD_ARGUMENT, "unknown rule set " + std::to_string(rules));
     if (counters->reversible < 0 || counters->endgame < -1 || counters->small < -1)
-        return fail(DTB_BAD_ARGUMENT, "counters must be 0 or more (-1: absent)");
+        return fail(DTB_BAD_ARGUMENT, "counters: reversible must be 0 or more; endgame and small 0 or more, or -1 when absent");
     return guarded([&]() -> int {
         dtb::Position p;
         if (!to_position(tb, pos, p))

@@ -78,7 +78,9 @@ Result Tablebase::moves(const Position& p, std::vector<MoveValue>& out, unsigned
 Result Tablebase::best_move(const Position& p, std::optional<MoveValue>& out) const {
     out.reset();
     std::vector<MoveValue> all;
-    const Result r = moves(p, all);
+    // Ordered by DTW: by WDL alone every winning move ties, and the first of them need not make
+    // progress (played again and again, it may never win).
+    const Result r = moves(p, all, engine_->metrics() | kDtw);
     if (r.ok() && !all.empty()) out = std::move(all.front());
     return r;
 }

@@ -179,7 +179,8 @@ class Tablebase {
     // Every legal move of p with its value, best first (better_move). The Result is p's own
     // value; on failure `out` is empty. metrics: what to fill in (default: all enabled).
     Result moves(const Position& p, std::vector<MoveValue>& out, unsigned metrics = 0) const;
-    // The best move; nullopt when p has no legal move (then p is lost in 0).
+    // The best move (the quickest win, the longest loss); nullopt when p has no legal move (then
+    // p is lost in 0). Needs DTW: a handle opened without it gets Status::missing.
     Result best_move(const Position& p, std::optional<MoveValue>& out) const;
     // Best moves of both sides from p to the end of the game; empty for a draw or a position
     // without moves. Needs DTW. Each move's text is unambiguous in the position it is played in.

@@ -139,6 +139,27 @@ TEST_CASE("a draw has an empty PV, a position without moves is lost in 0", "[pro
     CHECK(lost.pv.empty());
 }
 
+TEST_CASE("the best move needs DTW: by WDL alone every winning move ties", "[probe]") {
+    probe::Options o;
+    o.directories = {test::international_tables()};
+    o.metrics = probe::kWdl;
+    auto wdl_only = probe::Tablebase::open(o);
+    REQUIRE(wdl_only.ok());
+    const Position p = *parse_fen<International>("W:WK2,6:BK50");
+    std::optional<MoveValue> best;
+    const Result r = wdl_only->best_move(p, best);
+    CHECK(r.status == probe::Status::missing);
+    CHECK_FALSE(best.has_value());
+    // With DTW (and without DTC) the best move is the quickest win.
+    o.metrics = probe::kWdl | probe::kDtw;
+    auto with_dtw = probe::Tablebase::open(o);
+    REQUIRE(with_dtw.ok());
+    REQUIRE(with_dtw->best_move(p, best).ok());
+    REQUIRE(best.has_value());
+    CHECK(best->text == "2-11");
+    CHECK(best->dtw == 9);
+}
+
 TEST_CASE("move lists agree with the positions they lead to, on random positions", "[probe]") {
     const probe::Tablebase tb =
         test::open_tables(test::international_tables(), VariantId::international);

@@ -183,7 +183,18 @@ TEST_CASE("dtb probe: text layout, default folder and exit codes", "[tools][prob
     CHECK_THAT(r.out, Catch::Contains("White to move: win in 9 plies"));
     CHECK_THAT(r.out, Catch::Contains("PV: 1. 2-11"));
     CHECK_THAT(r.out, Catch::Contains("White to move: draw"));
-    CHECK_THAT(r.out, Catch::Contains("draw: "));
+    // One table, best first: K v K's win, then its draws, then its losses.
+    r = run_dtb({"probe", "--db", db, "W:WK10:BK5"});
+    REQUIRE(r.exit_code == 0);
+    const std::size_t table = r.out.find("  move ");
+    REQUIRE(table != std::string::npos);
+    const auto first = [&](const std::string& result) { return r.out.find(" " + result + " ", table); };
+    REQUIRE(first("win") != std::string::npos);
+    REQUIRE(first("draw") != std::string::npos);
+    REQUIRE(first("loss") != std::string::npos);
+    CHECK(first("win") < first("draw"));
+    CHECK(first("draw") < first("loss"));
+    CHECK(run_dtb({"probe", "--db", db, "--cache-mb", "-1", "W:WK10:BK5"}).exit_code == 2);
 
     // The default folder is data/tb/<variant> under the working directory.
     const fs::path cwd = t.root / "cwd";

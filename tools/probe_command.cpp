@@ -70,26 +70,18 @@ void print_text(const probe::Tablebase& tb, const Position& p, const probe::Anal
         out << ")";
     }
     out << "\n";
-    // Decided moves one per line with their distances, best first; draws on one line.
+    // Every move one per line with its distances, best first (wins, draws, losses); a draw has
+    // none.
     std::size_t width = 6;
-    std::string draws;
-    bool header = false;
     for (const MoveValue& m : a.moves) width = std::max(width, m.text.size() + 2);
+    if (!a.moves.empty())
+        out << "  " << column("move", width) << column("result", 7) << right("DTW", 4) << right("DTC", 5) << "\n";
     for (const MoveValue& m : a.moves) {
-        if (m.wdl == Wdl::draw) {
-            draws += " " + m.text;
-            continue;
-        }
-        if (!header) {
-            out << "  " << column("move", width) << column("result", 7) << right("DTW", 4)
-                << right("DTC", 5) << "\n";
-            header = true;
-        }
+        const bool decided = m.wdl != Wdl::draw;
         out << "  " << column(m.text, width) << column(std::string(to_string(m.wdl)), 7)
-            << right(m.dtw >= 0 ? std::to_string(m.dtw) : "-", 4)
-            << right(m.dtc >= 0 ? std::to_string(m.dtc) : "-", 5) << "\n";
+            << right(decided && m.dtw >= 0 ? std::to_string(m.dtw) : "-", 4)
+            << right(decided && m.dtc >= 0 ? std::to_string(m.dtc) : "-", 5) << "\n";
     }
-    if (!draws.empty()) out << "  draw:" << draws << "\n";
     if (!a.pv.empty()) out << "  PV: " << pv_text(a.pv, p.side_to_move) << "\n";
     std::cout << out.str() << std::flush;
 }
@@ -161,7 +153,9 @@ void add_probe_command(CLI::App& app, ProbeOptions& o, std::function<int()>& act
         ->check(CLI::IsMember({"international", "turkish"}))
         ->default_val("international");
     cmd->add_flag("--json", o.json, "One JSON object per position per line");
-    cmd->add_option("--cache-mb", o.cache_mb, "Block cache budget in MB")->default_val(64);
+    cmd->add_option("--cache-mb", o.cache_mb, "Block cache budget in MB")
+        ->check(CLI::Range(0, 1 << 30))  // read as int: a negative number would wrap in size_t
+        ->default_val(64);
     cmd->add_option("fen", o.fens, "Positions in PDN FEN (W:W31,K46:B1,K5)")->required();
     cmd->footer(
         "Prints, per position: the value for the side to move with DTW and DTC (plies),\n"

@@ -71,9 +71,10 @@ enum {
 /* Rule sets of the counting rules (international draughts, RULES.md 1). */
 enum { DTB_RULES_NONE = 0, DTB_RULES_FMJD = 1, DTB_RULES_FFJD = 2 };
 
-/* The counters of a game, in plies (RULES.md 1): reversible since the last man move or capture;
- * endgame since the 16-move class was entered, small since the 5-move class was entered, each -1
- * when absent (a class position then takes 0, the class being entered now). */
+/* The counters of a game, in plies (RULES.md 1): reversible since the last man move or capture
+ * (0 or more; 0 at the start of a game); endgame since the 16-move class was entered, small since
+ * the 5-move class was entered, each -1 when absent (a class position then takes 0, the class
+ * being entered now). */
 typedef struct dtb_counters {
     int reversible;
     int endgame;
@@ -133,8 +134,10 @@ int dtb_probe_position(const dtb_tablebase* tb, const dtb_position* pos, unsigne
 int dtb_probe_rule_wdl(const dtb_tablebase* tb, const dtb_position* pos, const dtb_counters* counters,
                        int rules, unsigned flags, int* wdl);
 
-/* The best move as text ("32-28", "28x19x10"), NUL-terminated in move[0..size); "" when the side
- * to move has no move (it has lost). wdl, dtw, dtc (may be NULL): the position's values.
+/* The best move as text ("32-28", "28x19x10"), NUL-terminated in move[0..size): the quickest win,
+ * the longest loss; "" when the side to move has no move (it has lost). wdl, dtw, dtc (may be
+ * NULL): the position's values (dtc -1 when the handle has no DTC). Needs a handle opened with
+ * DTB_DTW (without it, DTB_MISSING: by WDL alone a winning move need not make progress).
  * DTB_BAD_ARGUMENT when the text does not fit. */
 int dtb_best_move(const dtb_tablebase* tb, const char* fen, char* move, size_t size, int* wdl,
                   int* dtw, int* dtc);

@@ -74,6 +74,13 @@ int main(int argc, char** argv) {
     EXPECT(dtb_best_move(tb, "W:WK2,6:BK50", move, 3, NULL, NULL, NULL) == DTB_BAD_ARGUMENT);
     EXPECT(dtb_best_move(tb, "W:W46:B41,37", move, sizeof move, &wdl, &dtw, NULL) == DTB_OK);
     EXPECT(move[0] == '\0' && wdl == DTB_LOSS && dtw == 0);
+    {
+        /* By WDL alone every winning move ties: a handle without DTW has no best move. */
+        dtb_tablebase* wdl_tb = NULL;
+        EXPECT(dtb_open(argv[1], DTB_VARIANT_INTERNATIONAL, 16, DTB_WDL, &wdl_tb) == DTB_OK);
+        EXPECT(dtb_best_move(wdl_tb, "W:WK2,6:BK50", move, sizeof move, &wdl, &dtw, &dtc) == DTB_MISSING);
+        dtb_close(wdl_tb);
+    }
 
     /* Counting rules: K+M v K W:WK2,6:BK50 wins in 9, within the 5-move limit while small <= 1. */
     {
