@@ -137,7 +137,9 @@ TEST_CASE("dtb adjudicate --pdn: malformed records, other variants and empty fil
     const std::string syntax = write("syntax.pdn", good + "[GameType \"20\"]\n1. 32-28 %% 19-23 *\n");
     const std::string fen = write("fen.pdn", good + "[GameType \"20\"]\n[FEN \"W:WK2,6:BK51\"]\n1-0\n");
     const std::string turkish = write("turkish.pdn", good + "[GameType \"30\"]\n*\n");
-    for (const std::string& file : {syntax, fen, turkish}) {
+    // A game of another variant whose move is illegal there too: still another variant's game.
+    const std::string turkish_illegal = write("turkish_illegal.pdn", good + "[GameType \"30\"]\n1. 32-28 *\n");
+    for (const std::string& file : {syntax, fen, turkish, turkish_illegal}) {
         INFO(file);
         const auto j = run_json({"--pdn", file}, 2);
         REQUIRE(j["games"].size() == 2);

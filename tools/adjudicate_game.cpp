@@ -65,15 +65,17 @@ struct GameReport {
     bool bad_record = false;  // not a record this command can judge (exit 2, as bad input)
 };
 
-// Whether a game's record is bad input rather than a record to judge: a syntax error, a game
-// type dtb does not play or that is not international (the counting rules are international
-// draughts'), a bad FEN. An illegal move in a well-formed record is the record judged wrong:
-// inconsistent (exit 1), as the adjudication contract says.
+// Whether a game's record is bad input rather than a record to judge: whatever the replay
+// refuses before the first move (a syntax error, a game type dtb does not play, a bad FEN), or a
+// game of another variant (the counting rules are international draughts'). An illegal move in a
+// well-formed record is the record judged wrong: inconsistent (exit 1), as the adjudication
+// contract says. The replay of the record without its moves decides, so that these stay the
+// replay's own checks.
 bool is_bad_record(const PdnGame& g) {
-    if (!g.errors.empty()) return true;
-    const auto variant = pdn_game_variant(g, VariantId::international);
-    if (!variant || *variant != VariantId::international) return true;
-    return !pdn_start_position<International>(g);
+    PdnGame record = g;
+    record.moves.clear();
+    const auto start = replay_pdn_game(record, VariantId::international);
+    return !start || start->variant != VariantId::international;
 }
 
 CountClass class_of(const Position& p, RuleSet rules) { return count_class(Material::of(p), rules); }
