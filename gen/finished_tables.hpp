@@ -18,6 +18,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <span>
 #include <string>
 #include <vector>
@@ -122,6 +123,18 @@ public:
         add_fresh(*slots_[code(m)], rules, codes);
     }
     void forget(const Material& m) { slots_[code(m)].reset(); }
+    // Bytes of the loaded slices that are not in keep, and forgetting them: a pair tight in
+    // memory releases the finished slices only later pairs read (load reads them again then).
+    std::size_t bytes_outside(const std::set<Material>& keep) const {
+        std::size_t n = 0;
+        for (const auto& s : slots_)
+            if (s && !keep.count(s->index.material())) n += s->word.size() * sizeof(std::uint16_t);
+        return n;
+    }
+    void forget_all_but(const std::set<Material>& keep) {
+        for (auto& s : slots_)
+            if (s && !keep.count(s->index.material())) s.reset();
+    }
 
     // Value of a White-to-move position whose slice was loaded. Safe from many threads.
     ValueCode value(const Position& p) const { return value_in(word(p)); }

@@ -138,6 +138,35 @@ private:
         return inputs;
     }
     bool read_later(const Material& m) const { return last_use_.count(m) != 0; }
+    // Entries of a pair (a slice and its mirror): what memory and disk hold.
+    static std::uint64_t entries_of_pair(const Material& m) {
+        return SliceIndex<R>(m).size() + (m.mirrored() == m ? 0 : SliceIndex<R>(m.mirrored()).size());
+    }
+    // Bytes per entry of a pair's arrays at the peak of its solve (see solve_and_write).
+    static constexpr std::uint64_t kArrayBytesPerEntry = R::kCountingRules ? 12 : 7;
+
+    // Finished slices stay in memory from the pair that solves or reads them to the last pair
+    // that reads them (run), so that no pair reads a table twice. Those held for later pairs
+    // but not read by m are idle while m is solved: when m is tight in memory (it would be
+    // solved by levels, or be refused, with them held) or spilled by --spill, they are released
+    // before m's inputs are loaded, and read again from their files by the pair that needs them.
+    // Held, they took the memory a pair solved by levels needs for its arrays' pages: the 6-piece
+    // run held 17 GB of them at MMvKKKM + KKKMvMM, which was refused for want of memory
+    // (BENCHMARKS.md, "Session 25").
+    void release_idle_slices(const Material& m, const std::set<Material>& inputs) {
+        const std::uint64_t bound_mb = memory_bound_mb();
+        if (!bound_mb && !o_.spill) return;
+        const std::uint64_t idle = finished_.bytes_outside(inputs);
+        if (idle == 0) return;
+        std::uint64_t input_bytes = finished_rules_.bytes_in_memory();
+        for (const Material& x : inputs) input_bytes += SliceIndex<R>(x).size() * sizeof(std::uint16_t);
+        // As solve_and_write estimates a whole solve: its arrays, 4 bytes per position besides.
+        const std::uint64_t need_whole = entries_of_pair(m) * (kArrayBytesPerEntry + 4) + input_bytes;
+        if (!o_.spill && need_whole + idle <= work_memory_limit()) return;
+        finished_.forget_all_but(inputs);
+        log(m.name() + ": " + std::to_string(idle >> 20) +
+            " MB of finished slices that only later pairs read released (read again when needed)");
+    }
 
     void log(const std::string& s) {
         if (e_.log) e_.log(s);
@@ -172,6 +201,7 @@ private:
         finished_.set_progress([this, name = m.name()](const std::string& what, std::uint64_t done, std::uint64_t total) {
             if (e_.progress) e_.progress(name, "reading " + what, done, total);
         });
+        release_idle_slices(m, inputs);
         for (const Material& x : inputs) {
             auto r = finished_.load(x);
             if (!r) return Error{"slice " + m.name() + " needs " + x.name() + ": " + r.error()};
@@ -183,15 +213,14 @@ private:
         const auto t_inputs = std::chrono::steady_clock::now();
         // Entries of the pair (what memory and disk hold) and the positions they stand for (more
         // with a mirror index: Turkish).
-        const std::uint64_t positions =
-            SliceIndex<R>(m).size() + (m.mirrored() == m ? 0 : SliceIndex<R>(m.mirrored()).size());
+        const std::uint64_t positions = entries_of_pair(m);
         const std::uint64_t real_positions =
             SliceIndex<R>(m).num_positions() + (m.mirrored() == m ? 0 : SliceIndex<R>(m.mirrored()).num_positions());
         // Per position of the slice at the peak: the theoretical solve (value, exit, DTC,
         // capture: 7 bytes); with counting rules, the phase seeds (2) and, while the rule tables
         // are solved, the theoretical value and capture flag (3) with a rule solve (5) and the
         // game's DTC codes it starts from (2, in place of DTC's array).
-        const std::uint64_t per_position = R::kCountingRules ? 12 : 7;
+        const std::uint64_t per_position = kArrayBytesPerEntry;
         const std::uint64_t held = finished_.bytes_in_memory() + finished_rules_.bytes_in_memory();
         const std::uint64_t need = positions * per_position + held;
         // A whole solve holds more than its arrays: its frontier lists, largest in the DTC pass
@@ -215,16 +244,19 @@ private:
         const bool too_big = bound_mb && need > bound;
         const bool tight = bound_mb && need_whole > bound;
         bool spill = false;
+        std::uint64_t level_need = 0;  // by levels, when considered: the largest level and the inputs
         if constexpr (!SliceIndex<R>::kRowGroups) {
             if (m.men() > 0 && (o_.spill || (tight && SliceIndex<R>(m).kings_per_config() >= 512))) {
-                const std::uint64_t level = SliceSolver<R>::largest_level(m);
-                spill = !bound_mb || held + level * (2 * per_position + 8) <= bound;
+                level_need = held + SliceSolver<R>::largest_level(m) * (2 * per_position + 8);
+                spill = !bound_mb || level_need <= bound;
                 if (!spill && o_.spill && !too_big) log(m.name() + ": its largest level would not fit; solved whole, not spilled");
                 if (!spill && !o_.spill && !too_big) log(m.name() + ": tight in memory and its largest level would not fit; solved whole");
             }
         }
         if (!spill && too_big)
-            return Error{"slice " + m.name() + " needs about " + std::to_string(need >> 20) + " MB, more than " +
+            return Error{"slice " + m.name() + " needs about " + std::to_string(need >> 20) + " MB" +
+                         (level_need ? " (" + std::to_string(level_need >> 20) + " MB solved by levels)" : "") +
+                         ", more than " +
                          (o_.memory_mb ? "--memory " + std::to_string(o_.memory_mb)
                                        : "the " + std::to_string(bound_mb) + " MB of this machine (--memory MB overrides)")};
         const auto space = std::filesystem::space(o_.out_dir);

@@ -106,6 +106,9 @@ TEST_CASE("dtb gen --spill: international tables solved by levels with arrays in
     REQUIRE(run_status({"gen", "--variant", "international", "--pieces", "4", "--spill", "--out", d.string()}, &err) == 0);
     CHECK(err.find("(it would fit: spilled as --spill asks); solved by levels") != std::string::npos);
     CHECK(err.find(" MB of arrays spilled") != std::string::npos);
+    // Spilled, a pair keeps in memory only the finished slices it reads: the others, held for
+    // later pairs, are released and read again from their files by the pairs that need them.
+    CHECK(err.find("KMvKM: 8 MB of finished slices that only later pairs read released") != std::string::npos);
     CHECK(check_same_files(whole, d) > 200);
     fs::remove_all(d);
 }
@@ -138,6 +141,7 @@ TEST_CASE("dtb gen: a pair with men over --memory is solved by levels when a lev
     // 5 MB: not even a level of it (nor the inputs held) fits.
     CHECK(run_status({"gen", "--variant", "international", "--pieces", "4", "--memory", "5", "--out", d.string()}, &err) == 3);
     CHECK(err.find("KMvKM needs about") != std::string::npos);
+    CHECK(err.find(" MB solved by levels), more than --memory 5") != std::string::npos);  // why levels did not help
     CHECK(!fs::exists(d / "KMvKM.dtc"));
     fs::remove_all(d);
 }
