@@ -53,16 +53,28 @@ public:
     // The largest value code a word holds (DTW 2046 plies; 6-piece slices stay below 300).
     static constexpr ValueCode kMaxCode = 0x0FFF;
 
+    // Which positions of a slice its readers look up. A capture leads anywhere in a smaller
+    // slice; a promotion only to positions where the side that promoted (not to move: Black in
+    // the White-to-move frame) has a king on its promotion row. A slice with as many pieces as
+    // the largest of a run is reached only by promotions (the run's captures leave it for
+    // smaller ones), so its capture positions need resolving only there: for a 6-piece input
+    // that is the greater part of its loading time (KMvKKKM + KKKMvKM, 3.09 G entries, took
+    // some 100 s at 16 M positions/s).
+    enum class Reached { anywhere, by_promotion };
+
     struct Slice {
         SliceIndex<R> index;
         BigArray<std::uint16_t> word;
+        Reached resolved = Reached::anywhere;  // where its capture positions hold their values
     };
 
     // Loads a slice's WDL and DTW tables (once), and the smaller slices its captures lead to.
     // Not thread-safe: call before the parallel passes.
-    Expected<const Slice*> load(const Material& m) {
+    Expected<const Slice*> load(const Material& m, Reached reached = Reached::anywhere) {
         auto& slot = slots_[code(m)];
-        if (slot) return static_cast<const Slice*>(slot.get());
+        if (slot && (slot->resolved == Reached::anywhere || reached == Reached::by_promotion))
+            return static_cast<const Slice*>(slot.get());
+        slot.reset();  // (resolved for promotions only, wanted everywhere: read again)
         for (const Material& x : capture_materials(m)) {
             auto r = load(x);
             if (!r) return Error{r.error()};
@@ -99,6 +111,7 @@ public:
                 add_fresh(*slice, rules, *codes);
             }
         }
+        slice->resolved = reached;
         resolve_captures(*slice);
         slot = std::move(slice);
         return static_cast<const Slice*>(slot.get());
@@ -174,6 +187,7 @@ private:
     void resolve_captures(Slice& s) const {
         using G = typename R::Geometry;
         const bool rules_from_captures = R::kCountingRules && rule_captures_dont_care(s.index.material());
+        const bool only_after_promotion = s.resolved == Reached::by_promotion;
         constexpr int kBatch = 16;
         struct Batch {
             std::uint64_t index[kBatch];
@@ -219,6 +233,7 @@ private:
             Position p = s.index.unrank(begin);
             for (std::uint64_t i = begin; i < end; ++i) {
                 if (i > begin) s.index.step(p, i);
+                if (only_after_promotion && !(p.kings_of(Color::black) & RulesOf<R>::promotion_row(Color::black))) continue;
                 if (!has_capture<R>(p)) continue;
                 generate_moves<R>(p, b.moves);  // captures only: they are compulsory
                 const Position rp = reversed<G>(p);

@@ -203,7 +203,9 @@ private:
         });
         release_idle_slices(m, inputs);
         for (const Material& x : inputs) {
-            auto r = finished_.load(x);
+            // Inputs with as many pieces as the run's largest are reached only by promotions.
+            auto r = finished_.load(x, x.pieces() == o_.max_pieces ? FinishedTables<R>::Reached::by_promotion
+                                                                     : FinishedTables<R>::Reached::anywhere);
             if (!r) return Error{"slice " + m.name() + " needs " + x.name() + ": " + r.error()};
             if constexpr (R::kCountingRules) {
                 auto rr = finished_rules_.load(x);
