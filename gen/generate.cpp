@@ -259,8 +259,10 @@ private:
             return Error{"slice " + m.name() + " needs about " + std::to_string(need >> 20) + " MB" +
                          (level_need ? " (" + std::to_string(level_need >> 20) + " MB solved by levels)" : "") +
                          ", more than " +
+                         "the " + std::to_string(bound >> 20) + " MB the generator may use (" +
                          (o_.memory_mb ? "--memory " + std::to_string(o_.memory_mb)
-                                       : "the " + std::to_string(bound_mb) + " MB of this machine (--memory MB overrides)")};
+                                       : "this machine's " + std::to_string(bound_mb) + " MB; --memory MB overrides") +
+                         ", less a margin for what is not counted)"};
         const auto space = std::filesystem::space(o_.out_dir);
         // Spilled, the files hold the work arrays, and, for a pair that later slices read, the
         // values kept for them (2 bytes per position) and the writers' buffers.
