@@ -144,6 +144,11 @@ private:
     }
     // Bytes per entry of a pair's arrays at the peak of its solve (see solve_and_write).
     static constexpr std::uint64_t kArrayBytesPerEntry = R::kCountingRules ? 12 : 7;
+    // What a whole (not by levels) solve of m holds with `held` bytes of finished slices: its
+    // arrays and 4 bytes per entry besides (frontier lists; see solve_and_write).
+    static std::uint64_t whole_solve_bytes(const Material& m, std::uint64_t held) {
+        return entries_of_pair(m) * (kArrayBytesPerEntry + 4) + held;
+    }
 
     // Finished slices stay in memory from the pair that solves or reads them to the last pair
     // that reads them (run), so that no pair reads a table twice. Those held for later pairs
@@ -160,9 +165,7 @@ private:
         if (idle == 0) return;
         std::uint64_t input_bytes = finished_rules_.bytes_in_memory();
         for (const Material& x : inputs) input_bytes += SliceIndex<R>(x).size() * sizeof(std::uint16_t);
-        // As solve_and_write estimates a whole solve: its arrays, 4 bytes per position besides.
-        const std::uint64_t need_whole = entries_of_pair(m) * (kArrayBytesPerEntry + 4) + input_bytes;
-        if (!o_.spill && need_whole + idle <= work_memory_limit()) return;
+        if (!o_.spill && whole_solve_bytes(m, input_bytes) + idle <= work_memory_limit()) return;
         finished_.forget_all_but(inputs);
         log(m.name() + ": " + std::to_string(idle >> 20) +
             " MB of finished slices that only later pairs read released (read again when needed)");
@@ -230,7 +233,7 @@ private:
         // on KKMvKKK + KKKvKKM (1.72 G positions, 20.6 GB of arrays), the process reached 24.4 GB
         // and was killed on this 24 GB machine; so a pair that can be solved by levels (below)
         // is, unless its arrays fit with 4 more bytes per position to spare.
-        const std::uint64_t need_whole = need + positions * 4;
+        const std::uint64_t need_whole = whole_solve_bytes(m, held);
         // Without --memory the bound is the machine's memory (less a margin: work_memory_limit):
         // a slice whose arrays cannot fit is refused up front instead of swapping for hours or
         // being killed half-way. A pair with men that is tight (international) is solved by
@@ -258,8 +261,7 @@ private:
         if (!spill && too_big)
             return Error{"slice " + m.name() + " needs about " + std::to_string(need >> 20) + " MB" +
                          (level_need ? " (" + std::to_string(level_need >> 20) + " MB solved by levels)" : "") +
-                         ", more than " +
-                         "the " + std::to_string(bound >> 20) + " MB the generator may use (" +
+                         ", more than the " + std::to_string(bound >> 20) + " MB the generator may use (" +
                          (o_.memory_mb ? "--memory " + std::to_string(o_.memory_mb)
                                        : "this machine's " + std::to_string(bound_mb) + " MB; --memory MB overrides") +
                          ", less a margin for what is not counted)"};
