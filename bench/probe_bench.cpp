@@ -1,5 +1,7 @@
 // Probe library throughput and latency (see BENCHMARKS.md, "Probe").
-// Tables: $DTB_BENCH_TABLES (default data/tb/international), international up to 4 pieces.
+// Tables: $DTB_BENCH_TABLES (default data/tb/international), international up to 4 pieces; the
+// positions probed are those of the largest slices, $DTB_BENCH_PIECES pieces (default 4), and
+// the hot handles' cache is $DTB_BENCH_CACHE_MB (default 512: every 4-piece block).
 //   probe_bench                                  all benchmarks
 //   probe_bench --benchmark_filter=WdlHot        one of them
 #include <benchmark/benchmark.h>
@@ -34,6 +36,15 @@ std::string tables_dir() {
     return env ? env : "data/tb/international";
 }
 
+int bench_pieces() {
+    const char* env = std::getenv("DTB_BENCH_PIECES");
+    return env ? std::atoi(env) : 4;
+}
+std::size_t hot_cache_bytes() {
+    const char* env = std::getenv("DTB_BENCH_CACHE_MB");
+    return static_cast<std::size_t>(env ? std::atoll(env) : 512) << 20;
+}
+
 Tablebase open_or_die(std::size_t cache_bytes, unsigned metrics = kAllMetrics) {
     Options o;
     o.directories = {tables_dir()};
@@ -51,8 +62,8 @@ Tablebase open_or_die(std::size_t cache_bytes, unsigned metrics = kAllMetrics) {
 // side to move has no capture (a plain table lookup), otherwise any (captures resolved).
 std::vector<Position> random_positions(bool quiet, std::uint64_t seed, std::size_t n) {
     std::vector<SliceIndex<International>> slices;
-    for (const Material& m : all_materials<International>(4))
-        if (m.pieces() == 4) slices.emplace_back(m);
+    for (const Material& m : all_materials<International>(bench_pieces()))
+        if (m.pieces() == bench_pieces()) slices.emplace_back(m);
     std::mt19937_64 rng(seed);
     std::vector<Position> out;
     out.reserve(n);
@@ -97,7 +108,8 @@ const std::vector<Position>& quiet_positions_by_side(bool derived, std::size_t n
     static std::map<std::pair<bool, std::size_t>, std::vector<Position>> pools;
     auto& pool = pools[{derived, n}];
     if (pool.empty()) {
-        for (std::uint64_t seed = 3; seed < 3 + 8 && pool.size() < n; ++seed)
+        // Up to 64 rounds: in the 5-piece balanced set only 3 of 44 sides are derived.
+        for (std::uint64_t seed = 3; seed < 3 + 64 && pool.size() < n; ++seed)
             for (const Position& p : random_positions(true, seed, n))
                 if (in_derived_slice(p) == derived && pool.size() < n) pool.push_back(p);
         if (pool.size() < n) pool.clear();
@@ -108,7 +120,7 @@ const std::vector<Position>& quiet_positions_by_side(bool derived, std::size_t n
 // One handle with a cache large enough for every 4-piece block, warmed up on the samples.
 const Tablebase& hot_tablebase() {
     static const Tablebase tb = [] {
-        Tablebase t = open_or_die(std::size_t{512} << 20);
+        Tablebase t = open_or_die(hot_cache_bytes());
         for (const auto* set : {&quiet_positions(), &any_positions(), &quiet_positions_by_side(false, kLargePool),
                                 &quiet_positions_by_side(true, kLargePool), &quiet_positions_by_side(false, kSmallPool),
                                 &quiet_positions_by_side(true, kSmallPool)})
@@ -163,7 +175,7 @@ void BM_WdlHotPerThreadHandle(benchmark::State& state) {
     static std::once_flag once;
     std::call_once(once, [] {
         for (auto& h : handles) {
-            auto* t = new Tablebase(open_or_die(std::size_t{512} << 20, kWdl));
+            auto* t = new Tablebase(open_or_die(hot_cache_bytes(), kWdl));
             for (const Position& p : quiet_positions(kSmallPool)) (void)t->probe(p, kWdl);
             h = t;  // kept for the life of the program
         }

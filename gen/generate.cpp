@@ -494,11 +494,11 @@ private:
             prepared.push_back(std::move(*p));
         }
         int derived = -1;
-        if (o_.wdl_compact && solver.num_sides() == 2)
-            for (int s = 0; s < 2; ++s)
-                if (wdl_derivable(solver.side(s).index.material()) &&
-                    (derived < 0 || prepared[s].file_bytes() > prepared[derived].file_bytes()))
-                    derived = s;
+        if (o_.wdl != WdlStorage::both_sides && solver.num_sides() == 2)
+            derived = side_to_derive(o_.wdl, {prepared[0].file_bytes(), prepared[1].file_bytes()},
+                                     {wdl_derivable(solver.side(0).index.material()),
+                                      wdl_derivable(solver.side(1).index.material())},
+                                     o_.wdl_balanced_min_bytes);
         // The stored side first: however the run stops, at most one side of the pair is derived.
         std::uint64_t bytes = 0;
         std::vector<int> order;

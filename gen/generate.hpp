@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "gen/wdl_storage.hpp"
 #include "rules/expected.hpp"
 #include "rules/variant.hpp"
 
@@ -19,11 +20,12 @@ struct GenerateOptions {
     std::vector<std::string> only;    // slice names; empty: all
     std::uint64_t memory_mb = 0;      // 0: the machine's physical memory
     int zstd_level = 0;               // 0: the format module's default
-    // Compact WDL: of each pair of slices the one whose WDL compresses worse gets a derived WDL
-    // table where that is allowed (probe/derived_wdl.hpp): WDL 2.6x smaller (international 2-5),
-    // but a WDL probe of that side searches one ply, about 50x slower than a table read
-    // (BENCHMARKS.md, "Derived WDL"). Default: WDL stored for both sides to move.
-    bool wdl_compact = false;
+    // Which sides' WDL tables are derived (gen/wdl_storage.hpp). compact: WDL 2.6x smaller than
+    // both_sides (international 2-5), but a WDL probe of a derived side searches one ply, up to
+    // about 50 table reads (BENCHMARKS.md, "Derived WDL"); balanced derives only the sides where
+    // that removes most of a large pair's bytes.
+    WdlStorage wdl = WdlStorage::balanced;
+    std::uint64_t wdl_balanced_min_bytes = kBalancedMinBytes;  // tests lower it
     // Solve every international pair with men by advancement levels with its big arrays in
     // files in out_dir, as the generator does on its own for a pair that does not fit in memory
     // (docs/GENERATOR.md, "Memory"). The tables are the same; for tests and for machines whose

@@ -19,19 +19,21 @@ class GeneratedTables {
   public:
     // Every slice up to `pieces`, then the slices `extra` (names like "KKKvK", with one more
     // piece at most, whose inputs are then all on disk).
-    // wdl_compact: with derived WDL tables (gen::GenerateOptions::wdl_compact).
+    // wdl, balanced_min_bytes: which WDL tables are derived (gen::GenerateOptions::wdl).
     GeneratedTables(VariantId variant, int pieces, std::vector<std::string> extra = {},
-                    bool wdl_compact = false)
+                    gen::WdlStorage wdl = gen::WdlStorage::balanced,
+                    std::uint64_t balanced_min_bytes = gen::kBalancedMinBytes)
         : dir_(std::filesystem::temp_directory_path() /
                ("dtb_gen_probe_" + std::to_string(static_cast<int>(variant)) + "_" +
-                std::to_string(pieces) + (wdl_compact ? "_compact_" : "_") +
+                std::to_string(pieces) + "_" + std::to_string(static_cast<int>(wdl)) + "_" +
                 std::to_string(::getpid()) + "_" + std::to_string(next_serial()))) {
         std::filesystem::remove_all(dir_);
         gen::GenerateOptions o;
         o.variant = variant;
         o.max_pieces = pieces;
         o.out_dir = dir_;
-        o.wdl_compact = wdl_compact;
+        o.wdl = wdl;
+        o.wdl_balanced_min_bytes = balanced_min_bytes;
 #if defined(__SANITIZE_THREAD__)
         o.threads = 1;  // libgomp is not instrumented: keep ThreadSanitizer to the probe library
 #endif

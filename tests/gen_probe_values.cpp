@@ -13,6 +13,7 @@
 
 #include "gen/parallel.hpp"
 #include "gen/verify.hpp"
+#include "probe/derived_wdl.hpp"
 #include "rules/fen.hpp"
 #include "tests/gen_probe_support.hpp"
 
@@ -94,8 +95,9 @@ Counts check_every_position(const std::filesystem::path& dir, std::vector<Materi
 
 // Up to 3 pieces (and KKKvK) with --wdl compact, where some WDL tables are derived.
 const std::filesystem::path& compact_tables(VariantId variant) {
-    static const test::GeneratedTables international(VariantId::international, 3, {"KKKvK"}, true);
-    static const test::GeneratedTables turkish(VariantId::turkish, 3, {}, true);
+    static const test::GeneratedTables international(VariantId::international, 3, {"KKKvK"},
+                                                     gen::WdlStorage::compact);
+    static const test::GeneratedTables turkish(VariantId::turkish, 3, {}, gen::WdlStorage::compact);
     return variant == VariantId::turkish ? turkish.dir() : international.dir();
 }
 
@@ -120,6 +122,37 @@ TEST_CASE("probed values equal the derived ones for every position up to 3 piece
     }
 }
 
+// --wdl balanced (the default) with its size floor lowered from 1 MiB (which no table up to 4
+// pieces reaches) to 1,400 bytes, so that it picks among the 3-piece tables: exactly the sides
+// that gen::side_to_derive picks from the stored tables' sizes are derived, and every position
+// probes right.
+TEST_CASE("balanced WDL derives the sides its rule picks, and their positions probe right (international, 3 pieces)",
+          "[probe]") {
+    constexpr std::uint64_t kFloor = 1400;
+    const test::GeneratedTables balanced(VariantId::international, 3, {}, gen::WdlStorage::balanced, kFloor);
+    const std::filesystem::path stored = test::international_tables();  // no derived table: checked above
+    int expected = 0;
+    for (const Material& m : all_materials<International>(3)) {
+        if (!may_derive_wdl(m)) continue;
+        const auto bytes = [](const std::filesystem::path& dir, const Material& x) {
+            return static_cast<std::uint64_t>(
+                std::filesystem::file_size(dir / format::file_name(x.name(), format::Metric::wdl)));
+        };
+        const std::uint64_t mine = bytes(stored, m), mirror = bytes(stored, m.mirrored());
+        // Up to 3 pieces no successor of a side the rule picks is picked too: all are derivable.
+        const bool picked = gen::side_to_derive(gen::WdlStorage::balanced, {mine, mirror}, {true, true}, kFloor) == 0;
+        expected += picked;
+        const auto info = format::read_table_info(balanced.dir() / format::file_name(m.name(), format::Metric::wdl));
+        REQUIRE(info.ok());
+        INFO(m.name() << ": " << mine << " bytes stored, its mirror " << mirror);
+        CHECK(info->derived() == picked);
+    }
+    CHECK(expected >= 1);  // the floor lets at least one side through
+    const Counts c = check_every_position<International>(balanced.dir(), all_materials<International>(3));
+    CHECK(c.mismatches == 0);
+    CHECK(c.derived_slices == expected);
+}
+
 TEST_CASE("probed values equal the derived ones for every position up to 3 pieces (turkish)",
           "[probe]") {
     for (const auto& dir : {test::turkish_tables(), compact_tables(VariantId::turkish)}) {
@@ -141,7 +174,7 @@ void check_four_pieces() {
     if (dir.empty()) dir = generated.emplace(R::kId, 4).dir();
     const Counts c = check_every_position<R>(dir, all_materials<R>(4));
     CHECK(c.mismatches == 0);
-    const test::GeneratedTables compact(R::kId, 4, {}, true);
+    const test::GeneratedTables compact(R::kId, 4, {}, gen::WdlStorage::compact);
     const Counts cc = check_every_position<R>(compact.dir(), all_materials<R>(4));
     CHECK(cc.mismatches == 0);
     CHECK(cc.derived_slices > 0);

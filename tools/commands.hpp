@@ -32,7 +32,7 @@ struct GenOptions {
     std::vector<std::string> only;
     std::uint64_t memory_mb = 0;
     int zstd_level = 0;
-    std::string wdl = "both-sides";
+    std::string wdl = "balanced";
     bool spill = false;
 };
 void add_gen_command(CLI::App& app, GenOptions& o, std::function<int()>& action);

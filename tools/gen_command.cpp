@@ -20,7 +20,9 @@ int run_gen(const GenOptions& o) {
     g.only = o.only;
     g.memory_mb = o.memory_mb;
     g.zstd_level = o.zstd_level;
-    g.wdl_compact = o.wdl == "compact";
+    g.wdl = o.wdl == "compact"      ? gen::WdlStorage::compact
+            : o.wdl == "both-sides" ? gen::WdlStorage::both_sides
+                                    : gen::WdlStorage::balanced;
     g.spill = o.spill;
 
     using Clock = std::chrono::steady_clock;
@@ -86,11 +88,13 @@ void add_gen_command(CLI::App& app, GenOptions& o, std::function<int()>& action)
                   "as is done anyway for a pair that does not fit in memory");
     cmd->add_option("--zstd-level", o.zstd_level, "zstd level (default: the format's)")->check(CLI::Range(0, 22));
     cmd->add_option("--wdl", o.wdl,
-                    "both-sides (default): WDL stored for both sides to move, one table read per probe; compact: of "
-                    "each pair of slices, the side whose WDL compresses worse is derived by one ply of search at "
-                    "probe time (WDL about 2.6x smaller, probes of that side about 50x slower)")
-        ->check(CLI::IsMember({"compact", "both-sides"}))
-        ->default_val("both-sides");
+                    "balanced (default): of a pair of slices, a side whose WDL table is at least 1 MiB and twice its "
+                    "mirror's is derived by one ply of search at probe time, every other side stored; both-sides: "
+                    "every WDL table stored, one table read per probe; compact: of each pair, the side whose WDL "
+                    "compresses worse is derived (WDL about 2.6x smaller than both-sides). A WDL probe of a derived "
+                    "side is a one-ply search, up to about 50 table reads")
+        ->check(CLI::IsMember({"balanced", "compact", "both-sides"}))
+        ->default_val("balanced");
     cmd->callback([&]() { action = [&]() { return run_gen(o); }; });
 }
 
