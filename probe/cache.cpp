@@ -350,6 +350,20 @@ std::size_t BlockCache::charge(std::size_t payload_bytes) {
     return payload_bytes + kBookkeepingBytes;
 }
 
+namespace {
+// A reader's announcement of an epoch that was current after it was made (see the top of the
+// file): until it stores 0 again, nothing it reaches is freed.
+void announce(BlockCache::Readers& readers, CacheReaderSlot& me) {
+    std::uint64_t epoch = readers.global_epoch.load(std::memory_order_seq_cst);
+    for (;;) {
+        me.epoch.store(epoch, std::memory_order_seq_cst);
+        const std::uint64_t now = readers.global_epoch.load(std::memory_order_seq_cst);
+        if (now == epoch) break;
+        epoch = now;
+    }
+}
+}  // namespace
+
 std::optional<std::uint16_t> BlockCache::locked_lookup(Shard& s, std::uint64_t k, std::size_t j) {
     std::lock_guard lock(s.mutex);
     Node* n = s.slots().slots[s.find(k, mix(k))].load(std::memory_order_relaxed);
@@ -367,14 +381,7 @@ std::optional<std::uint16_t> BlockCache::lookup(const BlockKey& key, std::size_t
     Shard& s = shard_of(key);
     CacheReaderSlot* me = thread_reader_slots().find(readers_);
     if (!me) return locked_lookup(s, k, j);
-    // Announce an epoch that was current after the announcement (see the top of the file).
-    std::uint64_t epoch = readers_->global_epoch.load(std::memory_order_seq_cst);
-    for (;;) {
-        me->epoch.store(epoch, std::memory_order_seq_cst);
-        const std::uint64_t now = readers_->global_epoch.load(std::memory_order_seq_cst);
-        if (now == epoch) break;
-        epoch = now;
-    }
+    announce(*readers_, *me);
     std::optional<std::uint16_t> value;
     const SlotArray* t = s.table.load(std::memory_order_acquire);
     std::size_t i = h & t->mask;
@@ -391,6 +398,59 @@ std::optional<std::uint16_t> BlockCache::lookup(const BlockKey& key, std::size_t
     if (!value) return locked_lookup(s, k, j);  // absent, or moved by a writer meanwhile
     me->hits.store(me->hits.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
     return value;
+}
+
+void BlockCache::lookup_many(std::size_t n, const BlockKey* keys, const std::size_t* js, const std::uint8_t* bits,
+                             std::optional<std::uint16_t>* out) {
+    CacheReaderSlot* me = thread_reader_slots().find(readers_);
+    if (!me || n > kBatch) {
+        for (std::size_t i = 0; i < n; ++i) out[i] = lookup(keys[i], js[i]);
+        return;
+    }
+    std::uint64_t packed[kBatch], hashes[kBatch];
+    const SlotArray* arrays[kBatch];
+    std::size_t homes[kBatch];
+    // One announcement for the whole batch (as in lookup): every node and slot array reached
+    // below stays allocated until the withdrawal.
+    announce(*readers_, *me);
+    // Three rounds, each prefetching what the next one reads: the home slots; the nodes they
+    // point to and the byte each entry would be in; then the lookups themselves, which follow
+    // lookup()'s probing exactly (a prefetch of a node that turns out to hold another key, or
+    // is being unlinked, is only wasted).
+    for (std::size_t i = 0; i < n; ++i) {
+        packed[i] = pack_key(keys[i]);
+        hashes[i] = mix(packed[i]);
+        arrays[i] = shard_of(keys[i]).table.load(std::memory_order_acquire);
+        homes[i] = hashes[i] & arrays[i]->mask;
+        __builtin_prefetch(&arrays[i]->slots[homes[i]]);
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        if (const Node* node = arrays[i]->slots[homes[i]].load(std::memory_order_acquire)) {
+            __builtin_prefetch(node);
+            __builtin_prefetch(node->data() + (js[i] * bits[i]) / 8);
+        }
+    }
+    std::uint64_t hits = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        out[i].reset();
+        const SlotArray* t = arrays[i];
+        std::size_t slot = homes[i];
+        for (std::size_t probes = 0; probes <= t->mask; ++probes, slot = (slot + 1) & t->mask) {
+            Node* node = t->slots[slot].load(std::memory_order_acquire);
+            if (!node) break;
+            if (node->key != packed[i]) continue;
+            if (!node->referenced.load(std::memory_order_relaxed))
+                node->referenced.store(true, std::memory_order_relaxed);
+            out[i] = packed_entry(node->data(), node->bits, js[i]);
+            break;
+        }
+        hits += out[i].has_value();
+    }
+    me->epoch.store(0, std::memory_order_release);
+    me->hits.store(me->hits.load(std::memory_order_relaxed) + hits, std::memory_order_relaxed);
+    // Absent, or moved by a writer meanwhile: asked again under the shard's mutex, as lookup does.
+    for (std::size_t i = 0; i < n; ++i)
+        if (!out[i]) out[i] = locked_lookup(shard_of(keys[i]), packed[i], js[i]);
 }
 
 std::uint16_t BlockCache::insert(const BlockKey& key, PackedBlock block, std::size_t j) {

@@ -78,6 +78,14 @@ class BlockCache {
     // The entry `j` of the cached block `key`, or nullopt when the block is not cached (counted as
     // a miss). Marks the block referenced.
     std::optional<std::uint16_t> lookup(const BlockKey& key, std::size_t j);
+    // lookup() of up to kBatch entries at once: out[i] = entry js[i] of block keys[i], or
+    // nullopt. The same answers as n calls of lookup(), but the memory loads of the n lookups
+    // (slot, block header, packed byte) overlap instead of following one another: a one-ply
+    // search reads some 20-50 entries scattered over a table's blocks, each a cache miss.
+    // bits[i]: the packed width of block i's table, only to prefetch its byte.
+    static constexpr std::size_t kBatch = 64;
+    void lookup_many(std::size_t n, const BlockKey* keys, const std::size_t* js, const std::uint8_t* bits,
+                     std::optional<std::uint16_t>* out);
 
     // Stores a block (unless another thread stored the same key first, in which case the
     // existing copy is kept) and returns its entry j, evicting blocks of the shard (CLOCK order)

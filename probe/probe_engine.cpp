@@ -276,33 +276,110 @@ class EngineImpl final : public Engine {
     Result probe_white(const Position& q, unsigned metrics, Access access, int depth,
                        bool derive_ok = true) const {
         if (q.of(Color::white) == 0) return decided(Wdl::loss, 0, 0, metrics);
-        if (has_capture<R>(q)) return search_one_ply(q, /*captures_only=*/true, metrics, access, depth);
+        if (has_capture<R>(q)) return search_captures(q, metrics, access, depth);
         return lookup(q, metrics, access, depth, derive_ok);
     }
 
     // The value of a position from its moves, by one ply of search: wins take the shortest win,
     // losses the longest loss. Two uses:
-    //  - captures_only: the side to move must capture, so its captures decide (RULES.md 3); DTC
-    //    is 1 for a decided position, since every capture is a conversion;
-    //  - all moves, WDL only (metrics = kWdl): a position of a slice whose WDL table is derived.
-    //    Its quiet moves reach tables that must store their WDL (derive_ok false for them); its
-    //    captures, if any (probe_table on a capture position), may reach derived smaller slices.
-    // Without DTW asked for, stops at the first winning move.
-    Result search_one_ply(const Position& q, bool captures_only, unsigned metrics, Access access,
-                          int depth) const {
+    //  - search_captures: the side to move must capture, so its captures decide (RULES.md 3);
+    //    DTC is 1 for a decided position, since every capture is a conversion;
+    //  - search_derived: all moves, WDL only (metrics = kWdl), of a position of a slice whose WDL
+    //    table is derived. Its quiet moves reach tables that must store their WDL (derive_ok
+    //    false for them); its captures, if any (probe_table on a capture position), may reach
+    //    derived smaller slices.
+    // Without DTW asked for, stops at the first winning move. `already` (or nullptr): moves whose
+    // successors search_derived has read already (none of them lost; any_draw: one was a draw).
+    Result search_captures(const Position& q, unsigned metrics, Access access, int depth) const {
         if (depth >= kMaxCaptureDepth) return illegal("captures nested too deeply");
         thread_local std::array<MoveList, kMaxCaptureDepth> scratch;
         MoveList& moves = scratch[static_cast<std::size_t>(depth)];
-        if (captures_only)
-            MoveGenerator<R>(q, moves, CaptureMode::unique).generate_captures_only();
-        else
-            generate_moves<R>(q, moves);
+        MoveGenerator<R>(q, moves, CaptureMode::unique).generate_captures_only();
+        return search_moves(q, moves, nullptr, false, metrics, access, depth);
+    }
+
+    // search_derived's batch: the successors it reads together (BlockCache::lookup_many).
+    struct DerivedBatch {
+        MoveList moves;
+        std::vector<std::uint8_t> read;  // per move: 1 when its successor's entry was read here
+        std::vector<std::size_t> move_of;
+        std::vector<const TableSlot*> table;
+        std::vector<std::uint64_t> index;
+        std::vector<BlockKey> keys;
+        std::vector<std::size_t> entry;
+        std::vector<std::uint8_t> bits;
+        std::vector<std::optional<std::uint16_t>> values;
+        void clear() {
+            move_of.clear();
+            table.clear();
+            index.clear();
+            keys.clear();
+            entry.clear();
+            bits.clear();
+        }
+    };
+
+    // A derived WDL side's value. Most moves are quiet and reach a position without a capture
+    // in an opened table that stores its WDL: those successors are ranked first and their
+    // entries read together, so that their cache misses (slot, block header, packed byte; some
+    // 20-50 of them, scattered over the mirror's blocks) overlap instead of following one
+    // another. Every other move, and every entry the batch could not give (a block not cached,
+    // an error), goes through probe_white as in search_captures, which also reports errors.
+    Result search_derived(const Position& q, Access access, int depth) const {
+        if (depth >= kMaxCaptureDepth) return illegal("captures nested too deeply");
+        thread_local std::array<DerivedBatch, kMaxCaptureDepth> scratch;
+        DerivedBatch& b = scratch[static_cast<std::size_t>(depth)];
+        generate_moves<R>(q, b.moves);
+        b.read.assign(b.moves.size(), 0);
+        b.clear();
+        for (std::size_t k = 0; k < b.moves.size(); ++k) {
+            if (b.moves[k].is_capture()) continue;
+            const Position next = reversed<G>(make_move(q, b.moves[k]));
+            if (has_capture<R>(next)) continue;
+            const SliceSlot* s = slice_for(Material::of(next));
+            if (!s) continue;
+            const TableSlot& t = s->tables[static_cast<int>(Metric::wdl)];
+            if (!t.enabled || !t.ready.load(std::memory_order_acquire) || t.status != Status::ok || t.derived)
+                continue;
+            const std::uint64_t index = s->index->rank(next);
+            const std::uint64_t block = t.block_shift >= 0 ? index >> t.block_shift : index / t.block_entries;
+            b.move_of.push_back(k);
+            b.table.push_back(&t);
+            b.index.push_back(index);
+            b.keys.push_back(BlockKey{t.id, block});
+            b.entry.push_back(static_cast<std::size_t>(index - block * t.block_entries));
+            b.bits.push_back(static_cast<std::uint8_t>(t.bits));
+        }
+        const std::size_t n = b.keys.size();
+        b.values.resize(n);
+        for (std::size_t start = 0; start < n; start += BlockCache::kBatch)
+            cache_.lookup_many(std::min(BlockCache::kBatch, n - start), &b.keys[start], &b.entry[start],
+                               &b.bits[start], &b.values[start]);
+        bool any_draw = false;
+        for (std::size_t i = 0; i < n; ++i) {
+            std::uint16_t v = 0;
+            if (b.values[i]) {
+                v = *b.values[i];
+            } else if (read_entry(*b.table[i], b.index[i], access, v) != Status::ok) {
+                continue;  // probe_white below meets the same and reports it
+            }
+            if (v > 2) continue;  // likewise (corrupt)
+            b.read[b.move_of[i]] = 1;
+            if (static_cast<Wdl>(v) == Wdl::loss) return decided(Wdl::win, 0, 1, kWdl);
+            any_draw |= static_cast<Wdl>(v) == Wdl::draw;
+        }
+        return search_moves(q, b.moves, b.read.data(), any_draw, kWdl, access, depth);
+    }
+
+    Result search_moves(const Position& q, const MoveList& moves, const std::uint8_t* already, bool any_draw_already,
+                        unsigned metrics, Access access, int depth) const {
         // The successors' WDL decides; their DTW only when DTW is asked for.
         const unsigned sub = kWdl | (metrics & kDtw);
-        bool any_win = false, any_draw = false;
+        bool any_win = false, any_draw = any_draw_already;
         int best_win = 1 << 30, worst_loss = -1;
         std::optional<Result> error;
         for (std::size_t k = 0; k < moves.size(); ++k) {
+            if (already && already[k]) continue;
             const Position next = reversed<G>(make_move(q, moves[k]));
             const Result after = probe_white(next, sub, access, depth + 1, moves[k].is_capture());
             if (!after.ok()) {
@@ -411,7 +488,7 @@ class EngineImpl final : public Engine {
             if (metrics & kDtw) {
                 r.wdl = wdl_from_dtw<R>(static_cast<std::uint16_t>(r.dtw), [&] { return q; });
             } else {
-                const Result searched = search_one_ply(q, /*captures_only=*/false, kWdl, access, depth);
+                const Result searched = search_derived(q, access, depth);
                 if (!searched.ok()) return searched;
                 r.wdl = searched.wdl;
             }

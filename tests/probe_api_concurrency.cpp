@@ -152,3 +152,95 @@ TEST_CASE("the block cache: one thread across many caches, more threads than rea
     CHECK(wrong.load() == 0);
     CHECK(cache.stats().hits == static_cast<std::uint64_t>(threads) * 201);
 }
+
+TEST_CASE("the block cache: lookup_many gives lookup's answers, also while blocks are evicted and freed",
+          "[probe][concurrency]") {
+    // Block b of table t holds value(t, b, j) at entry j; tables 1 and 2 pack 2 and 8 bits.
+    const auto value = [](std::uint32_t t, std::uint64_t b, std::size_t j) {
+        return static_cast<std::uint16_t>(t == 1 ? (b + j) % 3 : (b * 7 + j) % 256);
+    };
+    const auto block = [&](std::uint32_t t, std::uint64_t b) {
+        std::vector<std::uint16_t> values(512);
+        for (std::size_t j = 0; j < values.size(); ++j) values[j] = value(t, b, j);
+        return PackedBlock::pack(values.data(), values.size(), t == 1 ? 2 : 8);
+    };
+    struct Query {
+        std::vector<BlockKey> keys;
+        std::vector<std::size_t> js;
+        std::vector<std::uint8_t> bits;
+    };
+    const auto random_query = [](std::mt19937_64& rng, std::size_t n, std::uint64_t blocks) {
+        Query q;
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::uint32_t t = 1 + static_cast<std::uint32_t>(rng() % 2);
+            q.keys.push_back({t, rng() % blocks});
+            q.js.push_back(rng() % 512);
+            q.bits.push_back(t == 1 ? 2 : 8);
+        }
+        return q;
+    };
+
+    SECTION("one thread: present and absent blocks, batches of 0 to kBatch + 1") {
+        BlockCache cache(64 << 20, 4);
+        for (std::uint64_t b = 0; b < 100; b += 2)
+            for (std::uint32_t t : {1u, 2u}) cache.insert({t, b}, block(t, b), 0);
+        std::mt19937_64 rng(5);
+        for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{17}, BlockCache::kBatch,
+                              BlockCache::kBatch + 1}) {
+            INFO(n << " entries");
+            const Query q = random_query(rng, n, 100);
+            std::vector<std::optional<std::uint16_t>> got(n, std::uint16_t{999});
+            const std::uint64_t hits_before = cache.stats().hits;
+            cache.lookup_many(n, q.keys.data(), q.js.data(), q.bits.data(), got.data());
+            std::uint64_t present = 0;
+            for (std::size_t i = 0; i < n; ++i) {
+                INFO("table " << q.keys[i].table << " block " << q.keys[i].block << " entry " << q.js[i]);
+                const bool cached = q.keys[i].block % 2 == 0;
+                present += cached;
+                CHECK(got[i] == (cached ? std::optional(value(q.keys[i].table, q.keys[i].block, q.js[i]))
+                                        : std::nullopt));
+                CHECK(got[i] == cache.lookup(q.keys[i], q.js[i]));
+            }
+            CHECK(cache.stats().hits - hits_before == 2 * present);  // the batch's hits, then lookup's
+        }
+    }
+
+    SECTION("readers batch while a writer inserts into a cache of a few blocks") {
+        // Room for about 12 of the 64 blocks: the writer's inserts evict and free blocks while
+        // readers hold them; every answer is nullopt or the block's value.
+        BlockCache cache(12 * BlockCache::charge(512), 2);
+        std::atomic<bool> stop{false};
+        std::atomic<std::uint64_t> wrong{0}, answered{0};
+        std::thread writer([&] {
+            std::mt19937_64 rng(1);
+            while (!stop.load(std::memory_order_relaxed)) {
+                const std::uint32_t t = 1 + static_cast<std::uint32_t>(rng() % 2);
+                const std::uint64_t b = rng() % 64;
+                cache.insert({t, b}, block(t, b), 0);
+            }
+        });
+        std::vector<std::thread> readers;
+        for (int r = 0; r < 3; ++r) {
+            readers.emplace_back([&, r] {
+                std::mt19937_64 rng(100 + r);
+                std::vector<std::optional<std::uint16_t>> got(BlockCache::kBatch);
+                for (int round = 0; round < 3000; ++round) {
+                    const Query q = random_query(rng, BlockCache::kBatch, 64);
+                    cache.lookup_many(q.keys.size(), q.keys.data(), q.js.data(), q.bits.data(), got.data());
+                    for (std::size_t i = 0; i < q.keys.size(); ++i) {
+                        if (!got[i]) continue;
+                        answered.fetch_add(1, std::memory_order_relaxed);
+                        if (*got[i] != value(q.keys[i].table, q.keys[i].block, q.js[i]))
+                            wrong.fetch_add(1, std::memory_order_relaxed);
+                    }
+                }
+            });
+        }
+        for (auto& th : readers) th.join();
+        stop.store(true);
+        writer.join();
+        CHECK(wrong.load() == 0);
+        CHECK(answered.load() > 1000);
+        CHECK(cache.stats().evictions > 100);
+    }
+}
