@@ -403,54 +403,58 @@ std::optional<std::uint16_t> BlockCache::lookup(const BlockKey& key, std::size_t
 void BlockCache::lookup_many(std::size_t n, const BlockKey* keys, const std::size_t* js, const std::uint8_t* bits,
                              std::optional<std::uint16_t>* out) {
     CacheReaderSlot* me = thread_reader_slots().find(readers_);
-    if (!me || n > kBatch) {
-        for (std::size_t i = 0; i < n; ++i) out[i] = lookup(keys[i], js[i]);
+    if (!me) {  // no reader slot: every lookup of this thread takes a mutex; lookup() will
+        std::fill(out, out + n, std::nullopt);
         return;
     }
-    std::uint64_t packed[kBatch], hashes[kBatch];
+    std::uint64_t packed[kBatch];
     const SlotArray* arrays[kBatch];
     std::size_t homes[kBatch];
-    // One announcement for the whole batch (as in lookup): every node and slot array reached
-    // below stays allocated until the withdrawal.
-    announce(*readers_, *me);
-    // Three rounds, each prefetching what the next one reads: the home slots; the nodes they
-    // point to and the byte each entry would be in; then the lookups themselves, which follow
-    // lookup()'s probing exactly (a prefetch of a node that turns out to hold another key, or
-    // is being unlinked, is only wasted).
-    for (std::size_t i = 0; i < n; ++i) {
-        packed[i] = pack_key(keys[i]);
-        hashes[i] = mix(packed[i]);
-        arrays[i] = shard_of(keys[i]).table.load(std::memory_order_acquire);
-        homes[i] = hashes[i] & arrays[i]->mask;
-        __builtin_prefetch(&arrays[i]->slots[homes[i]]);
-    }
-    for (std::size_t i = 0; i < n; ++i) {
-        if (const Node* node = arrays[i]->slots[homes[i]].load(std::memory_order_acquire)) {
-            __builtin_prefetch(node);
-            __builtin_prefetch(node->data() + (js[i] * bits[i]) / 8);
+    for (std::size_t start = 0; start < n; start += kBatch) {
+        const std::size_t m = std::min(kBatch, n - start);
+        const BlockKey* key = keys + start;
+        const std::size_t* j = js + start;
+        std::optional<std::uint16_t>* value = out + start;
+        // One announcement for the whole batch (as in lookup): every node and slot array reached
+        // below stays allocated until the withdrawal.
+        announce(*readers_, *me);
+        // Three rounds, each prefetching what the next one reads: the home slots; the nodes they
+        // point to and the byte each entry would be in; then the lookups themselves, which follow
+        // lookup()'s probing exactly (a prefetch of a node that turns out to hold another key, or
+        // is being unlinked, is only wasted).
+        for (std::size_t i = 0; i < m; ++i) {
+            packed[i] = pack_key(key[i]);
+            arrays[i] = shard_of(key[i]).table.load(std::memory_order_acquire);
+            homes[i] = mix(packed[i]) & arrays[i]->mask;
+            __builtin_prefetch(&arrays[i]->slots[homes[i]]);
         }
-    }
-    std::uint64_t hits = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-        out[i].reset();
-        const SlotArray* t = arrays[i];
-        std::size_t slot = homes[i];
-        for (std::size_t probes = 0; probes <= t->mask; ++probes, slot = (slot + 1) & t->mask) {
-            Node* node = t->slots[slot].load(std::memory_order_acquire);
-            if (!node) break;
-            if (node->key != packed[i]) continue;
-            if (!node->referenced.load(std::memory_order_relaxed))
-                node->referenced.store(true, std::memory_order_relaxed);
-            out[i] = packed_entry(node->data(), node->bits, js[i]);
-            break;
+        for (std::size_t i = 0; i < m; ++i) {
+            if (const Node* node = arrays[i]->slots[homes[i]].load(std::memory_order_acquire)) {
+                __builtin_prefetch(node);
+                // As an integer: the node may be another block's, shorter than the offset.
+                __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(node->data()) +
+                                                                 j[i] * bits[start + i] / 8));
+            }
         }
-        hits += out[i].has_value();
+        std::uint64_t hits = 0;
+        for (std::size_t i = 0; i < m; ++i) {
+            value[i].reset();
+            const SlotArray* t = arrays[i];
+            std::size_t slot = homes[i];
+            for (std::size_t probes = 0; probes <= t->mask; ++probes, slot = (slot + 1) & t->mask) {
+                Node* node = t->slots[slot].load(std::memory_order_acquire);
+                if (!node) break;
+                if (node->key != packed[i]) continue;
+                if (!node->referenced.load(std::memory_order_relaxed))
+                    node->referenced.store(true, std::memory_order_relaxed);
+                value[i] = packed_entry(node->data(), node->bits, j[i]);
+                break;
+            }
+            hits += value[i].has_value();
+        }
+        me->epoch.store(0, std::memory_order_release);
+        me->hits.store(me->hits.load(std::memory_order_relaxed) + hits, std::memory_order_relaxed);
     }
-    me->epoch.store(0, std::memory_order_release);
-    me->hits.store(me->hits.load(std::memory_order_relaxed) + hits, std::memory_order_relaxed);
-    // Absent, or moved by a writer meanwhile: asked again under the shard's mutex, as lookup does.
-    for (std::size_t i = 0; i < n; ++i)
-        if (!out[i]) out[i] = locked_lookup(shard_of(keys[i]), packed[i], js[i]);
 }
 
 std::uint16_t BlockCache::insert(const BlockKey& key, PackedBlock block, std::size_t j) {

@@ -78,12 +78,14 @@ class BlockCache {
     // The entry `j` of the cached block `key`, or nullopt when the block is not cached (counted as
     // a miss). Marks the block referenced.
     std::optional<std::uint16_t> lookup(const BlockKey& key, std::size_t j);
-    // lookup() of up to kBatch entries at once: out[i] = entry js[i] of block keys[i], or
-    // nullopt. The same answers as n calls of lookup(), but the memory loads of the n lookups
-    // (slot, block header, packed byte) overlap instead of following one another: a one-ply
-    // search reads some 20-50 entries scattered over a table's blocks, each a cache miss.
-    // bits[i]: the packed width of block i's table, only to prefetch its byte.
-    static constexpr std::size_t kBatch = 64;
+    // The lock-free half of lookup() for n entries at once: out[i] = entry js[i] of block
+    // keys[i] if the block is found without a lock (counted as a hit), else nullopt, not counted:
+    // the block is absent, was moved by a writer meanwhile, or this thread has no reader slot;
+    // lookup() then settles it (and counts the miss, once per block read). The memory loads of
+    // the lookups (slot, block header, packed byte) overlap instead of following one another: a
+    // one-ply search reads some 20-50 entries scattered over a table's blocks, each a cache
+    // miss. bits[i]: the packed width of block i's table, only to prefetch its byte.
+    static constexpr std::size_t kBatch = 64;  // entries per epoch announcement
     void lookup_many(std::size_t n, const BlockKey* keys, const std::size_t* js, const std::uint8_t* bits,
                      std::optional<std::uint16_t>* out);
 

@@ -304,7 +304,6 @@ class EngineImpl final : public Engine {
         std::vector<std::uint8_t> read;  // per move: 1 when its successor's entry was read here
         std::vector<std::size_t> move_of;
         std::vector<const TableSlot*> table;
-        std::vector<std::uint64_t> index;
         std::vector<BlockKey> keys;
         std::vector<std::size_t> entry;
         std::vector<std::uint8_t> bits;
@@ -312,7 +311,6 @@ class EngineImpl final : public Engine {
         void clear() {
             move_of.clear();
             table.clear();
-            index.clear();
             keys.clear();
             entry.clear();
             bits.clear();
@@ -323,8 +321,10 @@ class EngineImpl final : public Engine {
     // in an opened table that stores its WDL: those successors are ranked first and their
     // entries read together, so that their cache misses (slot, block header, packed byte; some
     // 20-50 of them, scattered over the mirror's blocks) overlap instead of following one
-    // another. Every other move, and every entry the batch could not give (a block not cached,
-    // an error), goes through probe_white as in search_captures, which also reports errors.
+    // another. Every other move, and every entry the batch could not give (a block not cached
+    // under Access::cache_only, an error), goes through probe_white as in search_captures, which
+    // also reports errors. The cache's hit and miss counts include every batched entry, also
+    // those after the first winning move, where the search used to stop.
     Result search_derived(const Position& q, Access access, int depth) const {
         if (depth >= kMaxCaptureDepth) return illegal("captures nested too deeply");
         thread_local std::array<DerivedBatch, kMaxCaptureDepth> scratch;
@@ -345,24 +345,22 @@ class EngineImpl final : public Engine {
             const std::uint64_t block = t.block_shift >= 0 ? index >> t.block_shift : index / t.block_entries;
             b.move_of.push_back(k);
             b.table.push_back(&t);
-            b.index.push_back(index);
             b.keys.push_back(BlockKey{t.id, block});
             b.entry.push_back(static_cast<std::size_t>(index - block * t.block_entries));
             b.bits.push_back(static_cast<std::uint8_t>(t.bits));
         }
         const std::size_t n = b.keys.size();
         b.values.resize(n);
-        for (std::size_t start = 0; start < n; start += BlockCache::kBatch)
-            cache_.lookup_many(std::min(BlockCache::kBatch, n - start), &b.keys[start], &b.entry[start],
-                               &b.bits[start], &b.values[start]);
+        cache_.lookup_many(n, b.keys.data(), b.entry.data(), b.bits.data(), b.values.data());
         bool any_draw = false;
         for (std::size_t i = 0; i < n; ++i) {
             std::uint16_t v = 0;
-            if (b.values[i]) {
+            Status st = Status::ok;
+            if (b.values[i])
                 v = *b.values[i];
-            } else if (read_entry(*b.table[i], b.index[i], access, v) != Status::ok) {
-                continue;  // probe_white below meets the same and reports it
-            }
+            else  // asked again under the lock, read from the file if absent (one miss per block read)
+                st = read_entry(*b.table[i], b.keys[i].block * b.table[i]->block_entries + b.entry[i], access, v);
+            if (st != Status::ok) continue;  // probe_white below meets the same and reports it
             if (v > 2) continue;  // likewise (corrupt)
             b.read[b.move_of[i]] = 1;
             if (static_cast<Wdl>(v) == Wdl::loss) return decided(Wdl::win, 0, 1, kWdl);
@@ -502,12 +500,18 @@ class EngineImpl final : public Engine {
         const std::uint64_t block =
             t.block_shift >= 0 ? index >> t.block_shift : index / t.block_entries;
         const std::size_t j = static_cast<std::size_t>(index - block * t.block_entries);
-        const BlockKey key{t.id, block};
-        if (auto v = cache_.lookup(key, j)) {
+        if (auto v = cache_.lookup(BlockKey{t.id, block}, j)) {
             out = *v;
             return Status::ok;
         }
+        return load_entry(t, block, j, access, out);
+    }
+    // Entry j of a block the cache did not hold: the block read from the file, checked, packed
+    // and cached (not under Access::cache_only).
+    Status load_entry(const TableSlot& t, std::uint64_t block, std::size_t j, Access access,
+                      std::uint16_t& out) const {
         if (access == Access::cache_only) return Status::not_cached;
+        const BlockKey key{t.id, block};
         thread_local std::vector<std::uint16_t> values;
         values.resize(t.block_entries);
         if (format::Status st = t.reader->read_block_into(block, values.data()); !st) {

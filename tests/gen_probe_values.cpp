@@ -249,3 +249,37 @@ TEST_CASE("a derived WDL table whose successor is derived too is corrupt, never 
     if (!loaded) CHECK_THAT(loaded.error(), Catch::Contains("derived too"));
     fs::remove_all(dir);
 }
+
+// A derived side's search reads its successors' entries in a batch (BlockCache::lookup_many);
+// a block the batch did not find (evicted) is loaded without asking the cache again: every miss
+// is one block read and cached.
+TEST_CASE("derived WDL probes through a small cache count each block read once", "[probe]") {
+    const std::filesystem::path dir = compact_tables(VariantId::international);
+    probe::Options o;
+    o.directories = {dir};
+    o.variant = VariantId::international;
+    o.cache_bytes = 40 << 10;  // a few 3-piece WDL blocks: the batch meets evicted blocks
+    o.cache_shards = 1;
+    o.metrics = probe::kWdl;
+    auto tb = probe::Tablebase::open(o);
+    REQUIRE(tb.ok());
+    std::uint64_t probed = 0;
+    for (const Material& m : all_materials<International>(3)) {
+        auto info = format::read_table_info(dir / format::file_name(m.name(), format::Metric::wdl));
+        REQUIRE(info.ok());
+        if (!info->derived()) continue;
+        const SliceIndex<International> index(m);
+        for (std::uint64_t i = 0; i < index.size(); i += 7) {
+            const probe::Result r = tb->probe_wdl(index.unrank(i));
+            REQUIRE(r.ok());
+            ++probed;
+        }
+    }
+    const probe::CacheStats stats = tb->cache_stats();
+    INFO(probed << " probes, " << stats.hits << " hits, " << stats.misses << " misses, " << stats.insertions
+                << " insertions");
+    CHECK(probed > 1000);
+    CHECK(stats.insertions > 0);
+    CHECK(stats.evictions > 100);
+    CHECK(stats.misses == stats.insertions);  // one thread: each miss is one block read
+}

@@ -153,7 +153,7 @@ TEST_CASE("the block cache: one thread across many caches, more threads than rea
     CHECK(cache.stats().hits == static_cast<std::uint64_t>(threads) * 201);
 }
 
-TEST_CASE("the block cache: lookup_many gives lookup's answers, also while blocks are evicted and freed",
+TEST_CASE("the block cache: lookup_many finds what lookup finds, also while blocks are evicted and freed",
           "[probe][concurrency]") {
     // Block b of table t holds value(t, b, j) at entry j; tables 1 and 2 pack 2 and 8 bits.
     const auto value = [](std::uint32_t t, std::uint64_t b, std::size_t j) {
