@@ -364,6 +364,23 @@ void announce(BlockCache::Readers& readers, CacheReaderSlot& me) {
 }
 }  // namespace
 
+namespace {
+// Entry j of the block `key` in slot array t, probing from its home slot, or nullopt; marks the
+// block referenced. For readers inside an announced epoch (lookup, lookup_many).
+std::optional<std::uint16_t> lock_free_entry(const SlotArray* t, std::size_t home, std::uint64_t key,
+                                             std::size_t j) {
+    std::size_t i = home;
+    for (std::size_t probes = 0; probes <= t->mask; ++probes, i = (i + 1) & t->mask) {
+        Node* n = t->slots[i].load(std::memory_order_acquire);
+        if (!n) break;
+        if (n->key != key) continue;
+        if (!n->referenced.load(std::memory_order_relaxed)) n->referenced.store(true, std::memory_order_relaxed);
+        return packed_entry(n->data(), n->bits, j);
+    }
+    return std::nullopt;
+}
+}  // namespace
+
 std::optional<std::uint16_t> BlockCache::locked_lookup(Shard& s, std::uint64_t k, std::size_t j) {
     std::lock_guard lock(s.mutex);
     Node* n = s.slots().slots[s.find(k, mix(k))].load(std::memory_order_relaxed);
@@ -382,18 +399,8 @@ std::optional<std::uint16_t> BlockCache::lookup(const BlockKey& key, std::size_t
     CacheReaderSlot* me = thread_reader_slots().find(readers_);
     if (!me) return locked_lookup(s, k, j);
     announce(*readers_, *me);
-    std::optional<std::uint16_t> value;
     const SlotArray* t = s.table.load(std::memory_order_acquire);
-    std::size_t i = h & t->mask;
-    for (std::size_t probes = 0; probes <= t->mask; ++probes, i = (i + 1) & t->mask) {
-        Node* n = t->slots[i].load(std::memory_order_acquire);
-        if (!n) break;
-        if (n->key != k) continue;
-        if (!n->referenced.load(std::memory_order_relaxed))
-            n->referenced.store(true, std::memory_order_relaxed);
-        value = packed_entry(n->data(), n->bits, j);
-        break;
-    }
+    const std::optional<std::uint16_t> value = lock_free_entry(t, h & t->mask, k, j);
     me->epoch.store(0, std::memory_order_release);
     if (!value) return locked_lookup(s, k, j);  // absent, or moved by a writer meanwhile
     me->hits.store(me->hits.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
@@ -419,9 +426,9 @@ void BlockCache::lookup_many(std::size_t n, const BlockKey* keys, const std::siz
         // below stays allocated until the withdrawal.
         announce(*readers_, *me);
         // Three rounds, each prefetching what the next one reads: the home slots; the nodes they
-        // point to and the byte each entry would be in; then the lookups themselves, which follow
-        // lookup()'s probing exactly (a prefetch of a node that turns out to hold another key, or
-        // is being unlinked, is only wasted).
+        // point to and the byte each entry would be in; then the lookups themselves, lookup()'s
+        // probing (a prefetch of a node that turns out to hold another key, or is being unlinked,
+        // is only wasted).
         for (std::size_t i = 0; i < m; ++i) {
             packed[i] = pack_key(key[i]);
             arrays[i] = shard_of(key[i]).table.load(std::memory_order_acquire);
@@ -438,18 +445,7 @@ void BlockCache::lookup_many(std::size_t n, const BlockKey* keys, const std::siz
         }
         std::uint64_t hits = 0;
         for (std::size_t i = 0; i < m; ++i) {
-            value[i].reset();
-            const SlotArray* t = arrays[i];
-            std::size_t slot = homes[i];
-            for (std::size_t probes = 0; probes <= t->mask; ++probes, slot = (slot + 1) & t->mask) {
-                Node* node = t->slots[slot].load(std::memory_order_acquire);
-                if (!node) break;
-                if (node->key != packed[i]) continue;
-                if (!node->referenced.load(std::memory_order_relaxed))
-                    node->referenced.store(true, std::memory_order_relaxed);
-                value[i] = packed_entry(node->data(), node->bits, j[i]);
-                break;
-            }
+            value[i] = lock_free_entry(arrays[i], homes[i], packed[i], j[i]);
             hits += value[i].has_value();
         }
         me->epoch.store(0, std::memory_order_release);

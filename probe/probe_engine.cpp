@@ -304,6 +304,7 @@ class EngineImpl final : public Engine {
         std::vector<std::uint8_t> read;  // per move: 1 when its successor's entry was read here
         std::vector<std::size_t> move_of;
         std::vector<const TableSlot*> table;
+        std::vector<std::uint64_t> index;
         std::vector<BlockKey> keys;
         std::vector<std::size_t> entry;
         std::vector<std::uint8_t> bits;
@@ -311,6 +312,7 @@ class EngineImpl final : public Engine {
         void clear() {
             move_of.clear();
             table.clear();
+            index.clear();
             keys.clear();
             entry.clear();
             bits.clear();
@@ -321,10 +323,11 @@ class EngineImpl final : public Engine {
     // in an opened table that stores its WDL: those successors are ranked first and their
     // entries read together, so that their cache misses (slot, block header, packed byte; some
     // 20-50 of them, scattered over the mirror's blocks) overlap instead of following one
-    // another. Every other move, and every entry the batch could not give (a block not cached
-    // under Access::cache_only, an error), goes through probe_white as in search_captures, which
-    // also reports errors. The cache's hit and miss counts include every batched entry, also
-    // those after the first winning move, where the search used to stop.
+    // another. An entry the batch did not find is read as any other (read_entry: asked under the
+    // lock, else read from the file); every other move, and every entry that read fails (not
+    // cached under Access::cache_only, an error), goes through probe_white as in
+    // search_captures, which also reports errors. The cache's hit count includes the batched
+    // entries after the first winning move, where the search used to stop.
     Result search_derived(const Position& q, Access access, int depth) const {
         if (depth >= kMaxCaptureDepth) return illegal("captures nested too deeply");
         thread_local std::array<DerivedBatch, kMaxCaptureDepth> scratch;
@@ -342,11 +345,12 @@ class EngineImpl final : public Engine {
             if (!t.enabled || !t.ready.load(std::memory_order_acquire) || t.status != Status::ok || t.derived)
                 continue;
             const std::uint64_t index = s->index->rank(next);
-            const std::uint64_t block = t.block_shift >= 0 ? index >> t.block_shift : index / t.block_entries;
+            const auto [key, j] = entry_address(t, index);
             b.move_of.push_back(k);
             b.table.push_back(&t);
-            b.keys.push_back(BlockKey{t.id, block});
-            b.entry.push_back(static_cast<std::size_t>(index - block * t.block_entries));
+            b.index.push_back(index);
+            b.keys.push_back(key);
+            b.entry.push_back(j);
             b.bits.push_back(static_cast<std::uint8_t>(t.bits));
         }
         const std::size_t n = b.keys.size();
@@ -359,7 +363,7 @@ class EngineImpl final : public Engine {
             if (b.values[i])
                 v = *b.values[i];
             else  // asked again under the lock, read from the file if absent (one miss per block read)
-                st = read_entry(*b.table[i], b.keys[i].block * b.table[i]->block_entries + b.entry[i], access, v);
+                st = read_entry(*b.table[i], b.index[i], access, v);
             if (st != Status::ok) continue;  // probe_white below meets the same and reports it
             if (v > 2) continue;  // likewise (corrupt)
             b.read[b.move_of[i]] = 1;
@@ -495,23 +499,21 @@ class EngineImpl final : public Engine {
         return r;
     }
 
+    // Index `index` of table t: its block's cache key, and its place in the block.
+    static std::pair<BlockKey, std::size_t> entry_address(const TableSlot& t, std::uint64_t index) {
+        const std::uint64_t block = t.block_shift >= 0 ? index >> t.block_shift : index / t.block_entries;
+        return {BlockKey{t.id, block}, static_cast<std::size_t>(index - block * t.block_entries)};
+    }
+
     Status read_entry(const TableSlot& t, std::uint64_t index, Access access,
                       std::uint16_t& out) const {
-        const std::uint64_t block =
-            t.block_shift >= 0 ? index >> t.block_shift : index / t.block_entries;
-        const std::size_t j = static_cast<std::size_t>(index - block * t.block_entries);
-        if (auto v = cache_.lookup(BlockKey{t.id, block}, j)) {
+        const auto [key, j] = entry_address(t, index);
+        const std::uint64_t block = key.block;
+        if (auto v = cache_.lookup(key, j)) {
             out = *v;
             return Status::ok;
         }
-        return load_entry(t, block, j, access, out);
-    }
-    // Entry j of a block the cache did not hold: the block read from the file, checked, packed
-    // and cached (not under Access::cache_only).
-    Status load_entry(const TableSlot& t, std::uint64_t block, std::size_t j, Access access,
-                      std::uint16_t& out) const {
         if (access == Access::cache_only) return Status::not_cached;
-        const BlockKey key{t.id, block};
         thread_local std::vector<std::uint16_t> values;
         values.resize(t.block_entries);
         if (format::Status st = t.reader->read_block_into(block, values.data()); !st) {
