@@ -331,6 +331,7 @@ private:
         }
         const auto t_distances = std::chrono::steady_clock::now();
         std::uint64_t copied[2] = {0, 0}, repaired[2] = {0, 0}, in_full[2] = {0, 0};
+        double rules_written_seconds = 0;  // of the rule tables' time, in the sink (made residual, compressed, written)
         if constexpr (R::kCountingRules) {
             RuleTableSolver<R> rules(m, finished_, finished_rules_, phase_seeds, progress);
             if (phase_seeds.needed()) {
@@ -344,6 +345,12 @@ private:
             }
             solver.release_dtc();  // (when no rule set solves phases, DTC is not needed)
             auto written = rules.solve([&](const Material& x, format::Metric metric, BigArray<ValueCode> values) -> format::Status {
+                const auto t_sink = std::chrono::steady_clock::now();
+                struct AddTime {
+                    double& total;
+                    std::chrono::steady_clock::time_point start;
+                    ~AddTime() { total += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); }
+                } add_time{rules_written_seconds, t_sink};
                 if (read_later(x) && metric != format::Metric::ffjd16) finished_.add_fresh(x, rule_set_of(metric), values);
                 // Outside the counting classes a capture position's rule value is its captures'
                 // (probe/rule_captures.hpp): don't care, filled as WDL is (KMvKKM.fmjd: 7.6 MB
@@ -415,8 +422,8 @@ private:
             return out;
         };
         if constexpr (R::kCountingRules)
-            std::snprintf(rules_part, sizeof rules_part, ", rule tables %.1f s (fmjd %s; ffjd %s)",
-                          seconds(t_distances, t_rules), from_dtc(0).c_str(), from_dtc(1).c_str());
+            std::snprintf(rules_part, sizeof rules_part, ", rule tables %.1f s (written %.1f s; fmjd %s; ffjd %s)",
+                          seconds(t_distances, t_rules), rules_written_seconds, from_dtc(0).c_str(), from_dtc(1).c_str());
         char entries_part[64] = "";
         if (real_positions != positions)
             std::snprintf(entries_part, sizeof entries_part, " (%llu entries)", static_cast<unsigned long long>(positions));

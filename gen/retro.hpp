@@ -21,25 +21,28 @@
 
 namespace dtb::gen {
 
-enum class UnmoveKinds : unsigned char { all, kings_only };
+enum class UnmoveKinds : unsigned char { all, kings_only, men_only };
 enum class Quiet : unsigned char { check, assume };
 
 // White's un-moves in base (White is the side that has just moved): unmove(from, to, king) for
 // each piece on `to` that could have come from the empty square `from`, kings first (each king's
-// origins in square order), then men; start_king(to) before the un-moves of each king.
+// origins in square order), then men; start_king(to) before the un-moves of each king. kinds
+// keeps only the kings' (kings_only) or only the men's (men_only).
 template <class R, class StartKing, class Unmove>
 void for_each_unmove(const Position& base, UnmoveKinds kinds, StartKing&& start_king, Unmove&& unmove) {
     using G = typename R::Geometry;
     const Bitboard occupied = base.occupied();
     const Bitboard empty = G::kPlayable & ~occupied;
-    for (int to : bits(base.kings_of(Color::white))) {
-        start_king(to);
-        // A king could have come from every empty square it could move to: its rays' squares up
-        // to the first piece, found with the move generator's ray masks rather than square by
-        // square, and visited in square order.
-        Bitboard origins = 0;
-        for_each_dir<R::kKingDirs>([&]<Dir d>() { origins |= RulesOf<R>::template king_slide<d>(to, occupied); });
-        for (int from : bits(origins)) unmove(from, to, true);
+    if (kinds != UnmoveKinds::men_only) {
+        for (int to : bits(base.kings_of(Color::white))) {
+            start_king(to);
+            // A king could have come from every empty square it could move to: its rays' squares up
+            // to the first piece, found with the move generator's ray masks rather than square by
+            // square, and visited in square order.
+            Bitboard origins = 0;
+            for_each_dir<R::kKingDirs>([&]<Dir d>() { origins |= RulesOf<R>::template king_slide<d>(to, occupied); });
+            for (int from : bits(origins)) unmove(from, to, true);
+        }
     }
     if (kinds == UnmoveKinds::kings_only) return;
     const Bitboard back_row = RulesOf<R>::back_row(Color::white);

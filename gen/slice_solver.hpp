@@ -944,18 +944,18 @@ private:
         // The reference's values, and the dirty positions, marked open (kValueUnknown).
         PendingAppends appends;
         const std::vector<const ValueCode*>& reference = ref.values;
-        for_scope_positions("repair seed", scope, [&](int s, std::uint64_t i, const Position& p) {
+        for_scope("repair seed", scope, [&](int s, std::uint64_t i) {
             Side& sd = sides_[s];
             const ValueCode c = reference[s][i];
             sd.value[i] = c;
             if (is_draw(c) || c == loss_in(0)) return;  // a draw stays one; loss_in(0) has no move
-            const PreparedSeed seed = regime_.prepared(s, i);
-            sd.capture[i] = seed.capture;
-            if (!exits_like_reference(s, i, p, seed)) {
+            sd.capture[i] = regime_.prepared(s, i).capture;
+            if (!ref.exits_like(s, i)) {
                 sd.value[i] = kValueUnknown;
                 appends.add(0, make_item(s, i));
             }
         });
+        mark_man_moves_unlike_reference(scope, appends);
         LevelBuckets rounds;
         appends.flush_into(rounds);
         // Closure along king un-moves, round by round; every position met is kept in `all`.
@@ -1051,29 +1051,67 @@ private:
             if (is_open(v)) v = kValueDraw;
         });
     }
-    // Whether every exit of a position (captures, promotions, plain man moves) is worth what it
-    // is in the reference. A man move leads to a more advanced men configuration, final by now;
-    // when all of that configuration is worth the same (config_like_reference), the move is not
-    // even ranked.
-    bool exits_like_reference(int s, std::uint64_t i, const Position& p, const PreparedSeed& seed) {
+    // The positions of the scope (one advancement level, or part of one) that have a plain man
+    // move worth something else than in the reference, marked open like the dirty ones of
+    // repair(): such a move leads to the level above, final by now, into a position whose value
+    // is not worth there what the reference's is (Regime::Reference::same_exit). They are found
+    // from those positions, by man un-moves, instead of by every position's man moves: a few
+    // percent of the level above differ (ffjd: KvKKKMM + KKKMMvK 1.9% repaired), and looking
+    // each man move up was two cache misses into the arrays, which by levels are spilled to
+    // files (KvKKKMM's ffjd repair seed waited on them; BENCHMARKS.md, "Session 27"). The level
+    // above is read in order, and a configuration all worth the same (config_like_reference) is
+    // not read at all. A position with a capture is decided by its captures: its man moves do
+    // not count (repair set its capture flag before).
+    void mark_man_moves_unlike_reference(const Scope& scope, PendingAppends& appends) {
         using G = typename R::Geometry;
+        if (scope.empty()) return;
         const auto& ref = *regime_.reference;
-        if (!ref.exits_like(s, i)) return false;
-        if (seed.capture || sides_[s].index.material().wm == 0) return true;
-        const Position rp = reversed<G>(p);
-        const Bitboard white_men = p.men(Color::white), black_men = p.men(Color::black);
-        const int ns = other(s);
-        const Side& next_side = sides_[ns];
-        const ValueCode* next_reference = ref.values[static_cast<std::size_t>(ns)];
-        bool like = true;
-        for_each_man_step<R>(p, [&](const Move& m) {
-            if (!like || m.promotes) return;  // promotions: ref.exits_like
-            const Bitboard moved = white_men ^ bit(m.from) ^ bit(m.to);
-            if (config_like_reference(ns, next_side.index.men_config_of(G::rotate(black_men), G::rotate(moved)))) return;
-            const std::uint64_t j = next_side.index.rank(reversed_after<G>(rp, m));
-            like = ref.same_exit(next_side.value[j], next_reference[j]);
+        const auto config_of = [&](const Range& r) { return r.begin / sides_[r.side].index.kings_per_config(); };
+        const int level = sides_[scope.front().side].index.advancement(config_of(scope.front()));
+        // The configurations of the scope, per side (positions elsewhere in the level were copied).
+        std::vector<std::vector<char>> in_scope;
+        for (const Side& sd : sides_) in_scope.emplace_back(sd.index.num_men_configs(), 0);
+        for (const Range& r : scope) {
+            const std::uint64_t kpc = sides_[r.side].index.kings_per_config();
+            assert(sides_[r.side].index.advancement(r.begin / kpc) == level);
+            for (std::uint64_t mc = r.begin / kpc; mc < r.end / kpc; ++mc) in_scope[static_cast<std::size_t>(r.side)][mc] = 1;
+        }
+        // The level above: every configuration one man step more advanced (a plain man step
+        // raises advancement by one; colour reversal keeps it), then those not all alike.
+        std::vector<std::pair<int, std::uint64_t>> above;
+        for (int s = 0; s < num_sides(); ++s)
+            for (std::uint64_t mc = 0; mc < sides_[s].index.num_men_configs(); ++mc)
+                if (sides_[s].index.advancement(mc) == level + 1) above.emplace_back(s, mc);
+        std::vector<char> unlike(above.size());
+        parallel_for(above.size(), [&](std::uint64_t k) { unlike[k] = !config_like_reference(above[k].first, above[k].second); });
+        Scope differing;
+        for (std::size_t k = 0; k < above.size(); ++k) {
+            if (!unlike[k]) continue;
+            const auto [s, mc] = above[k];
+            const std::uint64_t kpc = sides_[s].index.kings_per_config();
+            if (!differing.empty() && differing.back().side == s && differing.back().end == mc * kpc)
+                differing.back().end += kpc;
+            else
+                differing.push_back(Range{s, mc * kpc, (mc + 1) * kpc});
+        }
+        const std::vector<const ValueCode*>& reference = ref.values;
+        for_scope("repair man moves", differing, [&](int ns, std::uint64_t j) {
+            if (ref.same_exit(sides_[ns].value[j], reference[static_cast<std::size_t>(ns)][j])) return;
+            const int s = other(ns);
+            Side& sd = sides_[s];
+            Position base = reversed<G>(sides_[ns].index.unrank(j));
+            base.side_to_move = Color::white;
+            for_each_unmove<R>(base, UnmoveKinds::men_only, [](int) {}, [&](int from, int to, bool) {
+                const Position q = unmoved(base, from, to, false);
+                const std::uint64_t i = sd.index.rank(q);
+                if (!in_scope[static_cast<std::size_t>(s)][i / sd.index.kings_per_config()]) return;
+                const ValueCode c = reference[static_cast<std::size_t>(s)][i];
+                if (is_draw(c) || c == loss_in(0) || sd.capture[i]) return;
+                std::atomic_ref<ValueCode> v(sd.value[i]);
+                ValueCode expected = c;
+                if (v.compare_exchange_strong(expected, kValueUnknown)) appends.add(0, make_item(s, i));
+            });
         });
-        return like;
     }
 public:
     // Whether a man move into any position of men configuration mc of side s is worth what it
