@@ -213,7 +213,12 @@ public:
         if (regime_.man_moves_inside || sides_[0].index.material().men() == 0) {
             solve_scope(full_scope());
         } else {
-            for (const Scope& level : advancement_levels()) solve_scope(level);
+            const std::vector<Scope> levels = advancement_levels();
+            for (std::size_t l = 0; l < levels.size(); ++l) {
+                level_above_ = l > 0 ? &levels[l - 1] : nullptr;
+                solve_scope(levels[l]);
+            }
+            level_above_ = nullptr;
         }
         release_work_arrays();
     }
@@ -1064,24 +1069,32 @@ private:
     // not count (repair set its capture flag before).
     void mark_man_moves_unlike_reference(const Scope& scope, PendingAppends& appends) {
         using G = typename R::Geometry;
-        if (scope.empty()) return;
+        // No level above (the most advanced level, or a scope without man moves): nothing to find.
+        if (scope.empty() || !level_above_) return;
         const auto& ref = *regime_.reference;
-        const auto config_of = [&](const Range& r) { return r.begin / sides_[r.side].index.kings_per_config(); };
-        const int level = sides_[scope.front().side].index.advancement(config_of(scope.front()));
-        // The configurations of the scope, per side (positions elsewhere in the level were copied).
-        std::vector<std::vector<char>> in_scope;
-        for (const Side& sd : sides_) in_scope.emplace_back(sd.index.num_men_configs(), 0);
-        for (const Range& r : scope) {
-            const std::uint64_t kpc = sides_[r.side].index.kings_per_config();
-            assert(sides_[r.side].index.advancement(r.begin / kpc) == level);
-            for (std::uint64_t mc = r.begin / kpc; mc < r.end / kpc; ++mc) in_scope[static_cast<std::size_t>(r.side)][mc] = 1;
-        }
-        // The level above: every configuration one man step more advanced (a plain man step
-        // raises advancement by one; colour reversal keeps it), then those not all alike.
+        // The configurations of the scope, per side (the rest of its level was copied), marked
+        // for the time of this call: the cost stays that of the scope (MvMMMM has 12 M
+        // configurations of one position each, in some 40 levels).
+        if (in_scope_.empty())
+            for (const Side& sd : sides_) in_scope_.emplace_back(sd.index.num_men_configs(), 0);
+        const auto mark_scope = [&](char on) {
+            for (const Range& r : scope) {
+                const std::uint64_t kpc = sides_[r.side].index.kings_per_config();
+                std::fill(in_scope_[static_cast<std::size_t>(r.side)].begin() + static_cast<std::ptrdiff_t>(r.begin / kpc),
+                          in_scope_[static_cast<std::size_t>(r.side)].begin() + static_cast<std::ptrdiff_t>(r.end / kpc), on);
+            }
+        };
+        mark_scope(1);
+        struct Unmark {
+            std::function<void()> undo;
+            ~Unmark() { undo(); }
+        } unmark{[&] { mark_scope(0); }};
+        // The configurations of the level above that are not all alike.
         std::vector<std::pair<int, std::uint64_t>> above;
-        for (int s = 0; s < num_sides(); ++s)
-            for (std::uint64_t mc = 0; mc < sides_[s].index.num_men_configs(); ++mc)
-                if (sides_[s].index.advancement(mc) == level + 1) above.emplace_back(s, mc);
+        for (const Range& r : *level_above_) {
+            const std::uint64_t kpc = sides_[r.side].index.kings_per_config();
+            for (std::uint64_t mc = r.begin / kpc; mc < r.end / kpc; ++mc) above.emplace_back(r.side, mc);
+        }
         std::vector<char> unlike(above.size());
         parallel_for(above.size(), [&](std::uint64_t k) { unlike[k] = !config_like_reference(above[k].first, above[k].second); });
         Scope differing;
@@ -1099,12 +1112,13 @@ private:
             if (ref.same_exit(sides_[ns].value[j], reference[static_cast<std::size_t>(ns)][j])) return;
             const int s = other(ns);
             Side& sd = sides_[s];
+            const std::vector<char>& configs = in_scope_[static_cast<std::size_t>(s)];
             Position base = reversed<G>(sides_[ns].index.unrank(j));
             base.side_to_move = Color::white;
             for_each_unmove<R>(base, UnmoveKinds::men_only, [](int) {}, [&](int from, int to, bool) {
                 const Position q = unmoved(base, from, to, false);
                 const std::uint64_t i = sd.index.rank(q);
-                if (!in_scope[static_cast<std::size_t>(s)][i / sd.index.kings_per_config()]) return;
+                if (!configs[i / sd.index.kings_per_config()]) return;
                 const ValueCode c = reference[static_cast<std::size_t>(s)][i];
                 if (is_draw(c) || c == loss_in(0) || sd.capture[i]) return;
                 std::atomic_ref<ValueCode> v(sd.value[i]);
@@ -1302,6 +1316,10 @@ private:
     std::uint64_t levels_pulled_ = 0;
     std::vector<std::pair<std::string, double>> pass_seconds_;
     std::vector<std::vector<signed char>> config_like_;  // repair: per side and men configuration, -1 undecided
+    // solve_values by levels: the level solved before the current one (the one its man moves
+    // reach); and, for mark_man_moves_unlike_reference, the current scope's configurations.
+    const Scope* level_above_ = nullptr;
+    std::vector<std::vector<char>> in_scope_;
 };
 
 }  // namespace dtb::gen
