@@ -326,6 +326,14 @@ private:
         std::uint64_t begin, end;
     };
     using Scope = std::vector<Range>;
+    // Adds the positions of men configuration mc of side s (kpc of them) to scope, as an
+    // extension of its last range when they follow on.
+    static void add_config(Scope& scope, int s, std::uint64_t mc, std::uint64_t kpc) {
+        if (!scope.empty() && scope.back().side == s && scope.back().end == mc * kpc)
+            scope.back().end += kpc;
+        else
+            scope.push_back(Range{s, mc * kpc, (mc + 1) * kpc});
+    }
     Scope full_scope() const {
         Scope all;
         for (int s = 0; s < num_sides(); ++s) all.push_back(Range{s, 0, sides_[s].index.size()});
@@ -348,11 +356,7 @@ private:
             for (std::uint64_t mc = 0; mc < index.num_men_configs(); ++mc) {
                 const auto a = static_cast<std::size_t>(index.advancement(mc));
                 if (levels.size() <= a) levels.resize(a + 1);
-                Scope& level = levels[a];
-                if (!level.empty() && level.back().side == s && level.back().end == mc * kpc)
-                    level.back().end += kpc;
-                else
-                    level.push_back(Range{s, mc * kpc, (mc + 1) * kpc});
+                add_config(levels[a], s, mc, kpc);
             }
         }
         std::reverse(levels.begin(), levels.end());
@@ -470,13 +474,10 @@ private:
             Side& sd = sides_[r.side];
             const std::uint64_t kpc = sd.index.kings_per_config();
             for (std::uint64_t begin = r.begin; begin < r.end; begin += kpc) {
-                if (const ValueCode* known = regime_.known(r.side, begin / kpc)) {
+                if (const ValueCode* known = regime_.known(r.side, begin / kpc))
                     std::copy(known, known + kpc, sd.value.begin() + static_cast<std::ptrdiff_t>(begin));
-                } else if (!rest.empty() && rest.back().side == r.side && rest.back().end == begin) {
-                    rest.back().end += kpc;
-                } else {
-                    rest.push_back(Range{r.side, begin, begin + kpc});
-                }
+                else
+                    add_config(rest, r.side, begin / kpc, kpc);
             }
         }
         return rest;
@@ -1073,8 +1074,8 @@ private:
         if (scope.empty() || !level_above_) return;
         const auto& ref = *regime_.reference;
         // The configurations of the scope, per side (the rest of its level was copied), marked
-        // for the time of this call: the cost stays that of the scope (MvMMMM has 12 M
-        // configurations of one position each, in some 40 levels).
+        // for the time of this call and cleared at its end: the cost stays that of the scope
+        // (MvMMMM has 12 M configurations of one position each, in some 40 levels).
         if (in_scope_.empty())
             for (const Side& sd : sides_) in_scope_.emplace_back(sd.index.num_men_configs(), 0);
         const auto mark_scope = [&](char on) {
@@ -1085,10 +1086,6 @@ private:
             }
         };
         mark_scope(1);
-        struct Unmark {
-            std::function<void()> undo;
-            ~Unmark() { undo(); }
-        } unmark{[&] { mark_scope(0); }};
         // The configurations of the level above that are not all alike.
         std::vector<std::pair<int, std::uint64_t>> above;
         for (const Range& r : *level_above_) {
@@ -1098,15 +1095,8 @@ private:
         std::vector<char> unlike(above.size());
         parallel_for(above.size(), [&](std::uint64_t k) { unlike[k] = !config_like_reference(above[k].first, above[k].second); });
         Scope differing;
-        for (std::size_t k = 0; k < above.size(); ++k) {
-            if (!unlike[k]) continue;
-            const auto [s, mc] = above[k];
-            const std::uint64_t kpc = sides_[s].index.kings_per_config();
-            if (!differing.empty() && differing.back().side == s && differing.back().end == mc * kpc)
-                differing.back().end += kpc;
-            else
-                differing.push_back(Range{s, mc * kpc, (mc + 1) * kpc});
-        }
+        for (std::size_t k = 0; k < above.size(); ++k)
+            if (unlike[k]) add_config(differing, above[k].first, above[k].second, sides_[above[k].first].index.kings_per_config());
         const std::vector<const ValueCode*>& reference = ref.values;
         for_scope("repair man moves", differing, [&](int ns, std::uint64_t j) {
             if (ref.same_exit(sides_[ns].value[j], reference[static_cast<std::size_t>(ns)][j])) return;
@@ -1126,6 +1116,7 @@ private:
                 if (v.compare_exchange_strong(expected, kValueUnknown)) appends.add(0, make_item(s, i));
             });
         });
+        mark_scope(0);
     }
 public:
     // Whether a man move into any position of men configuration mc of side s is worth what it
