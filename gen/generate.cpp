@@ -71,6 +71,14 @@ public:
             MemoryBound(const MemoryBound&) = delete;
             MemoryBound& operator=(const MemoryBound&) = delete;
         } memory_bound(work_memory_limit(), o_.out_dir);
+        // Spill files are kept from pair to pair, with their pages (gen/mapping_cache.hpp); not
+        // beyond the run, whose output folder they take disk space in.
+        struct KeptFilesReleased {
+            KeptFilesReleased() = default;
+            ~KeptFilesReleased() { MappingCache::instance().release_files(); }
+            KeptFilesReleased(const KeptFilesReleased&) = delete;
+            KeptFilesReleased& operator=(const KeptFilesReleased&) = delete;
+        } kept_files_released;
         std::set<Material> wanted;
         for (const std::string& name : o_.only) {
             auto m = Material::parse(name);
@@ -269,7 +277,8 @@ private:
         // Spilled, the files hold the work arrays, and, for a pair that later slices read, the
         // values kept for them (2 bytes per position) and the writers' buffers.
         const std::uint64_t spilled_bytes = spill ? positions * (per_position + 4) : 0;
-        if (space.available < positions * 2 + spilled_bytes + (1 << 20))
+        // The spill files kept from earlier pairs take disk blocks that this pair's arrays reuse.
+        if (space.available + MappingCache::instance().kept_file_bytes() < positions * 2 + spilled_bytes + (1 << 20))
             return Error{"not enough free disk space in " + o_.out_dir.string() + " for slice " + m.name() +
                          (spill ? " (its arrays spilled to disk)" : "")};
         // Big arrays from here to the end of the pair are files in the output folder, unlinked
@@ -286,6 +295,7 @@ private:
         std::optional<SpillScope> spill_scope;
         const std::uint64_t spilled_before = MappingCache::instance().spilled_bytes();
         const std::uint64_t overflow_before = MappingCache::instance().overflow_bytes();
+        const std::uint64_t reused_files_before = MappingCache::instance().reused_file_bytes();
         if (spill) {
             spill_scope.emplace(o_.out_dir);
             log(m.name() + ": " + std::to_string(need_whole >> 20) + " MB in memory would be needed" +
@@ -437,7 +447,12 @@ private:
                       rules_part, seconds(t_rules, t_end), static_cast<unsigned long long>(bytes));
         std::string summary = line;
         // What went to files (every array of 4 MB or more mapped from one, counted once each).
-        if (spill) summary += ", " + std::to_string((MappingCache::instance().spilled_bytes() - spilled_before) >> 20) + " MB of arrays spilled";
+        if (spill) {
+            summary += ", " + std::to_string((MappingCache::instance().spilled_bytes() - spilled_before) >> 20) + " MB of arrays spilled";
+            // Of which in files kept from arrays freed before, pages and all (gen/mapping_cache.hpp).
+            summary += " (" + std::to_string((MappingCache::instance().reused_file_bytes() - reused_files_before) >> 20) +
+                       " MB in kept files)";
+        }
         if (const std::uint64_t overflow = MappingCache::instance().overflow_bytes() - overflow_before)
             summary += ", " + std::to_string(overflow >> 20) + " MB mapped from files past the memory bound";
         log(summary);

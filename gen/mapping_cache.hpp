@@ -22,6 +22,19 @@
 // solves one advancement level at a time (SliceSolver::solve_by_levels): each pass touches a
 // level's pages, not the whole pair's (docs/GENERATOR.md, "Memory").
 //
+// Spill files are kept too (give), with the pages the kernel still holds of them: the next file
+// mapping takes a kept file's head, or has kept files moved into its range (mremap, as above),
+// and only the rest is a new file. Why: on this VM a page that the kernel has not held since the
+// host took it back costs its first touch, and a pair solved by levels fills gigabytes of page
+// cache for its files at its start and again whenever it frees an array and maps the next. With
+// new files every time, a third of the samples of a spilled pair's first 100 s were pages zeroed
+// for files and inputs (perf, MvKKKKM; BENCHMARKS.md, "Session 28"). A kept file's pages that the
+// kernel has evicted meanwhile would be read back from disk, stale, on the next touch: before a
+// kept file is handed out, its ranges not in memory (mincore) are zeroed in the file
+// (FALLOC_FL_ZERO_RANGE: unwritten extents, read as zeroes without a disk read, blocks still
+// reserved). Kept files hold their disk blocks until release_files(); the driver counts them as
+// free space, and drops them at the end of a run.
+//
 // A bound (bound_memory): the anonymous memory the cache maps, live and cached, stays under a
 // limit; a request that cannot be met from the cached mappings without passing it is a file's
 // mapping, as when spilling, whatever its size. The driver sizes a pair's arrays to fit, but
@@ -42,10 +55,13 @@
 #include <deque>
 #include <filesystem>
 #include <mutex>
+#include <map>
+#include <memory>
 #include <new>
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace dtb::gen {
 
@@ -111,8 +127,18 @@ public:
 
     void give(void* base, std::size_t length) {
         std::lock_guard lock(mutex_);
-        if (spilled_.erase(base)) {  // its file goes with its mapping
+        if (spilled_.erase(base)) {  // a small file mapping: its file goes with it
             munmap(base, length);
+            return;
+        }
+        if (const auto live = live_files_.find(base); live != live_files_.end()) {  // kept, pages and all
+            char* at = static_cast<char*>(base);
+            for (const FileSegment& segment : live->second) {
+                kept_files_.push_back({at, segment});
+                kept_file_bytes_ += segment.length;
+                at += segment.length;
+            }
+            live_files_.erase(live);
             return;
         }
         cached_.push_back({base, length});
@@ -126,6 +152,25 @@ public:
         cached_.clear();
         anonymous_bytes_ -= cached_bytes_;
         cached_bytes_ = 0;
+    }
+
+    // Unmaps the kept spill files, which frees their disk blocks and pages (the end of a run;
+    // tests).
+    void release_files() {
+        std::lock_guard lock(mutex_);
+        for (const KeptFile& k : kept_files_) munmap(k.base, k.segment.length);
+        kept_files_.clear();
+        kept_file_bytes_ = 0;
+    }
+    // Bytes of spill files kept for reuse (their disk blocks are taken), and bytes of file
+    // mappings served from them since the start.
+    std::uint64_t kept_file_bytes() const {
+        std::lock_guard lock(mutex_);
+        return kept_file_bytes_;
+    }
+    std::uint64_t reused_file_bytes() const {
+        std::lock_guard lock(mutex_);
+        return reused_file_bytes_;
     }
 
     // Keeps the anonymous memory mapped (live and cached) under limit bytes from now on: what
@@ -200,11 +245,117 @@ private:
         return reinterpret_cast<void*>(aligned);
     }
 
-    // A file's mapping, known as one to give() (which unmaps it and so drops its file).
+    // An open spill file; closed when no mapping of it is live or kept any more.
+    struct SpillFile {
+        int fd;
+        std::filesystem::path dir;
+        SpillFile(int f, std::filesystem::path d) : fd(f), dir(std::move(d)) {}
+        ~SpillFile() { close(fd); }
+        SpillFile(const SpillFile&) = delete;
+        SpillFile& operator=(const SpillFile&) = delete;
+    };
+    // A run of a spill file as it is mapped: a file mapping is one or more of them, end to end.
+    struct FileSegment {
+        std::shared_ptr<const SpillFile> file;
+        off_t offset;
+        std::size_t length;
+    };
+    struct KeptFile {
+        char* base;
+        FileSegment segment;
+    };
+
+    // A file's mapping, known as one to give(). From kSpillMinimum on, kept files are used first
+    // (see the top of this file) and the mapping is kept when freed; smaller ones (a frontier
+    // block past the bound: thousands, each would hold a descriptor) are files of their own that
+    // go with their mappings.
     void* take_file(std::size_t length, const std::filesystem::path& dir) {
-        void* base = map_file(length, dir);
+        if (length < kSpillMinimum) {
+            const int fd = new_file(length, dir);
+            void* base = nullptr;
+            try {
+                base = map_fd(fd, length, nullptr, dir);
+            } catch (...) {
+                close(fd);
+                throw;
+            }
+            close(fd);  // the mapping keeps the file
+            try {
+                spilled_.insert(base);
+            } catch (...) {
+                munmap(base, length);
+                throw;
+            }
+            return base;
+        }
+        auto best = kept_files_.end();
+        for (auto it = kept_files_.begin(); it != kept_files_.end(); ++it)
+            if (it->segment.file->dir == dir && it->segment.length >= length &&
+                (best == kept_files_.end() || it->segment.length < best->segment.length))
+                best = it;
+        std::vector<FileSegment> segments;  // the kept ones first, then the new file if any
+        std::size_t reused = 0;
+        char* base = nullptr;
+        if (best != kept_files_.end()) {  // the head of one kept file
+            const KeptFile k = *best;
+            kept_files_.erase(best);
+            if (k.segment.length > length)
+                kept_files_.push_back({k.base + length, {k.segment.file, k.segment.offset + static_cast<off_t>(length),
+                                                         k.segment.length - length}});
+            kept_file_bytes_ -= length;
+            base = k.base;
+            segments.push_back({k.segment.file, k.segment.offset, length});
+            reused = length;
+        } else {  // kept files moved into a new range, oldest first; a new file for the rest
+            void* range = mmap(nullptr, length, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+            if (range == MAP_FAILED) throw std::bad_alloc();
+            base = static_cast<char*>(range);
+            std::size_t filled = 0;
+            for (auto it = kept_files_.begin(); filled < length && it != kept_files_.end();) {
+                if (it->segment.file->dir != dir) {
+                    ++it;
+                    continue;
+                }
+                const KeptFile k = *it;
+                const std::size_t part = std::min(k.segment.length, length - filled);
+                if (mremap(k.base, part, part, MREMAP_MAYMOVE | MREMAP_FIXED, base + filled) == MAP_FAILED) break;
+                it = kept_files_.erase(it);
+                if (part < k.segment.length)
+                    it = kept_files_.insert(it, {k.base + part, {k.segment.file, k.segment.offset + static_cast<off_t>(part),
+                                                                 k.segment.length - part}});
+                kept_file_bytes_ -= part;
+                segments.push_back({k.segment.file, k.segment.offset, part});
+                filled += part;
+            }
+            reused = filled;
+            if (filled < length) {
+                const std::size_t rest = length - filled;
+                try {
+                    auto file = std::make_shared<const SpillFile>(new_file(rest, dir), dir);  // closes it if thrown
+                    map_fd(file->fd, rest, base + filled, dir);
+                    segments.push_back({std::move(file), 0, rest});
+                } catch (...) {  // the moved files stay kept, where they now are
+                    char* at = base;
+                    for (const FileSegment& segment : segments) {
+                        kept_files_.push_back({at, segment});
+                        kept_file_bytes_ += segment.length;
+                        at += segment.length;
+                    }
+                    munmap(base + filled, length - filled);
+                    throw;
+                }
+            }
+        }
+        // Reused parts: what the kernel evicted meanwhile reads as zeroes, not back from disk.
+        char* at = base;
+        for (const FileSegment& segment : segments) {
+            if (at >= base + reused) break;
+            zero_evicted(at, segment);
+            at += segment.length;
+        }
+        reused_file_bytes_ += reused;
         try {
-            spilled_.insert(base);
+            live_files_[base] = std::move(segments);
         } catch (...) {
             munmap(base, length);
             throw;
@@ -212,7 +363,30 @@ private:
         return base;
     }
 
-    static void* map_file(std::size_t length, const std::filesystem::path& dir) {
+    // Zeroes, in the file, the pages of a kept segment that are not in memory (see the top).
+    // Best effort: where the file system cannot, such pages are read back as they were written,
+    // which costs a read but no correctness (reused memory is never promised zeroes).
+    static void zero_evicted(char* at, const FileSegment& segment) {
+        const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+        const std::size_t pages = segment.length / page;
+        std::vector<unsigned char> resident(pages);
+        if (mincore(at, segment.length, resident.data()) != 0) return;
+        std::size_t p = 0;
+        while (p < pages) {
+            if (resident[p] & 1) {
+                ++p;
+                continue;
+            }
+            const std::size_t first = p;
+            while (p < pages && !(resident[p] & 1)) ++p;
+            if (fallocate(segment.file->fd, FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE,
+                          segment.offset + static_cast<off_t>(first * page), static_cast<off_t>((p - first) * page)) != 0)
+                return;
+        }
+    }
+
+    // A new unnamed file of length bytes in dir, its blocks reserved.
+    static int new_file(std::size_t length, const std::filesystem::path& dir) {
         // An unnamed file (O_TMPFILE); where the file system lacks it, a named one unlinked at once.
         int fd = open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
         if (fd < 0) {
@@ -232,16 +406,25 @@ private:
             close(fd);
             fail(error);
         }
-        void* m = mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-        const int map_error = errno;
-        close(fd);  // the mapping keeps the file
-        if (m == MAP_FAILED) fail(map_error);
+        return fd;
+    }
+    // fd's first length bytes mapped shared, at `at` when given (MAP_FIXED, over a reserved range).
+    static void* map_fd(int fd, std::size_t length, void* at, const std::filesystem::path& dir) {
+        void* m = mmap(at, length, PROT_READ | PROT_WRITE, MAP_SHARED | (at ? MAP_FIXED : 0), fd, 0);
+        if (m == MAP_FAILED) {
+            const int error = errno;
+            throw std::runtime_error("cannot map a spill file of " + std::to_string(length >> 20) + " MB in " +
+                                     dir.string() + ": " + std::strerror(error));
+        }
         return m;
     }
 
     mutable std::mutex mutex_;
     std::filesystem::path spill_dir_;
-    std::set<void*> spilled_;  // live file mappings (spilled or past the bound)
+    std::set<void*> spilled_;  // live small file mappings (under kSpillMinimum), each its own file
+    std::map<void*, std::vector<FileSegment>> live_files_;  // live file mappings from kSpillMinimum on
+    std::deque<KeptFile> kept_files_;  // freed ones, oldest first
+    std::uint64_t kept_file_bytes_ = 0, reused_file_bytes_ = 0;
     std::uint64_t spilled_bytes_ = 0;
     std::uint64_t limit_ = 0;  // bound_memory
     std::filesystem::path overflow_dir_;

@@ -3,12 +3,14 @@
 // bytes never exceed what a run without the cache would hold live.
 #include <catch2/catch.hpp>
 
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <cstdint>
 #include <filesystem>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "gen/big_array.hpp"
 #include "gen/frontier.hpp"
@@ -121,12 +123,107 @@ TEST_CASE("while spilling, arrays of 4 MB and more are unnamed files in the fold
         CHECK(fs::is_empty(dir));
     }
     cache.spill_to({});
-    // Freed, a file's mapping goes with its file, never into the cache.
+    // Freed, a file's mapping is kept for the next one, never in the memory cache.
     CHECK(cache.cached_bytes() == 2 * kMB);
+    CHECK(cache.kept_file_bytes() == 64 * kMB);
     { BigArray<std::uint16_t> b(32 * kMB, 1); }
     CHECK(cache.spilled_bytes() == spilled + 64 * kMB);  // no longer spilling
+    CHECK(cache.kept_file_bytes() == 64 * kMB);
     cache.release();
+    cache.release_files();
+    CHECK(cache.kept_file_bytes() == 0);
     fs::remove_all(dir);
+}
+
+namespace {
+// A spill folder of this test's own, and spilling into it while the object lives.
+struct SpillFolder {
+    std::filesystem::path dir;
+    explicit SpillFolder(const std::string& name)
+        : dir(std::filesystem::temp_directory_path() / (name + std::to_string(::getpid()))) {
+        std::filesystem::remove_all(dir);
+        std::filesystem::create_directories(dir);
+        MappingCache::instance().release_files();
+        MappingCache::instance().spill_to(dir);
+    }
+    ~SpillFolder() {
+        MappingCache::instance().spill_to({});
+        MappingCache::instance().release_files();
+        std::filesystem::remove_all(dir);
+    }
+};
+}  // namespace
+
+TEST_CASE("a freed spill file is kept with its pages: the next spilled array takes its head, or it and a new file", "[gen]") {
+    MappingCache& cache = MappingCache::instance();
+    const SpillFolder folder("dtb_kept_");
+    const std::uint64_t reused = cache.reused_file_bytes();
+    const void* first = nullptr;
+    {
+        BigArray<std::uint16_t> a(32 * kMB);  // 64 MB
+        for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<std::uint16_t>(i % 65521);
+        first = a.data();
+    }
+    CHECK(cache.kept_file_bytes() == 64 * kMB);
+    {
+        // Its head, as a left it.
+        BigArray<std::uint16_t> b(16 * kMB);
+        CHECK(static_cast<const void*>(b.data()) == first);
+        CHECK(cache.kept_file_bytes() == 32 * kMB);
+        CHECK(cache.reused_file_bytes() == reused + 32 * kMB);
+        CHECK(b[12345] == 12345);
+        CHECK(b[16 * kMB - 1] == (16 * kMB - 1) % 65521);
+        // No kept file is long enough: the rest of a moves in, and a new file follows it.
+        BigArray<std::uint16_t> c(24 * kMB);  // 48 MB
+        CHECK(cache.kept_file_bytes() == 0);
+        CHECK(cache.reused_file_bytes() == reused + 64 * kMB);
+        CHECK(c[0] == (16 * kMB) % 65521);
+        CHECK(c[16 * kMB - 1] == (32 * kMB - 1) % 65521);
+        CHECK(c[16 * kMB] == 0);  // the new file
+        CHECK(c[24 * kMB - 1] == 0);
+        c[24 * kMB - 1] = 77;
+        CHECK(c[24 * kMB - 1] == 77);
+        CHECK(std::filesystem::is_empty(folder.dir));  // still unnamed
+    }
+    CHECK(cache.kept_file_bytes() == 80 * kMB);
+    cache.release_files();
+    CHECK(cache.kept_file_bytes() == 0);
+}
+
+TEST_CASE("pages of a kept spill file that the kernel evicted come back as zeroes, not read back", "[gen]") {
+    const SpillFolder folder("dtb_evicted_");
+    const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    constexpr std::size_t kBytes = 16 * kMB;
+    std::vector<unsigned char> resident(kBytes / page);
+    {
+        BigArray<std::uint8_t> a(kBytes, 7);
+        // Written back, then evicted (the second half).
+        REQUIRE(::msync(a.data(), kBytes, MS_SYNC) == 0);
+        if (::madvise(a.data() + kBytes / 2, kBytes / 2, MADV_PAGEOUT) != 0) {
+            WARN("no MADV_PAGEOUT here: not checked");
+            return;
+        }
+        REQUIRE(::mincore(a.data(), kBytes, resident.data()) == 0);
+    }
+    std::size_t evicted = 0;
+    for (unsigned char r : resident) evicted += (r & 1) ? 0 : 1;
+    if (evicted == 0) {
+        WARN("the kernel kept every page: not checked");
+        return;
+    }
+    BigArray<std::uint8_t> b(kBytes);
+    std::size_t zeroes = 0, sevens = 0, other = 0;
+    for (std::size_t p = 0; p < resident.size(); ++p) {
+        const std::uint8_t v = b[p * page];
+        zeroes += v == 0;
+        sevens += v == 7;
+        other += v != 0 && v != 7;
+    }
+    CHECK(other == 0);
+    // Every page evicted before the reuse is zero; a page still held keeps what it had (one
+    // evicted between the two looks may be either).
+    CHECK(zeroes >= evicted);
+    CHECK(sevens >= 1);
 }
 
 TEST_CASE("an array that cannot get its spill file is a clear error, not a crash", "[gen]") {
