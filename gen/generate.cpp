@@ -71,14 +71,6 @@ public:
             MemoryBound(const MemoryBound&) = delete;
             MemoryBound& operator=(const MemoryBound&) = delete;
         } memory_bound(work_memory_limit(), o_.out_dir);
-        // Spill files are kept from pair to pair, with their pages (gen/mapping_cache.hpp); not
-        // beyond the run, whose output folder they take disk space in.
-        struct KeptFilesReleased {
-            KeptFilesReleased() = default;
-            ~KeptFilesReleased() { MappingCache::instance().release_files(); }
-            KeptFilesReleased(const KeptFilesReleased&) = delete;
-            KeptFilesReleased& operator=(const KeptFilesReleased&) = delete;
-        } kept_files_released;
         std::set<Material> wanted;
         for (const std::string& name : o_.only) {
             auto m = Material::parse(name);
@@ -277,8 +269,13 @@ private:
         // Spilled, the files hold the work arrays, and, for a pair that later slices read, the
         // values kept for them (2 bytes per position) and the writers' buffers.
         const std::uint64_t spilled_bytes = spill ? positions * (per_position + 4) : 0;
-        // The spill files kept from earlier pairs take disk blocks that this pair's arrays reuse.
-        if (space.available + MappingCache::instance().kept_file_bytes() < positions * 2 + spilled_bytes + (1 << 20))
+        // Spill files are kept from pair to pair with their pages (gen/mapping_cache.hpp), for
+        // the pairs solved by levels: one that is not would only have their dirty pages written
+        // back under it, and their disk blocks count for its tables' files.
+        if (!spill) MappingCache::instance().release_files();
+        // The kept files' disk blocks are this pair's arrays' again, up to their size; not its tables'.
+        const std::uint64_t kept_for_arrays = std::min<std::uint64_t>(MappingCache::instance().kept_file_bytes(), spilled_bytes);
+        if (space.available + kept_for_arrays < positions * 2 + spilled_bytes + (1 << 20))
             return Error{"not enough free disk space in " + o_.out_dir.string() + " for slice " + m.name() +
                          (spill ? " (its arrays spilled to disk)" : "")};
         // Big arrays from here to the end of the pair are files in the output folder, unlinked
@@ -610,7 +607,11 @@ private:
 
 Expected<GenerateSummary> generate(const GenerateOptions& options, const GenerateEvents& events) {
     return with_variant(options.variant, [&](auto v) -> Expected<GenerateSummary> {
-        return Driver<decltype(v)>(options, events).run();
+        Expected<GenerateSummary> summary = Driver<decltype(v)>(options, events).run();
+        // The spill files kept from pair to pair take disk space in the output folder: not
+        // beyond the run (the driver, gone now, may have held arrays mapped from them).
+        MappingCache::instance().release_files();
+        return summary;
     });
 }
 

@@ -127,35 +127,11 @@ public:
 
     void give(void* base, std::size_t length) {
         std::lock_guard lock(mutex_);
-        if (spilled_.erase(base)) {  // a small file mapping: its file goes with it
-            munmap(base, length);
-            return;
-        }
-        if (const auto live = live_files_.find(base); live != live_files_.end()) {  // kept, pages and all
-            char* at = static_cast<char*>(base);
-            for (const FileSegment& segment : live->second) {
-                kept_files_.push_back({at, segment});
-                kept_file_bytes_ += segment.length;
-                at += segment.length;
-            }
-            live_files_.erase(live);
-            return;
-        }
-        cached_.push_back({base, length});
-        cached_bytes_ += length;
-    }
-
-    // Unmaps every cached mapping (tests; a caller about to need memory outside the cache).
-    void release() {
-        std::lock_guard lock(mutex_);
-        for (const Mapping& m : cached_) munmap(m.base, m.length);
-        cached_.clear();
-        anonymous_bytes_ -= cached_bytes_;
-        cached_bytes_ = 0;
+        give_locked(base, length);
     }
 
     // Unmaps the kept spill files, which frees their disk blocks and pages (the end of a run;
-    // tests).
+    // before a pair that is not spilled; tests).
     void release_files() {
         std::lock_guard lock(mutex_);
         for (const KeptFile& k : kept_files_) munmap(k.base, k.segment.length);
@@ -171,6 +147,15 @@ public:
     std::uint64_t reused_file_bytes() const {
         std::lock_guard lock(mutex_);
         return reused_file_bytes_;
+    }
+
+    // Unmaps every cached mapping (tests; a caller about to need memory outside the cache).
+    void release() {
+        std::lock_guard lock(mutex_);
+        for (const Mapping& m : cached_) munmap(m.base, m.length);
+        cached_.clear();
+        anonymous_bytes_ -= cached_bytes_;
+        cached_bytes_ = 0;
     }
 
     // Keeps the anonymous memory mapped (live and cached) under limit bytes from now on: what
@@ -226,6 +211,26 @@ public:
     }
 
 private:
+    // give(), under the lock (take_file gives back a mapping it could not hand out).
+    void give_locked(void* base, std::size_t length) {
+        if (spilled_.erase(base)) {  // a small file mapping: its file goes with it
+            munmap(base, length);
+            return;
+        }
+        if (const auto live = live_files_.find(base); live != live_files_.end()) {  // kept, pages and all
+            char* at = static_cast<char*>(base);
+            for (const FileSegment& segment : live->second) {
+                kept_files_.push_back({at, segment});
+                kept_file_bytes_ += segment.length;
+                at += segment.length;
+            }
+            live_files_.erase(live);
+            return;
+        }
+        cached_.push_back({base, length});
+        cached_bytes_ += length;
+    }
+
     struct Mapping {
         void* base;
         std::size_t length;
@@ -288,20 +293,27 @@ private:
             }
             return base;
         }
+        // What can throw (allocations) comes before the first change to the bookkeeping: the
+        // new mapping's entry in live_files_ and room for its segments. A kept piece split in two
+        // keeps its rest in its own place.
+        std::map<void*, std::vector<FileSegment>> slot;
+        slot.emplace(nullptr, std::vector<FileSegment>{});
+        auto entry = slot.extract(slot.begin());
+        std::vector<FileSegment>& segments = entry.mapped();  // the kept ones first, then the new file if any
+        segments.reserve(kept_files_.size() + 1);
         auto best = kept_files_.end();
         for (auto it = kept_files_.begin(); it != kept_files_.end(); ++it)
             if (it->segment.file->dir == dir && it->segment.length >= length &&
                 (best == kept_files_.end() || it->segment.length < best->segment.length))
                 best = it;
-        std::vector<FileSegment> segments;  // the kept ones first, then the new file if any
         std::size_t reused = 0;
         char* base = nullptr;
         if (best != kept_files_.end()) {  // the head of one kept file
             const KeptFile k = *best;
-            kept_files_.erase(best);
             if (k.segment.length > length)
-                kept_files_.push_back({k.base + length, {k.segment.file, k.segment.offset + static_cast<off_t>(length),
-                                                         k.segment.length - length}});
+                cut_head(*best, length);
+            else
+                kept_files_.erase(best);
             kept_file_bytes_ -= length;
             base = k.base;
             segments.push_back({k.segment.file, k.segment.offset, length});
@@ -319,10 +331,10 @@ private:
                 const KeptFile k = *it;
                 const std::size_t part = std::min(k.segment.length, length - filled);
                 if (mremap(k.base, part, part, MREMAP_MAYMOVE | MREMAP_FIXED, base + filled) == MAP_FAILED) break;
-                it = kept_files_.erase(it);
                 if (part < k.segment.length)
-                    it = kept_files_.insert(it, {k.base + part, {k.segment.file, k.segment.offset + static_cast<off_t>(part),
-                                                                 k.segment.length - part}});
+                    cut_head(*it, part);
+                else
+                    it = kept_files_.erase(it);
                 kept_file_bytes_ -= part;
                 segments.push_back({k.segment.file, k.segment.offset, part});
                 filled += part;
@@ -331,7 +343,14 @@ private:
             if (filled < length) {
                 const std::size_t rest = length - filled;
                 try {
-                    auto file = std::make_shared<const SpillFile>(new_file(rest, dir), dir);  // closes it if thrown
+                    const int fd = new_file(rest, dir);
+                    std::shared_ptr<const SpillFile> file;
+                    try {
+                        file = std::make_shared<const SpillFile>(fd, dir);  // from here on, it closes fd
+                    } catch (...) {
+                        close(fd);
+                        throw;
+                    }
                     map_fd(file->fd, rest, base + filled, dir);
                     segments.push_back({std::move(file), 0, rest});
                 } catch (...) {  // the moved files stay kept, where they now are
@@ -346,33 +365,49 @@ private:
                 }
             }
         }
-        // Reused parts: what the kernel evicted meanwhile reads as zeroes, not back from disk.
-        char* at = base;
-        for (const FileSegment& segment : segments) {
-            if (at >= base + reused) break;
-            zero_evicted(at, segment);
-            at += segment.length;
-        }
         reused_file_bytes_ += reused;
-        try {
-            live_files_[base] = std::move(segments);
-        } catch (...) {
-            munmap(base, length);
-            throw;
+        entry.key() = base;
+        live_files_.insert(std::move(entry));  // a node made beforehand: no allocation
+        // Reused parts: what the kernel evicted meanwhile reads as zeroes, without a disk read.
+        char* at = base;
+        for (const FileSegment& segment : live_files_.at(base)) {
+            if (at >= base + reused) break;
+            if (!zero_evicted(at, segment)) {  // its blocks are no longer all reserved: give it back
+                const std::size_t bytes = segment.length;
+                give_locked(base, length);
+                throw std::runtime_error("cannot spill " + std::to_string(length >> 20) + " MB to a file in " +
+                                         dir.string() + ": no space to reserve " + std::to_string(bytes >> 20) +
+                                         " MB of a kept file again");
+            }
+            at += segment.length;
         }
         return base;
     }
 
+    // What is left of a kept piece once its first `bytes` are taken.
+    static void cut_head(KeptFile& k, std::size_t bytes) {
+        k.base += bytes;
+        k.segment.offset += static_cast<off_t>(bytes);
+        k.segment.length -= bytes;
+    }
+
     // Zeroes, in the file, the pages of a kept segment that are not in memory (see the top).
-    // Best effort: where the file system cannot, such pages are read back as they were written,
-    // which costs a read but no correctness (reused memory is never promised zeroes).
-    static void zero_evicted(char* at, const FileSegment& segment) {
+    // Only a saving: where it cannot be done, such pages are read back as they were written back,
+    // which costs a read and nothing else (reused memory is never promised zeroes). False when the
+    // segment's blocks could not be reserved again afterwards (a file system whose zeroing frees
+    // blocks, on a full disk): a page written there later would be a SIGBUS.
+    static bool zero_evicted(char* at, const FileSegment& segment) {
         const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
         const std::size_t pages = segment.length / page;
-        std::vector<unsigned char> resident(pages);
-        if (mincore(at, segment.length, resident.data()) != 0) return;
-        std::size_t p = 0;
-        while (p < pages) {
+        std::vector<unsigned char> resident;
+        try {
+            resident.resize(pages);
+        } catch (const std::bad_alloc&) {
+            return true;
+        }
+        if (mincore(at, segment.length, resident.data()) != 0) return true;
+        bool zeroed = false;
+        for (std::size_t p = 0; p < pages;) {
             if (resident[p] & 1) {
                 ++p;
                 continue;
@@ -381,8 +416,11 @@ private:
             while (p < pages && !(resident[p] & 1)) ++p;
             if (fallocate(segment.file->fd, FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE,
                           segment.offset + static_cast<off_t>(first * page), static_cast<off_t>((p - first) * page)) != 0)
-                return;
+                break;
+            zeroed = true;
         }
+        // Where zeroing released blocks (xfs may), they are reserved again; ext4 keeps them.
+        return !zeroed || posix_fallocate(segment.file->fd, segment.offset, static_cast<off_t>(segment.length)) == 0;
     }
 
     // A new unnamed file of length bytes in dir, its blocks reserved.
