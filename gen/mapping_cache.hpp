@@ -29,11 +29,12 @@
 // cache for its files at its start and again whenever it frees an array and maps the next. With
 // new files every time, a third of the samples of a spilled pair's first 100 s were pages zeroed
 // for files and inputs (perf, MvKKKKM; BENCHMARKS.md, "Session 28"). A kept file's pages that the
-// kernel has evicted meanwhile would be read back from disk, stale, on the next touch: before a
-// kept file is handed out, its ranges not in memory (mincore) are zeroed in the file
-// (FALLOC_FL_ZERO_RANGE: unwritten extents, read as zeroes without a disk read, blocks still
-// reserved). Kept files hold their disk blocks until release_files(); the driver counts them as
-// free space, and drops them at the end of a run.
+// kernel has evicted meanwhile would be read back from disk on the next touch, a read of data no
+// one needs: before a kept file is handed out, its ranges not in memory (mincore) are zeroed in
+// the file (FALLOC_FL_ZERO_RANGE: unwritten extents, read as zeroes without a disk read, blocks
+// still reserved). Kept files hold their disk blocks until release_files(): the driver calls it
+// before a pair not solved by levels and at the end of a run, and counts them as free space only
+// up to a pair's own spilled arrays.
 //
 // A bound (bound_memory): the anonymous memory the cache maps, live and cached, stays under a
 // limit; a request that cannot be met from the cached mappings without passing it is a file's
@@ -218,12 +219,7 @@ private:
             return;
         }
         if (const auto live = live_files_.find(base); live != live_files_.end()) {  // kept, pages and all
-            char* at = static_cast<char*>(base);
-            for (const FileSegment& segment : live->second) {
-                kept_files_.push_back({at, segment});
-                kept_file_bytes_ += segment.length;
-                at += segment.length;
-            }
+            keep(static_cast<char*>(base), live->second);
             live_files_.erase(live);
             return;
         }
@@ -354,12 +350,7 @@ private:
                     map_fd(file->fd, rest, base + filled, dir);
                     segments.push_back({std::move(file), 0, rest});
                 } catch (...) {  // the moved files stay kept, where they now are
-                    char* at = base;
-                    for (const FileSegment& segment : segments) {
-                        kept_files_.push_back({at, segment});
-                        kept_file_bytes_ += segment.length;
-                        at += segment.length;
-                    }
+                    keep(base, segments);
                     munmap(base + filled, length - filled);
                     throw;
                 }
@@ -384,6 +375,14 @@ private:
         return base;
     }
 
+    // The segments of a file mapping at base, end to end, kept as pieces of their own.
+    void keep(char* base, const std::vector<FileSegment>& segments) {
+        for (const FileSegment& segment : segments) {
+            kept_files_.push_back({base, segment});
+            kept_file_bytes_ += segment.length;
+            base += segment.length;
+        }
+    }
     // What is left of a kept piece once its first `bytes` are taken.
     static void cut_head(KeptFile& k, std::size_t bytes) {
         k.base += bytes;
