@@ -322,7 +322,8 @@ private:
             solver.solve();
         }
         const auto t_theory = std::chrono::steady_clock::now();
-        const std::string solve_passes = pass_breakdown(solver.pass_seconds(), std::chrono::duration<double>(t_theory - t_inputs).count());
+        const auto solve_kinds = solve_parts(solver.pass_seconds(), std::chrono::duration<double>(t_theory - t_inputs).count());
+        const std::string solve_passes = pass_breakdown(solve_kinds);
         // Files in the order of metrics_of: DTC and DTW now, WDL last.
         for (int s = 0; s < solver.num_sides(); ++s) {
             const auto& sd = solver.side(s);
@@ -411,6 +412,15 @@ private:
         summary_.positions += real_positions;
         summary_.entries += positions;
         summary_.bytes_written += bytes;
+        summary_.add_part("inputs read", seconds(t0, t_inputs));
+        summary_.add_part("solve", seconds(t_inputs, t_theory));
+        for (const auto& [kind, kind_secs] : solve_kinds) summary_.add_part(kind, kind_secs);
+        summary_.add_part("distances written", seconds(t_theory, t_distances));
+        if constexpr (R::kCountingRules) {
+            summary_.add_part("rule tables", seconds(t_distances, t_rules));
+            summary_.add_part("rule tables written", rules_written_seconds);
+        }
+        summary_.add_part("WDL written", seconds(t_rules, t_end));
         // Where the time went: reading the inputs not already in memory, the game-theoretic solve
         // (WDL, DTW, DTC), writing DTC and DTW, the rule tables (solved and written; variants with
         // counting rules), WDL.
@@ -456,23 +466,31 @@ private:
         return true;
     }
 
-    // "seed 3.1, dtw 4.2, dtc seed 1.0, dtc 3.2, other 0.4": the main kinds of pass of a solve
-    // (SliceSolver::pass_seconds), the others summed with the serial work between passes.
-    static std::string pass_breakdown(const std::vector<std::pair<std::string, double>>& passes, double total) {
-        std::string out;
+    // The main kinds of pass of a solve (SliceSolver::pass_seconds) and "other", the rest
+    // summed with the serial work between passes.
+    static std::vector<std::pair<std::string, double>> solve_parts(const std::vector<std::pair<std::string, double>>& passes,
+                                                                   double total) {
+        std::vector<std::pair<std::string, double>> out;
         double shown = 0;
         for (const char* kind : {"seed", "dtw", "dtc seed", "dtc"}) {
             for (const auto& [name, secs] : passes) {
                 if (name != kind) continue;
-                char part[48];
-                std::snprintf(part, sizeof part, "%s%s %.1f", out.empty() ? "" : ", ", kind, secs);
-                out += part;
+                out.emplace_back(kind, secs);
                 shown += secs;
             }
         }
-        char rest[32];
-        std::snprintf(rest, sizeof rest, "%sother %.1f", out.empty() ? "" : ", ", std::max(total - shown, 0.0));
-        return out + rest;
+        out.emplace_back("other", std::max(total - shown, 0.0));
+        return out;
+    }
+    // "seed 3.1, dtw 4.2, dtc seed 1.0, dtc 3.2, other 0.4".
+    static std::string pass_breakdown(const std::vector<std::pair<std::string, double>>& parts) {
+        std::string out;
+        for (const auto& [kind, secs] : parts) {
+            char part[48];
+            std::snprintf(part, sizeof part, "%s%s %.1f", out.empty() ? "" : ", ", kind.c_str(), secs);
+            out += part;
+        }
+        return out;
     }
 
     // The solver's capture flags of one side of the slice (m or its mirror).

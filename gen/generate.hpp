@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gen/wdl_storage.hpp"
@@ -47,6 +48,19 @@ struct GenerateSummary {
     std::uint64_t entries = 0;    // their table entries: fewer with a mirror index (Turkish)
     std::uint64_t bytes_written = 0;
     double seconds = 0;
+    // Where the generated slices' time went, summed over them in the order of their slice lines:
+    // "inputs read", "solve" and its kinds of pass ("seed", "dtw", "dtc seed", "dtc", "other"),
+    // "distances written", "rule tables" (variants with counting rules) and of it "rule tables
+    // written", "WDL written". So that a long run's totals need no summing of its log.
+    std::vector<std::pair<std::string, double>> part_seconds;
+    void add_part(const std::string& part, double s) {
+        for (auto& [name, total] : part_seconds)
+            if (name == part) {
+                total += s;
+                return;
+            }
+        part_seconds.emplace_back(part, s);
+    }
 };
 
 // Errors: a table needed as input is missing or corrupt, memory or disk would not suffice,

@@ -6,7 +6,11 @@
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
+#include <cmath>
 #include <iterator>
+#include <optional>
+#include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -58,6 +62,51 @@ TEST_CASE("dtb gen: tables are byte-identical with 1 and 2 threads", "[tools][ge
         fs::remove_all(a);
         fs::remove_all(b);
     }
+}
+
+TEST_CASE("dtb gen: the run's last line sums the parts of its slice lines (4 pieces)", "[tools][gen]") {
+    const fs::path d = fresh_path("parts");
+    std::string err;
+    // 4 pieces, so that the parts are seconds, not all 0.0.
+    REQUIRE(run_status({"gen", "--variant", "international", "--pieces", "4", "--out", d.string()}, &err) == 0);
+    std::smatch done;
+    REQUIRE(std::regex_search(err, done, std::regex("done: ([0-9]+) slices generated")));
+    const int slice_lines = std::stoi(done[1]);  // one per pair
+    CHECK(slice_lines == 23);
+    // A part's figure on a line: after "(", ", ", "; " or ": " ("dtc" is not "dtc seed").
+    const auto figure = [](const std::string& line, const std::string& part) -> std::optional<double> {
+        std::smatch m;
+        if (!std::regex_search(line, m, std::regex("(\\(|, |; |: )" + part + " ([0-9]+\\.[0-9])"))) return std::nullopt;
+        return std::stod(m[2]);
+    };
+    const std::size_t at = err.find("time by part: ");
+    REQUIRE(at != std::string::npos);
+    const std::string parts_line = err.substr(at, err.find('\n', at) - at);
+    INFO(parts_line);
+    for (const std::string part : {"inputs read", "solve", "seed", "dtw", "dtc seed", "dtc", "other", "distances written",
+                                   "rule tables", "WDL written"}) {
+        INFO(part);
+        // Each slice line's figure, summed, against the run's (all rounded to 0.1 s).
+        double total = 0;
+        int lines = 0;
+        std::istringstream in(err);
+        for (std::string line; std::getline(in, line);) {
+            if (line.find(" positions in ") == std::string::npos) continue;
+            const auto f = figure(line, part);
+            REQUIRE(f);
+            total += *f;
+            ++lines;
+        }
+        CHECK(lines == slice_lines);
+        const auto summed = figure(parts_line, part);
+        REQUIRE(summed);
+        CHECK(std::abs(*summed - total) <= 0.05 * (lines + 1));
+    }
+    CHECK(*figure(parts_line, "solve") > 0.5);  // (the 2-4 set's solve takes seconds)
+    // Nothing generated: no such line.
+    REQUIRE(run_status({"gen", "--variant", "international", "--pieces", "4", "--out", d.string()}, &err) == 0);
+    CHECK(err.find("time by part") == std::string::npos);
+    fs::remove_all(d);
 }
 
 TEST_CASE("dtb gen: --only generates the named slice and its mirror", "[tools][gen]") {
