@@ -26,6 +26,9 @@ namespace dtb::gen {
 
 namespace {
 
+// A solve's main kinds of pass (SliceSolver::pass_seconds), in slice-line order; "other" follows.
+constexpr const char* kSolveKinds[] = {"seed", "dtw", "dtc seed", "dtc"};
+
 // Every material a move from `m` (White to move) can lead to outside the slice, colour-reversed
 // so that it is again White to move: captures of any of Black's pieces, promotions, or both.
 std::vector<Material> exit_materials(const Material& m) {
@@ -322,8 +325,6 @@ private:
             solver.solve();
         }
         const auto t_theory = std::chrono::steady_clock::now();
-        const auto solve_kinds = solve_parts(solver.pass_seconds(), std::chrono::duration<double>(t_theory - t_inputs).count());
-        const std::string solve_passes = pass_breakdown(solve_kinds);
         // Files in the order of metrics_of: DTC and DTW now, WDL last.
         for (int s = 0; s < solver.num_sides(); ++s) {
             const auto& sd = solver.side(s);
@@ -412,19 +413,9 @@ private:
         summary_.positions += real_positions;
         summary_.entries += positions;
         summary_.bytes_written += bytes;
-        summary_.add_part("inputs read", seconds(t0, t_inputs));
-        summary_.add_part("solve", seconds(t_inputs, t_theory));
-        for (const auto& [kind, kind_secs] : solve_kinds) summary_.add_part(kind, kind_secs);
-        summary_.add_part("distances written", seconds(t_theory, t_distances));
-        if constexpr (R::kCountingRules) {
-            summary_.add_part("rule tables", seconds(t_distances, t_rules));
-            summary_.add_part("rule tables written", rules_written_seconds);
-        }
-        summary_.add_part("WDL written", seconds(t_rules, t_end));
         // Where the time went: reading the inputs not already in memory, the game-theoretic solve
         // (WDL, DTW, DTC), writing DTC and DTW, the rule tables (solved and written; variants with
         // counting rules), WDL.
-        char rules_part[256] = "";
         const auto share = [&](std::uint64_t n) { return 100.0 * static_cast<double>(n) / static_cast<double>(positions); };
         // How each rule set's phases came from the game's DTC: copied whole, repaired, or (a
         // level whose repair would have grown too large) solved in full.
@@ -438,20 +429,23 @@ private:
             if (in_full[k]) out += ", " + std::to_string(in_full[k]) + (in_full[k] == 1 ? " level" : " levels") + " solved in full";
             return out;
         };
-        if constexpr (R::kCountingRules)
-            std::snprintf(rules_part, sizeof rules_part, ", rule tables %.1f s (written %.1f s; fmjd %s; ffjd %s)",
-                          seconds(t_distances, t_rules), rules_written_seconds, from_dtc(0).c_str(), from_dtc(1).c_str());
-        char entries_part[64] = "";
-        if (real_positions != positions)
-            std::snprintf(entries_part, sizeof entries_part, " (%llu entries)", static_cast<unsigned long long>(positions));
-        char line[1024];
-        std::snprintf(line, sizeof line,
-                      "%s: %llu positions%s in %.2f s (%.2f M/s; inputs read %.1f s, solve %.1f s (%s), distances written %.1f s%s, "
-                      "WDL written %.1f s), %llu bytes",
-                      name.c_str(), static_cast<unsigned long long>(real_positions), entries_part, secs,
-                      real_positions / std::max(secs, 1e-9) / 1e6, seconds(t0, t_inputs), seconds(t_inputs, t_theory),
-                      solve_passes.c_str(), seconds(t_theory, t_distances),
-                      rules_part, seconds(t_rules, t_end), static_cast<unsigned long long>(bytes));
+        PartSeconds parts{{"inputs read", seconds(t0, t_inputs)}, {"solve", seconds(t_inputs, t_theory)}};
+        for (const auto& kind : solve_kinds(solver.pass_seconds(), seconds(t_inputs, t_theory))) parts.push_back(kind);
+        parts.emplace_back("distances written", seconds(t_theory, t_distances));
+        std::string rules_detail;
+        if constexpr (R::kCountingRules) {
+            parts.emplace_back("rule tables", seconds(t_distances, t_rules));
+            parts.emplace_back("rule tables written", rules_written_seconds);
+            rules_detail = "; fmjd " + from_dtc(0) + "; ffjd " + from_dtc(1);
+        }
+        parts.emplace_back("WDL written", seconds(t_rules, t_end));
+        summary_.add_parts(parts);
+        char head[256];
+        std::snprintf(head, sizeof head, "%s: %llu positions%s in %.2f s (%.2f M/s; ", name.c_str(),
+                      static_cast<unsigned long long>(real_positions),
+                      real_positions != positions ? (" (" + std::to_string(positions) + " entries)").c_str() : "", secs,
+                      real_positions / std::max(secs, 1e-9) / 1e6);
+        const std::string line = head + describe_parts(parts, rules_detail) + "), " + std::to_string(bytes) + " bytes";
         std::string summary = line;
         // What went to files (every array of 4 MB or more mapped from one, counted once each).
         if (spill) {
@@ -468,11 +462,10 @@ private:
 
     // The main kinds of pass of a solve (SliceSolver::pass_seconds) and "other", the rest
     // summed with the serial work between passes.
-    static std::vector<std::pair<std::string, double>> solve_parts(const std::vector<std::pair<std::string, double>>& passes,
-                                                                   double total) {
-        std::vector<std::pair<std::string, double>> out;
+    static PartSeconds solve_kinds(const std::vector<std::pair<std::string, double>>& passes, double total) {
+        PartSeconds out;
         double shown = 0;
-        for (const char* kind : {"seed", "dtw", "dtc seed", "dtc"}) {
+        for (const char* kind : kSolveKinds) {
             for (const auto& [name, secs] : passes) {
                 if (name != kind) continue;
                 out.emplace_back(kind, secs);
@@ -480,16 +473,6 @@ private:
             }
         }
         out.emplace_back("other", std::max(total - shown, 0.0));
-        return out;
-    }
-    // "seed 3.1, dtw 4.2, dtc seed 1.0, dtc 3.2, other 0.4".
-    static std::string pass_breakdown(const std::vector<std::pair<std::string, double>>& parts) {
-        std::string out;
-        for (const auto& [kind, secs] : parts) {
-            char part[48];
-            std::snprintf(part, sizeof part, "%s%s %.1f", out.empty() ? "" : ", ", kind.c_str(), secs);
-            out += part;
-        }
         return out;
     }
 
@@ -622,6 +605,38 @@ private:
 };
 
 }  // namespace
+
+std::string describe_parts(const PartSeconds& parts, const std::string& rules_detail) {
+    const auto secs_of = [&](const std::string& name) -> const double* {
+        for (const auto& [part, secs] : parts)
+            if (part == name) return &secs;
+        return nullptr;
+    };
+    const auto fixed = [](double v) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.1f", v);
+        return std::string(buf);
+    };
+    std::string out;
+    const auto add = [&](const std::string& name, const std::string& inner) {
+        const double* secs = secs_of(name);
+        if (!secs) return;
+        out += (out.empty() ? "" : ", ") + name + " " + fixed(*secs) + " s" + (inner.empty() ? "" : " (" + inner + ")");
+    };
+    std::string solve_inner;
+    const auto add_kind = [&](const std::string& kind) {
+        if (const double* secs = secs_of(kind)) solve_inner += (solve_inner.empty() ? "" : ", ") + kind + " " + fixed(*secs);
+    };
+    for (const char* kind : kSolveKinds) add_kind(kind);
+    add_kind("other");
+    const double* rules_written = secs_of("rule tables written");
+    add("inputs read", "");
+    add("solve", solve_inner);
+    add("distances written", "");
+    add("rule tables", (rules_written ? "written " + fixed(*rules_written) + " s" : "") + rules_detail);
+    add("WDL written", "");
+    return out;
+}
 
 Expected<GenerateSummary> generate(const GenerateOptions& options, const GenerateEvents& events) {
     return with_variant(options.variant, [&](auto v) -> Expected<GenerateSummary> {

@@ -1,5 +1,6 @@
 // The generator's driver: every slice up to N pieces, in dependency order, solved and written.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -41,6 +42,17 @@ struct GenerateEvents {
     std::function<void(const std::string&, const std::string&, std::uint64_t, std::uint64_t)> progress;
 };
 
+// Where a slice's time went, in the order of its slice line: "inputs read", "solve" and its kinds
+// of pass ("seed", "dtw", "dtc seed", "dtc", "other": the rest, serial work between passes
+// included), "distances written", "rule tables" (variants with counting rules) and, of it,
+// "rule tables written", "WDL written". Seconds each.
+using PartSeconds = std::vector<std::pair<std::string, double>>;
+
+// The parts as the slice line gives them, and the run's last line their sums: "inputs read 1.0
+// s, solve 9.0 s (seed 3.0, dtw 2.0, dtc seed 0.5, dtc 2.0, other 1.5), distances written 1.0 s,
+// rule tables 2.0 s (written 0.5 s<rules_detail>), WDL written 0.5 s". Absent parts are left out.
+std::string describe_parts(const PartSeconds& parts, const std::string& rules_detail = "");
+
 struct GenerateSummary {
     int slices_generated = 0;
     int slices_skipped = 0;
@@ -48,18 +60,16 @@ struct GenerateSummary {
     std::uint64_t entries = 0;    // their table entries: fewer with a mirror index (Turkish)
     std::uint64_t bytes_written = 0;
     double seconds = 0;
-    // Where the generated slices' time went, summed over them in the order of their slice lines:
-    // "inputs read", "solve" and its kinds of pass ("seed", "dtw", "dtc seed", "dtc", "other"),
-    // "distances written", "rule tables" (variants with counting rules) and of it "rule tables
-    // written", "WDL written". So that a long run's totals need no summing of its log.
-    std::vector<std::pair<std::string, double>> part_seconds;
-    void add_part(const std::string& part, double s) {
-        for (auto& [name, total] : part_seconds)
-            if (name == part) {
-                total += s;
-                return;
-            }
-        part_seconds.emplace_back(part, s);
+    // Where the generated slices' time went: their slice lines' parts (PartSeconds), summed.
+    PartSeconds part_seconds;
+    void add_parts(const PartSeconds& parts) {
+        for (const auto& [part, secs] : parts) {
+            auto it = std::find_if(part_seconds.begin(), part_seconds.end(), [&](const auto& e) { return e.first == part; });
+            if (it == part_seconds.end())
+                part_seconds.emplace_back(part, secs);
+            else
+                it->second += secs;
+        }
     }
 };
 

@@ -2,11 +2,8 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
-#include <string>
 #include <thread>
 #include <unistd.h>
-#include <utility>
-#include <vector>
 
 #include "gen/generate.hpp"
 #include "tools/commands.hpp"
@@ -14,38 +11,6 @@
 namespace dtb::tools {
 
 namespace {
-// The slice lines' parts summed over the run, in their words: "inputs read 1.0 s, solve 9.0 s
-// (seed 3.0, dtw 2.0, dtc seed 0.5, dtc 2.0, other 1.5), distances written 1.0 s, rule tables
-// 2.0 s (written 0.5 s), WDL written 0.5 s".
-std::string parts_line(const std::vector<std::pair<std::string, double>>& parts) {
-    const auto secs_of = [&](const std::string& name) -> const double* {
-        for (const auto& [part, secs] : parts)
-            if (part == name) return &secs;
-        return nullptr;
-    };
-    const auto fixed = [](double v) {
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "%.1f", v);
-        return std::string(buf);
-    };
-    std::string out;
-    const auto add = [&](const std::string& name, const std::string& inner) {
-        const double* secs = secs_of(name);
-        if (!secs) return;
-        out += (out.empty() ? "" : ", ") + name + " " + fixed(*secs) + " s" + (inner.empty() ? "" : " (" + inner + ")");
-    };
-    std::string solve_inner;
-    for (const char* kind : {"seed", "dtw", "dtc seed", "dtc", "other"})
-        if (const double* secs = secs_of(kind)) solve_inner += (solve_inner.empty() ? "" : ", ") + std::string(kind) + " " + fixed(*secs);
-    const double* rules_written = secs_of("rule tables written");
-    add("inputs read", "");
-    add("solve", solve_inner);
-    add("distances written", "");
-    add("rule tables", rules_written ? "written " + fixed(*rules_written) + " s" : "");
-    add("WDL written", "");
-    return out;
-}
-
 int run_gen(const GenOptions& o) {
     gen::GenerateOptions g;
     g.variant = o.variant == "turkish" ? VariantId::turkish : VariantId::international;
@@ -101,7 +66,7 @@ int run_gen(const GenOptions& o) {
                  clear, r->slices_generated, r->slices_skipped, static_cast<unsigned long long>(r->positions),
                  entries.c_str(), r->seconds,
                  static_cast<unsigned long long>(r->bytes_written), g.out_dir.string().c_str());
-    if (r->slices_generated > 0) std::fprintf(stderr, "time by part: %s\n", parts_line(r->part_seconds).c_str());
+    if (r->slices_generated > 0) std::fprintf(stderr, "time by part: %s\n", gen::describe_parts(r->part_seconds).c_str());
     return kExitOk;
 }
 }  // namespace
