@@ -63,12 +63,12 @@ struct GenerateSummary {
     // Where the generated slices' time went: their slice lines' parts (PartSeconds), summed.
     PartSeconds part_seconds;
     void add_parts(const PartSeconds& parts) {
-        for (const auto& [part, secs] : parts) {
-            auto it = std::find_if(part_seconds.begin(), part_seconds.end(), [&](const auto& e) { return e.first == part; });
+        for (const auto& part : parts) {
+            auto it = std::find_if(part_seconds.begin(), part_seconds.end(), [&](const auto& e) { return e.first == part.first; });
             if (it == part_seconds.end())
-                part_seconds.emplace_back(part, secs);
+                part_seconds.push_back(part);
             else
-                it->second += secs;
+                it->second += part.second;
         }
     }
 };
