@@ -8,7 +8,9 @@
 // HugePageAllocator::construct): every element must be written before it is read.
 #pragma once
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
+#include <cstring>
 #include <cstdint>
 #include <new>
 #include <type_traits>
@@ -20,6 +22,15 @@
 
 namespace dtb::gen {
 
+// Tests only (tests/gen_unwritten.cpp): a byte every array is filled with when it is allocated,
+// or -1 (the default) for none. Arrays are not written when they are allocated (construct
+// below, allocate_unwritten), so a pass that read an element before any pass wrote it would read
+// whatever the memory held: tables generated with different fills then differ.
+inline std::atomic<int>& unwritten_array_fill() {
+    static std::atomic<int> fill{-1};
+    return fill;
+}
+
 template <class T>
 class HugePageAllocator {
 public:
@@ -30,8 +41,9 @@ public:
 
     T* allocate(std::size_t n) {
         const std::size_t bytes = n * sizeof(T);
-        if (bytes < kHugePage) return static_cast<T*>(::operator new(bytes));
-        return static_cast<T*>(MappingCache::instance().take(rounded(bytes)));
+        void* p = bytes < kHugePage ? ::operator new(bytes) : MappingCache::instance().take(rounded(bytes));
+        if (const int fill = unwritten_array_fill().load(std::memory_order_relaxed); fill >= 0) std::memset(p, fill, bytes);
+        return static_cast<T*>(p);
     }
     void deallocate(T* p, std::size_t n) {
         const std::size_t bytes = n * sizeof(T);
@@ -64,6 +76,17 @@ private:
 // One value per position of a slice.
 template <class T>
 using BigArray = std::vector<T, HugePageAllocator<T>>;
+
+// n elements, none written yet: for arrays whose every element a pass writes before any pass
+// reads it. A pair solved by levels then first touches a level's pages when that level is solved,
+// instead of all of them at once before the first level: with its arrays spilled to files, pages
+// filled up front were written back and evicted before their level came, and read back from
+// the disk then (BENCHMARKS.md, "Session 30").
+template <class T>
+void allocate_unwritten(BigArray<T>& a, std::size_t n) {
+    BigArray<T>().swap(a);
+    a.resize(n);  // default-initialised (HugePageAllocator::construct): not written
+}
 
 // n copies of value, written by all threads: the first touch of each page (the kernel zeroes
 // it, then the value is written) then runs in parallel instead of on the thread that

@@ -456,12 +456,17 @@ private:
         return regime_.exit(next, m);
     }
 
+    // Not written here: a scope's seed pass (record_seed), or its copy and repair (copy_known,
+    // repair), writes the value and capture of every position of the scope before any pass
+    // reads them, and the exit of every position left open, the only ones whose exit is read.
+    // Solved by levels, a level's pages are then first touched when it is solved
+    // (allocate_unwritten).
     void allocate_arrays() {
         for (Side& sd : sides_) {
             if (sd.value.size() == sd.index.size()) continue;  // an earlier scope allocated them
-            assign_parallel(sd.value, sd.index.size(), kValueUnknown);
-            assign_parallel(sd.exit, sd.index.size(), kValueUnknown);
-            assign_parallel(sd.capture, sd.index.size(), std::uint8_t{0});
+            allocate_unwritten(sd.value, sd.index.size());
+            allocate_unwritten(sd.exit, sd.index.size());
+            allocate_unwritten(sd.capture, sd.index.size());
         }
     }
     // Copies the values of the scope's known men configurations (Regime::known) and returns
@@ -954,7 +959,10 @@ private:
             Side& sd = sides_[s];
             const ValueCode c = reference[s][i];
             sd.value[i] = c;
-            if (is_draw(c) || c == loss_in(0)) return;  // a draw stays one; loss_in(0) has no move
+            if (is_draw(c) || c == loss_in(0)) {  // a draw stays one; loss_in(0) has no move
+                sd.capture[i] = 0;                // (never re-solved: its captures do not matter)
+                return;
+            }
             sd.capture[i] = regime_.prepared(s, i).capture;
             if (!ref.exits_like(s, i)) {
                 sd.value[i] = kValueUnknown;
@@ -1141,8 +1149,9 @@ public:
 
 private:
 
+    // Not written here: seed_dtc writes every position of its scope (allocate_arrays says why).
     void assign_dtc() {
-        for (Side& sd : sides_) assign_parallel(sd.dtc, sd.index.size(), kDtcUnknown);
+        for (Side& sd : sides_) allocate_unwritten(sd.dtc, sd.index.size());
     }
     // DTC seeds: won positions with a winning conversion (or game-ending move) are at 1; lost
     // positions wait for all their king moves, every other move being a conversion worth 1.
@@ -1162,7 +1171,10 @@ private:
                 sd.dtc[i] = 1;
                 return;
             }
-            if (is_win(v) && sd.index.material().wm == 0 && v != win_in(1)) return;
+            if (is_win(v) && sd.index.material().wm == 0 && v != win_in(1)) {
+                sd.dtc[i] = kDtcUnknown;  // waits for a king move into a lost position
+                return;
+            }
             assert(!has_capture<R>(p));
             if (is_win(v)) {
                 const Position rp = reversed<typename R::Geometry>(p);
@@ -1178,8 +1190,8 @@ private:
                 for_each_man_step<R>(p, [&](const Move& m) { converts = converts || is_loss(after(m)); });
                 if (!converts && v == win_in(1))
                     for_each_king_step<R>(p, [&](const Move& m) { converts = converts || after(m) == loss_in(0); });
-                if (converts) sd.dtc[i] = 1;
-                return;  // else waits for a king move into a lost position
+                sd.dtc[i] = converts ? 1 : kDtcUnknown;  // else waits for a king move into a lost position
+                return;
             }
             const int king_moves = count_king_steps<R>(p);
             bool converts = false;
