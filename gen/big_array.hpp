@@ -23,9 +23,10 @@
 namespace dtb::gen {
 
 // Tests only (tests/gen_unwritten.cpp): a byte every array is filled with when it is allocated,
-// or -1 (the default) for none. Arrays are not written when they are allocated (construct
-// below, allocate_unwritten), so a pass that read an element before any pass wrote it would read
-// whatever the memory held: tables generated with different fills then differ.
+// or -1 (the default) for none. A sized BigArray is not written when it is allocated (construct
+// below; a reused mapping holds what its last array left), so a pass that read an element
+// before any pass wrote it would read whatever the memory held: tables generated with
+// different fills then differ.
 inline std::atomic<int>& unwritten_array_fill() {
     static std::atomic<int> fill{-1};
     return fill;
@@ -76,17 +77,6 @@ private:
 // One value per position of a slice.
 template <class T>
 using BigArray = std::vector<T, HugePageAllocator<T>>;
-
-// n elements, none written yet: for arrays whose every element a pass writes before any pass
-// reads it. A pair solved by levels then first touches a level's pages when that level is solved,
-// instead of all of them at once before the first level: with its arrays spilled to files, pages
-// filled up front were written back and evicted before their level came, and read back from
-// the disk then (BENCHMARKS.md, "Session 30").
-template <class T>
-void allocate_unwritten(BigArray<T>& a, std::size_t n) {
-    BigArray<T>().swap(a);
-    a.resize(n);  // default-initialised (HugePageAllocator::construct): not written
-}
 
 // n copies of value, written by all threads: the first touch of each page (the kernel zeroes
 // it, then the value is written) then runs in parallel instead of on the thread that

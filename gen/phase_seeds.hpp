@@ -41,10 +41,8 @@ public:
             if (count_class(m, rules) == CountClass::none) phased_.push_back(rules);
         if (phased_.empty()) return;
         build_contributions();
-        // Not written here: the seed pass records every position (record) before anything reads
-        // the seeds, level by level when the pair is solved by levels (allocate_unwritten).
-        allocate_unwritten(seeds_.emplace_back(), SliceIndex<R>(m).size());
-        if (m.mirrored() != m) allocate_unwritten(seeds_.emplace_back(), SliceIndex<R>(m.mirrored()).size());
+        assign_parallel(seeds_.emplace_back(), SliceIndex<R>(m).size(), std::uint16_t{0});
+        if (m.mirrored() != m) assign_parallel(seeds_.emplace_back(), SliceIndex<R>(m.mirrored()).size(), std::uint16_t{0});
     }
     // Whether any rule set solves phases (else nothing needs observing).
     bool needed() const { return !phased_.empty(); }

@@ -456,17 +456,22 @@ private:
         return regime_.exit(next, m);
     }
 
-    // Not written here: a scope's seed pass (record_seed), or its copy and repair (copy_known,
-    // repair), writes the value and capture of every position of the scope before any pass
-    // reads them, and the exit of every position left open, the only ones whose exit is read.
-    // Solved by levels, a level's pages are then first touched when it is solved
-    // (allocate_unwritten).
+    // Filled up front, in one sequential sweep per array: the passes start from these values
+    // (open, no capture, DTC unknown), and the sweep matters for a pair solved by levels, whose
+    // spill files then come into the page cache as 2 MB folios mapped whole (MADV_HUGEPAGE on
+    // the file mapping). Tried in session 30: no fill, every pass writing its level's entries
+    // itself, so that a level's pages are first touched when it is solved; they came in as 4 KB
+    // pages. KvKKKMM + KKKMMvK: 534.1 and 536.6 s against 433.3 s filled (system time 161-169 s
+    // against 86 s, seed 138-143 s against 94 s); KMvKKM + KKMvKM with --spill: no file page
+    // PMD-mapped against 1.86 GB. It gained only where the arrays do not fit in the page cache
+    // (KMvKKM in a 1,500 MB cgroup: 59-61 s against 63-67 s, filled pages evicted and read
+    // back). BENCHMARKS.md, "Session 30".
     void allocate_arrays() {
         for (Side& sd : sides_) {
             if (sd.value.size() == sd.index.size()) continue;  // an earlier scope allocated them
-            allocate_unwritten(sd.value, sd.index.size());
-            allocate_unwritten(sd.exit, sd.index.size());
-            allocate_unwritten(sd.capture, sd.index.size());
+            assign_parallel(sd.value, sd.index.size(), kValueUnknown);
+            assign_parallel(sd.exit, sd.index.size(), kValueUnknown);
+            assign_parallel(sd.capture, sd.index.size(), std::uint8_t{0});
         }
     }
     // Copies the values of the scope's known men configurations (Regime::known) and returns
@@ -959,10 +964,7 @@ private:
             Side& sd = sides_[s];
             const ValueCode c = reference[s][i];
             sd.value[i] = c;
-            if (is_draw(c) || c == loss_in(0)) {  // a draw stays one; loss_in(0) has no move
-                sd.capture[i] = 0;                // (never re-solved: its captures do not matter)
-                return;
-            }
+            if (is_draw(c) || c == loss_in(0)) return;  // a draw stays one; loss_in(0) has no move
             sd.capture[i] = regime_.prepared(s, i).capture;
             if (!ref.exits_like(s, i)) {
                 sd.value[i] = kValueUnknown;
@@ -1149,9 +1151,9 @@ public:
 
 private:
 
-    // Not written here: seed_dtc writes every position of its scope (allocate_arrays says why).
+    // Filled up front for the same reason as allocate_arrays.
     void assign_dtc() {
-        for (Side& sd : sides_) allocate_unwritten(sd.dtc, sd.index.size());
+        for (Side& sd : sides_) assign_parallel(sd.dtc, sd.index.size(), kDtcUnknown);
     }
     // DTC seeds: won positions with a winning conversion (or game-ending move) are at 1; lost
     // positions wait for all their king moves, every other move being a conversion worth 1.
@@ -1171,10 +1173,7 @@ private:
                 sd.dtc[i] = 1;
                 return;
             }
-            if (is_win(v) && sd.index.material().wm == 0 && v != win_in(1)) {
-                sd.dtc[i] = kDtcUnknown;  // waits for a king move into a lost position
-                return;
-            }
+            if (is_win(v) && sd.index.material().wm == 0 && v != win_in(1)) return;
             assert(!has_capture<R>(p));
             if (is_win(v)) {
                 const Position rp = reversed<typename R::Geometry>(p);
@@ -1190,8 +1189,8 @@ private:
                 for_each_man_step<R>(p, [&](const Move& m) { converts = converts || is_loss(after(m)); });
                 if (!converts && v == win_in(1))
                     for_each_king_step<R>(p, [&](const Move& m) { converts = converts || after(m) == loss_in(0); });
-                sd.dtc[i] = converts ? 1 : kDtcUnknown;  // else waits for a king move into a lost position
-                return;
+                if (converts) sd.dtc[i] = 1;
+                return;  // else waits for a king move into a lost position
             }
             const int king_moves = count_king_steps<R>(p);
             bool converts = false;

@@ -1,7 +1,8 @@
-// The generator's big arrays are not written when they are allocated (gen/big_array.hpp,
-// allocate_unwritten): every pass must write an element before any pass reads it. Filling every
-// new array with a different byte (unwritten_array_fill) must then leave every table unchanged;
-// an element read before it is written would carry the fill into some value.
+// Many of the generator's arrays are not written when they are allocated (gen/big_array.hpp:
+// BigArray's sized construction, and a reused mapping holds what its last array left): a pass
+// must write each element before any pass reads it. Filling every new array with a different byte (unwritten_array_fill) must then
+// leave every table unchanged; an element read before it is written would carry the fill into
+// some value.
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
