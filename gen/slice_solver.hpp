@@ -461,11 +461,11 @@ private:
     // spill files then come into the page cache as 2 MB folios mapped whole (MADV_HUGEPAGE on
     // the file mapping). Tried in session 30: no fill, every pass writing its level's entries
     // itself, so that a level's pages are first touched when it is solved; they came in as 4 KB
-    // pages. KvKKKMM + KKKMMvK: 534.1 and 536.6 s against 433.3 s filled (system time 161-169 s
-    // against 86 s, seed 138-143 s against 94 s); KMvKKM + KKMvKM with --spill: no file page
-    // PMD-mapped against 1.86 GB. It gained only where the arrays do not fit in the page cache
-    // (KMvKKM in a 1,500 MB cgroup: 59-61 s against 63-67 s, filled pages evicted and read
-    // back). BENCHMARKS.md, "Session 30".
+    // pages. KvKKKMM + KKKMMvK: 534.1 and 536.6 s against 433.3 and 463.9 s filled (system
+    // time 161-169 s against 86-136 s, seed 138-143 s against 94-96 s); KMvKKM + KKMvKM with
+    // --spill: no file page PMD-mapped against 1.86 GB. It gained only where the arrays do not
+    // fit in the page cache (KMvKKM in a 1,500 MB cgroup: 59-61 s against 63-67 s, filled pages
+    // evicted and read back). BENCHMARKS.md, "Session 30".
     void allocate_arrays() {
         for (Side& sd : sides_) {
             if (sd.value.size() == sd.index.size()) continue;  // an earlier scope allocated them

@@ -1,18 +1,17 @@
 // Many of the generator's arrays are not written when they are allocated (gen/big_array.hpp:
 // BigArray's sized construction, and a reused mapping holds what its last array left): a pass
-// must write each element before any pass reads it. Filling every new array with a different byte (unwritten_array_fill) must then
-// leave every table unchanged; an element read before it is written would carry the fill into
-// some value.
+// must write each element before any pass reads it. Filling every new array with a different
+// byte (unwritten_array_fill) must then leave every table unchanged; an element read before it
+// is written would carry the fill into some value.
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <string>
 
 #include "gen/big_array.hpp"
 #include "gen/generate.hpp"
+#include "tests/file_compare_support.hpp"
 #include "tests/gen_probe_support.hpp"
 
 namespace fs = std::filesystem;
@@ -28,11 +27,6 @@ public:
     ArrayFill(const ArrayFill&) = delete;
     ArrayFill& operator=(const ArrayFill&) = delete;
 };
-
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 // Generates every slice up to `pieces` into a fresh folder with new arrays filled with `byte`.
 fs::path generate_filled(VariantId variant, int pieces, int byte, bool spill) {
@@ -55,22 +49,6 @@ fs::path generate_filled(VariantId variant, int pieces, int byte, bool spill) {
     return dir;
 }
 
-// Every file of `expected` has a byte-identical namesake in `actual`, which holds no other;
-// returns the number of files.
-int compare_files(const fs::path& expected, const fs::path& actual) {
-    int files = 0, differ = 0;
-    for (const auto& e : fs::directory_iterator(expected)) {
-        INFO(e.path().filename().string());
-        const bool same = slurp(e.path()) == slurp(actual / e.path().filename());
-        CHECK(same);
-        differ += !same;
-        ++files;
-    }
-    CHECK(files == static_cast<int>(std::distance(fs::directory_iterator(actual), fs::directory_iterator{})));
-    CHECK(differ == 0);
-    return files;
-}
-
 }  // namespace
 
 TEST_CASE("tables do not depend on what new arrays hold before they are written (up to 3 pieces)", "[gen]") {
@@ -78,11 +56,11 @@ TEST_CASE("tables do not depend on what new arrays hold before they are written 
         INFO(static_cast<int>(variant));
         const fs::path zeros = generate_filled(variant, 3, 0x00, false);
         const fs::path ones = generate_filled(variant, 3, 0xFF, false);
-        CHECK(compare_files(zeros, ones) >= 3 * 9);
+        CHECK(test::check_same_files(zeros, ones) >= 3 * 9);
         fs::remove_all(ones);
         if (variant == VariantId::international) {  // solved by levels, arrays in files
             const fs::path spilled = generate_filled(variant, 3, 0xA5, true);
-            CHECK(compare_files(zeros, spilled) >= 3 * 9);
+            CHECK(test::check_same_files(zeros, spilled) >= 3 * 9);
             fs::remove_all(spilled);
         }
         fs::remove_all(zeros);
@@ -95,7 +73,7 @@ TEST_CASE("tables do not depend on what new arrays hold before they are written 
     for (const bool spill : {false, true}) {
         INFO(spill);
         const fs::path filled = generate_filled(VariantId::international, 4, spill ? 0x5A : 0xFF, spill);
-        CHECK(compare_files(fixture, filled) > 200);
+        CHECK(test::check_same_files(fixture, filled) > 200);
         fs::remove_all(filled);
     }
 }

@@ -15,6 +15,7 @@
 #include "index/slice_index.hpp"
 #include "probe/format.hpp"
 #include "probe/probe.hpp"
+#include "tests/file_compare_support.hpp"
 
 namespace dtb::test {
 
@@ -91,10 +92,6 @@ void write_synthetic_tables(const fs::path& dir, int pieces, std::uint32_t block
     }
 }
 
-inline std::string slurp(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-}
 inline void spit(const fs::path& p, const std::string& bytes) {
     std::ofstream out(p, std::ios::binary | std::ios::trunc);
     out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));

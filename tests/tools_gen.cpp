@@ -29,19 +29,8 @@ int run_status(const std::vector<std::string>& args, std::string* err = nullptr)
     if (err) *err = r.err;
     return r.exit_code;
 }
+using dtb::test::check_same_files;
 using dtb::test::slurp;
-// Checks that every file of a equals its namesake in b and that b holds no other; returns how
-// many files a holds.
-int check_same_files(const fs::path& a, const fs::path& b) {
-    int files = 0;
-    for (const auto& e : fs::directory_iterator(a)) {
-        INFO(e.path().filename().string());
-        CHECK(slurp(e.path()) == slurp(b / e.path().filename()));
-        ++files;
-    }
-    CHECK(files == static_cast<int>(std::distance(fs::directory_iterator(b), fs::directory_iterator{})));
-    return files;
-}
 fs::path fresh_path(const std::string& name) {
     const fs::path d = fs::temp_directory_path() / ("dtb_tools_gen_" + name + "_" + std::to_string(::getpid()));
     fs::remove_all(d);

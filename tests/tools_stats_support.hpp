@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/file_compare_support.hpp"
+
 extern char** environ;
 
 namespace dtb::test {
@@ -26,11 +28,6 @@ struct RunResult {
     int signal = 0;
     std::string out, err;
 };
-
-inline std::string slurp(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), {}};
-}
 
 // A fresh, empty folder under the temporary directory, unique to this process.
 inline fs::path fresh_dir(const std::string& name) {

@@ -1,0 +1,30 @@
+// Files read whole and folders of tables compared byte for byte (generator and tools tests).
+#pragma once
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+namespace dtb::test {
+
+inline std::string slurp(const std::filesystem::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), {}};
+}
+
+// Checks that every file of a equals its namesake in b and that b holds no other; returns how
+// many files a holds.
+inline int check_same_files(const std::filesystem::path& a, const std::filesystem::path& b) {
+    namespace fs = std::filesystem;
+    int files = 0;
+    for (const auto& e : fs::directory_iterator(a)) {
+        INFO(e.path().filename().string());
+        CHECK(slurp(e.path()) == slurp(b / e.path().filename()));
+        ++files;
+    }
+    CHECK(files == static_cast<int>(std::distance(fs::directory_iterator(b), fs::directory_iterator{})));
+    return files;
+}
+
+}  // namespace dtb::test
