@@ -348,17 +348,37 @@ private:
         return advancement_levels(indices);
     }
     // The same for the sides indexed by indices (side s = indices[s]).
+    // Each level's ranges are counted before they are stored, so that every level is allocated
+    // once at its size: grown by push_back, the levels of a slice without kings (one range per
+    // position: MMvMMM's 25 M) were copied on every doubling into freshly faulted pages, on each
+    // of the rule sets' solves (BENCHMARKS.md, "Session 31").
     static std::vector<Scope> advancement_levels(const std::vector<const SliceIndex<R>*>& indices) {
-        std::vector<Scope> levels;
-        for (int s = 0; s < static_cast<int>(indices.size()); ++s) {
-            const SliceIndex<R>& index = *indices[static_cast<std::size_t>(s)];
-            const std::uint64_t kpc = index.kings_per_config();
-            for (std::uint64_t mc = 0; mc < index.num_men_configs(); ++mc) {
-                const auto a = static_cast<std::size_t>(index.advancement(mc));
-                if (levels.size() <= a) levels.resize(a + 1);
-                add_config(levels[a], s, mc, kpc);
+        std::vector<std::vector<std::uint8_t>> advancement(indices.size());
+        std::vector<std::size_t> ranges;  // per level
+        for (std::size_t s = 0; s < indices.size(); ++s) {
+            const SliceIndex<R>& index = *indices[s];
+            std::vector<std::uint8_t>& a = advancement[s];
+            a.resize(index.num_men_configs());
+            parallel_for(a.size(), [&](std::uint64_t mc) {
+                const int advancement_of_config = index.advancement(mc);
+                assert(advancement_of_config < 256);  // 9 rows per man, at most 8 pieces
+                a[mc] = static_cast<std::uint8_t>(advancement_of_config);
+            });
+            for (std::uint64_t mc = 0; mc < a.size(); ++mc) {
+                if (ranges.size() <= a[mc]) ranges.resize(a[mc] + std::size_t{1}, 0);
+                // A range of its own unless it extends the one of the configuration before it,
+                // in the same level (add_config).
+                if (mc == 0 || a[mc - 1] != a[mc]) ++ranges[a[mc]];
             }
         }
+        std::vector<Scope> levels(ranges.size());
+        for (std::size_t l = 0; l < levels.size(); ++l) levels[l].reserve(ranges[l]);
+        for (std::size_t s = 0; s < indices.size(); ++s) {
+            const std::uint64_t kpc = indices[s]->kings_per_config();
+            const std::vector<std::uint8_t>& a = advancement[s];
+            for (std::uint64_t mc = 0; mc < a.size(); ++mc) add_config(levels[a[mc]], static_cast<int>(s), mc, kpc);
+        }
+        for (std::size_t l = 0; l < levels.size(); ++l) assert(levels[l].size() == ranges[l]);
         std::reverse(levels.begin(), levels.end());
         return levels;
     }
@@ -1096,13 +1116,17 @@ private:
             }
         };
         mark_scope(1);
-        // The configurations of the level above that are not all alike.
-        std::vector<std::pair<int, std::uint64_t>> above;
+        // The configurations of the level above that are not all alike. (The lists are kept
+        // from level to level: made afresh, each level's came in freshly faulted pages, a
+        // quarter of MMvMMM's rule tables; BENCHMARKS.md, "Session 31".)
+        std::vector<std::pair<int, std::uint64_t>>& above = above_configs_;
+        above.clear();
         for (const Range& r : *level_above_) {
             const std::uint64_t kpc = sides_[r.side].index.kings_per_config();
             for (std::uint64_t mc = r.begin / kpc; mc < r.end / kpc; ++mc) above.emplace_back(r.side, mc);
         }
-        std::vector<char> unlike(above.size());
+        std::vector<char>& unlike = above_unlike_;
+        unlike.resize(above.size());  // every element written below
         parallel_for(above.size(), [&](std::uint64_t k) { unlike[k] = !config_like_reference(above[k].first, above[k].second); });
         Scope differing;
         for (std::size_t k = 0; k < above.size(); ++k)
@@ -1322,6 +1346,10 @@ private:
     // reach); and, for mark_man_moves_unlike_reference, the current scope's configurations.
     const Scope* level_above_ = nullptr;
     std::vector<std::vector<char>> in_scope_;
+    // mark_man_moves_unlike_reference's configurations of the level above, and which of them are
+    // unlike the reference: kept for their capacity.
+    std::vector<std::pair<int, std::uint64_t>> above_configs_;
+    std::vector<char> above_unlike_;
 };
 
 }  // namespace dtb::gen
