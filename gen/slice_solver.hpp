@@ -348,13 +348,13 @@ private:
         return advancement_levels(indices);
     }
     // The same for the sides indexed by indices (side s = indices[s]).
-    // Each level's ranges are counted before they are stored, so that every level is allocated
-    // once at its size: grown by push_back, the levels of a slice without kings (one range per
-    // position: MMvMMM's 25 M) were copied on every doubling into freshly faulted pages, on each
-    // of the rule sets' solves (BENCHMARKS.md, "Session 31").
+    // Each level's list is reserved once, for as many ranges as it has configurations (add_config
+    // merges some; capacity never touched costs no page): grown by push_back, the levels of a
+    // slice without kings (one range per position: MMvMMM's 25 M) were copied on every doubling
+    // into freshly faulted pages, on each of the rule sets' solves (BENCHMARKS.md, "Session 31").
     static std::vector<Scope> advancement_levels(const std::vector<const SliceIndex<R>*>& indices) {
         std::vector<std::vector<std::uint8_t>> advancement(indices.size());
-        std::vector<std::size_t> ranges;  // per level
+        std::vector<std::size_t> configs;  // per level
         for (std::size_t s = 0; s < indices.size(); ++s) {
             const SliceIndex<R>& index = *indices[s];
             std::vector<std::uint8_t>& a = advancement[s];
@@ -364,21 +364,18 @@ private:
                 assert(advancement_of_config < 256);  // 9 rows per man, at most 8 pieces
                 a[mc] = static_cast<std::uint8_t>(advancement_of_config);
             });
-            for (std::uint64_t mc = 0; mc < a.size(); ++mc) {
-                if (ranges.size() <= a[mc]) ranges.resize(a[mc] + std::size_t{1}, 0);
-                // A range of its own unless it extends the one of the configuration before it,
-                // in the same level (add_config).
-                if (mc == 0 || a[mc - 1] != a[mc]) ++ranges[a[mc]];
+            for (const std::uint8_t level : a) {
+                if (configs.size() <= level) configs.resize(level + std::size_t{1}, 0);
+                ++configs[level];
             }
         }
-        std::vector<Scope> levels(ranges.size());
-        for (std::size_t l = 0; l < levels.size(); ++l) levels[l].reserve(ranges[l]);
+        std::vector<Scope> levels(configs.size());
+        for (std::size_t l = 0; l < levels.size(); ++l) levels[l].reserve(configs[l]);
         for (std::size_t s = 0; s < indices.size(); ++s) {
             const std::uint64_t kpc = indices[s]->kings_per_config();
             const std::vector<std::uint8_t>& a = advancement[s];
             for (std::uint64_t mc = 0; mc < a.size(); ++mc) add_config(levels[a[mc]], static_cast<int>(s), mc, kpc);
         }
-        for (std::size_t l = 0; l < levels.size(); ++l) assert(levels[l].size() == ranges[l]);
         std::reverse(levels.begin(), levels.end());
         return levels;
     }
@@ -1117,8 +1114,8 @@ private:
         };
         mark_scope(1);
         // The configurations of the level above that are not all alike. (The lists are kept
-        // from level to level: made afresh, each level's came in freshly faulted pages, a
-        // quarter of MMvMMM's rule tables; BENCHMARKS.md, "Session 31".)
+        // from level to level: made afresh, each level's came in freshly faulted pages, whose
+        // faults were 8% of a profile of MMvMMM's generation; BENCHMARKS.md, "Session 31".)
         std::vector<std::pair<int, std::uint64_t>>& above = above_configs_;
         above.clear();
         for (const Range& r : *level_above_) {
