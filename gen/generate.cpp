@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdio>
 #include <map>
 #include <optional>
 #include <set>
@@ -53,6 +55,41 @@ std::uint64_t physical_memory_mb() {
     return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) >> 20 : 0;
 }
 
+// A duration as H:MM:SS.
+std::string clock_time(double seconds) {
+    const auto s = static_cast<long long>(std::llround(std::max(seconds, 0.0)));
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%lld:%02lld:%02lld", s / 3600, s / 60 % 60, s % 60);
+    return buf;
+}
+
+// Where a run stands after each pair it generates, with how long the rest would take at the
+// rate of the pairs generated so far: a 6-piece run takes hours, and its progress line shows only
+// the current pass. The rate is a rough guide: 6-piece pairs run at 1.7 (KMvKKMM) to 6.5 M
+// positions/s (KKKvKKK; BENCHMARKS.md).
+struct RunProgress {
+    std::uint64_t positions_done = 0;  // positions of the pairs generated
+    double seconds = 0;                // their slice lines' wall time (the checks of present pairs left out)
+    std::uint64_t positions_left = 0;  // positions of the pairs not reached yet, present or not
+    std::string line(std::size_t pairs_reached, std::size_t pairs, int present, int generated) const {
+        const double rate = seconds > 0 ? positions_done / seconds : 0;
+        std::string out = "run: " + std::to_string(pairs_reached) + " of " + std::to_string(pairs) + " pairs done (" +
+                          std::to_string(present) + " present, " + std::to_string(generated) + " generated); " +
+                          std::to_string(positions_done) + " positions generated in " + clock_time(seconds);
+        char rate_text[48];
+        std::snprintf(rate_text, sizeof rate_text, " (%.2f M/s); ", rate / 1e6);
+        out += rate_text;
+        if (pairs_reached == pairs) return out + "nothing left";
+        const double share = 100.0 * positions_left / std::max<double>(positions_left + positions_done, 1);
+        char left[160];
+        std::snprintf(left, sizeof left, "%zu %s left (%llu positions, %.1f%%), about %s at that rate",
+                      pairs - pairs_reached, pairs - pairs_reached == 1 ? "pair" : "pairs",
+                      static_cast<unsigned long long>(positions_left), share,
+                      rate > 0 ? clock_time(positions_left / rate).c_str() : "?");
+        return out + left;
+    }
+};
+
 template <class R>
 class Driver {
 public:
@@ -92,12 +129,16 @@ public:
         }
         for (std::size_t k = 0; k < order.size(); ++k)
             for (const Material& x : inputs_of(order[k])) last_use_[x] = k;
+        RunProgress run_progress;
+        for (const Material& m : order) run_progress.positions_left += positions_of_pair(m);
         for (std::size_t k = 0; k < order.size(); ++k) {
             const Material& m = order[k];
+            run_progress.positions_left -= positions_of_pair(m);
             if (complete_on_disk(m) && complete_on_disk(m.mirrored())) {
                 ++summary_.slices_skipped;
                 log(m.name() + ": present and valid, skipped");
             } else {
+                const auto t_pair = std::chrono::steady_clock::now();
                 // A spilled array that cannot get its file (gen/mapping_cache.hpp) throws; the
                 // caller gets an error, as for any write that fails.
                 Expected<bool> r = Error{""};
@@ -107,6 +148,9 @@ public:
                     r = Error{"slice " + m.name() + ": " + e.what()};
                 }
                 if (!r) return Error{r.error()};
+                run_progress.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t_pair).count();
+                run_progress.positions_done += positions_of_pair(m);
+                log(run_progress.line(k + 1, order.size(), summary_.slices_skipped, summary_.slices_generated));
             }
             // Memory holds only the finished slices that a later slice still reads.
             for (const Material& x : inputs_of(m)) {
@@ -144,6 +188,10 @@ private:
     // Entries of a pair (a slice and its mirror): what memory and disk hold.
     static std::uint64_t entries_of_pair(const Material& m) {
         return SliceIndex<R>(m).size() + (m.mirrored() == m ? 0 : SliceIndex<R>(m.mirrored()).size());
+    }
+    // The positions they stand for (more than the entries with a mirror index: Turkish).
+    static std::uint64_t positions_of_pair(const Material& m) {
+        return SliceIndex<R>(m).num_positions() + (m.mirrored() == m ? 0 : SliceIndex<R>(m.mirrored()).num_positions());
     }
     // Bytes per entry of a pair's arrays at the peak of its solve (see solve_and_write).
     static constexpr std::uint64_t kArrayBytesPerEntry = R::kCountingRules ? 12 : 7;
@@ -222,8 +270,7 @@ private:
         // Entries of the pair (what memory and disk hold) and the positions they stand for (more
         // with a mirror index: Turkish).
         const std::uint64_t positions = entries_of_pair(m);
-        const std::uint64_t real_positions =
-            SliceIndex<R>(m).num_positions() + (m.mirrored() == m ? 0 : SliceIndex<R>(m.mirrored()).num_positions());
+        const std::uint64_t real_positions = positions_of_pair(m);
         // Per position of the slice at the peak: the theoretical solve (value, exit, DTC,
         // capture: 7 bytes); with counting rules, the phase seeds (2) and, while the rule tables
         // are solved, the theoretical value and capture flag (3) with a rule solve (5) and the

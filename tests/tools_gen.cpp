@@ -98,6 +98,69 @@ TEST_CASE("dtb gen: the run's last line sums the parts of its slice lines (4 pie
     fs::remove_all(d);
 }
 
+TEST_CASE("dtb gen: after each pair, a run line says how far the run is and how much is left", "[tools][gen]") {
+    const fs::path d = fresh_path("run_lines");
+    const std::regex run_line(
+        "run: ([0-9]+) of ([0-9]+) pairs done \\(([0-9]+) present, ([0-9]+) generated\\); ([0-9]+) positions generated in "
+        "[0-9]+:[0-9]{2}:[0-9]{2} \\([0-9]+\\.[0-9]{2} M/s\\); (nothing left|([0-9]+) pairs? left \\(([0-9]+) "
+        "positions, [0-9]+\\.[0-9]%\\), about ([0-9]+:[0-9]{2}:[0-9]{2}|\\?) at that rate)");
+    struct RunLine {
+        int reached, pairs, present, generated;
+        std::uint64_t done, left;
+        int pairs_left;
+    };
+    const auto run_lines = [&](const std::string& err) {
+        std::vector<RunLine> out;
+        std::istringstream in(err);
+        for (std::string line; std::getline(in, line);) {
+            if (line.rfind("run: ", 0) != 0) continue;
+            std::smatch m;
+            INFO(line);
+            REQUIRE(std::regex_match(line, m, run_line));
+            const bool last = m[6] == "nothing left";
+            out.push_back({std::stoi(m[1]), std::stoi(m[2]), std::stoi(m[3]), std::stoi(m[4]), std::stoull(m[5]),
+                           last ? 0 : std::stoull(m[8]), last ? 0 : std::stoi(m[7])});
+        }
+        return out;
+    };
+    std::string err;
+    REQUIRE(run_status({"gen", "--variant", "international", "--pieces", "3", "--out", d.string()}, &err) == 0);
+    INFO(err);
+    std::smatch done;
+    REQUIRE(std::regex_search(err, done, std::regex("done: ([0-9]+) slices generated, 0 already present, ([0-9]+) positions")));
+    const int pairs = std::stoi(done[1]);
+    const std::uint64_t positions = std::stoull(done[2]);
+    const std::vector<RunLine> lines = run_lines(err);
+    REQUIRE(static_cast<int>(lines.size()) == pairs);  // one per pair generated
+    for (int k = 0; k < pairs; ++k) {
+        const RunLine& l = lines[k];
+        CHECK(l.reached == k + 1);
+        CHECK(l.pairs == pairs);
+        CHECK(l.present == 0);
+        CHECK(l.generated == k + 1);
+        CHECK(l.pairs_left == pairs - (k + 1));
+        CHECK(l.done + l.left == positions);  // what is done and what is left make the run
+        if (k > 0) CHECK(l.done > lines[k - 1].done);
+    }
+    CHECK(lines.back().done == positions);
+    CHECK(lines.back().left == 0);
+
+    // A run that finds most pairs present counts them as done, and its positions only for those
+    // it generates: here one pair, whose line comes where the pair does in the run's order.
+    for (const char* slice : {"KKvK", "KvKK"})
+        for (const char* ext : {".wdl", ".dtw", ".dtc", ".fmjd", ".ffjd"}) fs::remove(d / (std::string(slice) + ext));
+    REQUIRE(run_status({"gen", "--variant", "international", "--pieces", "3", "--out", d.string()}, &err) == 0);
+    REQUIRE(std::regex_search(err, done, std::regex("done: 1 slices generated, ([0-9]+) already present, ([0-9]+) positions")));
+    const std::vector<RunLine> again = run_lines(err);
+    REQUIRE(again.size() == 1);
+    CHECK(again[0].pairs == pairs);
+    CHECK(again[0].present == again[0].reached - 1);
+    CHECK(again[0].generated == 1);
+    CHECK(again[0].done == std::stoull(done[2]));
+    CHECK(again[0].pairs_left == pairs - again[0].reached);
+    fs::remove_all(d);
+}
+
 TEST_CASE("dtb gen: --only generates the named slice and its mirror", "[tools][gen]") {
     const fs::path d = fresh_path("only");
     REQUIRE(run_status({"gen", "--variant", "international", "--pieces", "2", "--out", d.string()}) == 0);
