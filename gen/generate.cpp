@@ -133,7 +133,8 @@ public:
         for (const Material& m : order) run_progress.positions_left += positions_of_pair(m);
         for (std::size_t k = 0; k < order.size(); ++k) {
             const Material& m = order[k];
-            run_progress.positions_left -= positions_of_pair(m);
+            const std::uint64_t pair_positions = positions_of_pair(m);
+            run_progress.positions_left -= pair_positions;
             if (complete_on_disk(m) && complete_on_disk(m.mirrored())) {
                 ++summary_.slices_skipped;
                 log(m.name() + ": present and valid, skipped");
@@ -149,7 +150,7 @@ public:
                 }
                 if (!r) return Error{r.error()};
                 run_progress.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t_pair).count();
-                run_progress.positions_done += positions_of_pair(m);
+                run_progress.positions_done += pair_positions;
                 log(run_progress.line(k + 1, order.size(), summary_.slices_skipped, summary_.slices_generated));
             }
             // Memory holds only the finished slices that a later slice still reads.
