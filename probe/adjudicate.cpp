@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 #include <unordered_map>
 
 #include "rules/movegen.hpp"
@@ -48,6 +49,28 @@ struct Regime {
 struct ProbeFailure {
     Result result;
 };
+
+// The counting rules are international draughts' (RULES.md 2): a handle of another variant gets
+// an answer of its own rather than values computed with the wrong board.
+std::optional<Result> refuse_other_variant(const Tablebase& tb) {
+    if (tb.variant() == VariantId::international) return std::nullopt;
+    Result r;
+    r.status = Status::illegal;
+    r.reason = "the counting rules are those of international draughts";
+    return r;
+}
+
+// Tables that pass their checks one by one but contradict each other at p (a rule table of one
+// generation beside game tables of another, say): no move keeps the value they give p. Said as
+// such rather than answered with moves or plies that the tables cannot support.
+ProbeFailure tables_disagree(const Position& p, RuleSet rules) {
+    Result r;
+    r.status = Status::corrupt;
+    r.slice = Material::of(p);
+    r.metric = rules == RuleSet::none ? format::Metric::wdl : rule_metric(rules);
+    r.reason = "the tables disagree here: no move keeps the value they give this position";
+    return ProbeFailure{r};
+}
 
 struct Key {
     Bitboard white, black, kings;
@@ -142,6 +165,12 @@ class Question {
     // Plies to the end under the rules of a decided position (v its value): the winner takes
     // the fewest, the loser the most, over moves that keep the result.
     int plies(const Position& p, const Counters& k, Wdl v) {
+        // Without rules the plies are the theoretical DTW: the winner's fewest, the loser's most.
+        // Without DTW they are not known: no counter bounds that game, its graph has cycles.
+        if (judge_.rules() == RuleSet::none) {
+            if (!has_dtw()) throw TooDeep{};
+            return theoretical(p).dtw;
+        }
         const Regime r = regime_of(p, k);
         const Key key = key_of(p, r);
         if (auto it = plies_memo_.find(key); it != plies_memo_.end()) return it->second;
@@ -167,6 +196,7 @@ class Question {
             }
             std::sort(candidates.begin(), candidates.end(),
                       [](const Candidate& a, const Candidate& b) { return a.bound < b.bound; });
+            if (candidates.empty()) throw tables_disagree(p, judge_.rules());
             best = 1 << 30;
             for (const Candidate& c : candidates) {
                 if (1 + c.bound >= best) break;
@@ -184,8 +214,11 @@ class Question {
         return best;
     }
 
+    bool has_dtw() const { return (tb_.metrics() & kDtw) != 0; }
+
+    // The game-theoretic value, with the DTW when the handle has it (dtw -1 otherwise).
     Result theoretical(const Position& p) const {
-        Result r = tb_.probe(p, kWdl | kDtw, access_);
+        Result r = tb_.probe(p, kWdl | (has_dtw() ? kDtw : 0u), access_);
         if (!r.ok()) throw ProbeFailure{r};
         return r;
     }
@@ -212,7 +245,7 @@ class Question {
 
     // Plies to the end are at least the theoretical DTW and at least the rule threshold.
     int lower_bound(const Position& p, const Counters& k) {
-        int bound = theoretical(p).dtw;
+        int bound = std::max(0, theoretical(p).dtw);
         if (judge_.rules() != RuleSet::none) {
             const Regime r = regime_of(p, k);
             bound = std::max(bound, distance_of(table_code(p, r.table)));
@@ -307,12 +340,7 @@ DecidingRule Adjudicator::limit_reached(const Position& q, const Counters& in) c
 }
 
 Result Adjudicator::probe_wdl(const Position& p, const Counters& counters, Access access) const {
-    if (tb_.variant() != VariantId::international) {
-        Result r;
-        r.status = Status::illegal;
-        r.reason = "the counting rules are those of international draughts";
-        return r;
-    }
+    if (auto refused = refuse_other_variant(tb_)) return *refused;
     if (rules_ == RuleSet::none) return tb_.probe(p, kWdl, access);
     // Illegal positions and positions outside the tables are refused by the table lookups.
     try {
@@ -325,6 +353,10 @@ Result Adjudicator::probe_wdl(const Position& p, const Counters& counters, Acces
 
 Adjudication Adjudicator::adjudicate(const Position& p, const Counters& counters) const {
     Adjudication a;
+    if (auto refused = refuse_other_variant(tb_)) {
+        a.status = *refused;
+        return a;
+    }
     a.counters = applicable(p, counters);
     try {
         Question q(*this, tb_, Access::load);
@@ -350,6 +382,7 @@ Adjudication Adjudicator::adjudicate(const Position& p, const Counters& counters
                 rm.result = next.of(next.side_to_move) == 0 ? Wdl::win : flip(q.value(next, rm.after));
             if (rm.result == a.result) a.moves.push_back(std::move(rm));
         }
+        if (!legal.empty() && a.moves.empty()) throw tables_disagree(p, rules_);
         try {
             for (RuleMove& rm : a.moves) {
                 if (rm.result == Wdl::draw) continue;

@@ -61,7 +61,7 @@ struct Adjudication {
     bool plies_known = true;
     DecidingRule rule = DecidingRule::none;
     Wdl theoretical = Wdl::draw;
-    int theoretical_dtw = 0;
+    int theoretical_dtw = 0;      // -1 when the handle was opened without DTW
     Counters counters;            // as applied to the position (defaults in, others out)
     std::vector<RuleMove> moves;  // the moves that keep the result, best first
     bool ok() const { return status.ok(); }
@@ -69,7 +69,12 @@ struct Adjudication {
 
 class Adjudicator {
   public:
-    // The handle must hold international tables opened with kRuleMetrics (and DTW for plies).
+    // The handle must hold international tables opened with kRuleMetrics (WDL is enough for
+    // RuleSet::none); DTW is used when enabled (theoretical_dtw, and bounds that keep the search
+    // for plies short; under RuleSet::none the plies are the DTW, not known without it). A
+    // handle of another variant is refused (Status::illegal). Tables that
+    // pass their checks but contradict each other at a position (no move keeps its value) give
+    // Status::corrupt, with a reason, rather than moves or plies.
     Adjudicator(const Tablebase& tables, RuleSet rules) : tb_(tables), rules_(rules) {}
 
     Adjudication adjudicate(const Position& p, const Counters& counters) const;

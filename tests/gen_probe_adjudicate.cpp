@@ -344,7 +344,13 @@ TEST_CASE("adjudication: fmjd and ffjd differ on 2K v K, K v K and K+M v K; none
                 REQUIRE(theory.ok());
                 // fmjd: every win of these classes is within 10 plies, so fresh counters keep it.
                 CHECK(fmjd.probe_wdl(p, {}).wdl == theory.wdl);
-                CHECK(none.probe_wdl(p, {49, 31, 9}).wdl == theory.wdl);
+                // none: whatever the counters, the theory; its plies are the DTW, found here as
+                // the best over the moves (one more than each successor's), not read back.
+                const auto untimed = none.adjudicate(p, {49, 31, 9});
+                REQUIRE(untimed.ok());
+                CHECK(untimed.result == theory.wdl);
+                CHECK(untimed.rule == DecidingRule::none);
+                if (theory.wdl != Wdl::draw) CHECK(untimed.plies == theory.dtw);
                 const Wdl f = ffjd.probe_wdl(p, {}).wdl;
                 MoveList moves;
                 generate_moves<R>(p, moves);
@@ -437,6 +443,47 @@ TEST_CASE("adjudication: the counters after a move follow RULES.md", "[adjudicat
                 }
 }
 
+// The counting classes, written out from RULES.md's text (the one-ply checks above take the
+// class from the library, so a wrong class would pass them): a lone king against exactly three
+// pieces with a king is the 16-move class; against 2K, K+M or K the fmjd 5-move class; under ffjd
+// against 2K or K the immediate draw; K+M v K under ffjd in no class; nothing under none.
+TEST_CASE("adjudication: the counting classes of RULES.md, material by material", "[adjudicate]") {
+    using C = CountClass;
+    struct Row {
+        const char* material;
+        C fmjd, ffjd;
+    };
+    const Row rows[] = {
+        {"KKKvK", C::sixteen, C::sixteen}, {"KKMvK", C::sixteen, C::sixteen}, {"KMMvK", C::sixteen, C::sixteen},
+        {"MMMvK", C::none, C::none},       {"KKvK", C::five, C::ffjd_small},  {"KMvK", C::five, C::none},
+        {"MMvK", C::none, C::none},        {"KvK", C::five, C::ffjd_small},   {"MvK", C::none, C::none},
+        {"KKKKvK", C::none, C::none},      {"KKKvM", C::none, C::none},       {"KKKvKM", C::none, C::none},
+        {"KKvKK", C::none, C::none},       {"KvMM", C::none, C::none},        {"KKMMvK", C::none, C::none},
+        {"KMvM", C::none, C::none},
+    };
+    const auto parse = [](const std::string& name) {
+        Material m;
+        bool black = false;
+        for (char c : name) {
+            if (c == 'v') black = true;
+            else if (c == 'K') ++(black ? m.bk : m.wk);
+            else ++(black ? m.bm : m.wm);
+        }
+        return m;
+    };
+    for (const Row& row : rows) {
+        const Material m = parse(row.material);
+        const Material swapped{m.bk, m.bm, m.wk, m.wm};
+        for (const Material x : {m, swapped}) {
+            INFO(x.name());
+            CHECK(count_class(x, RuleSet::fmjd) == row.fmjd);
+            CHECK(count_class(x, RuleSet::ffjd) == row.ffjd);
+            CHECK(count_class(x, RuleSet::none) == C::none);
+            CHECK(is_ffjd_carried(x) == (std::string(row.material) == "KMvK"));
+        }
+    }
+}
+
 TEST_CASE("adjudication: refuses what it cannot judge", "[adjudicate]") {
     const Adjudicator judge(tablebase(), RuleSet::fmjd);
     // More pieces than the tables hold.
@@ -451,6 +498,70 @@ TEST_CASE("adjudication: refuses what it cannot judge", "[adjudicate]") {
     const auto b = without.adjudicate(fen("W:WK2,6:BK50"), {});
     CHECK(b.status.status == probe::Status::missing);
     CHECK_THAT(plain->explain(b.status), Catch::Contains("fmjd"));
+    // Another variant's tables: the counting rules are international draughts' (RULES.md 2).
+    probe::Options t;
+    t.directories = {test::turkish_tables()};
+    t.variant = VariantId::turkish;
+    t.metrics = probe::kAllMetrics;
+    auto turkish = probe::Tablebase::open(t);
+    REQUIRE(turkish.ok());
+    const auto tp = turkish->parse_fen("W:WKa8:BKh1");
+    REQUIRE(tp.ok());
+    REQUIRE(turkish->probe_wdl(*tp).ok());
+    for (RuleSet rules : {RuleSet::none, RuleSet::fmjd, RuleSet::ffjd}) {
+        const Adjudicator other(*turkish, rules);
+        const auto c = other.adjudicate(*tp, {});
+        CHECK(c.status.status == probe::Status::illegal);
+        CHECK(c.moves.empty());
+        CHECK(other.probe_wdl(*tp, {}).status == probe::Status::illegal);
+    }
+}
+
+// DTW only shortens the search for plies under the counting rules (and gives theoretical_dtw):
+// a handle without it answers the same results, plies and moves; without rules the plies are
+// the DTW, so they are not known without it.
+TEST_CASE("adjudication: a handle without DTW answers the same", "[adjudicate]") {
+    probe::Options o;
+    o.directories = {tables()};
+    o.metrics = probe::kWdl | probe::kRuleMetrics;
+    auto lean = probe::Tablebase::open(o);
+    REQUIRE(lean.ok());
+    int decided = 0, unknown = 0;
+    for (RuleSet rules : {RuleSet::fmjd, RuleSet::ffjd, RuleSet::none}) {
+        const Adjudicator full(tablebase(), rules), without(*lean, rules);
+        for (const Material m : {Material{1, 0, 1, 0}, Material{2, 0, 1, 0}, Material{1, 1, 1, 0}}) {
+            for (const Position& p : sample(m, Color::white, 300, 7)) {
+                for (const Counters& k : {Counters{}, Counters{40, 20, 6}}) {
+                    const auto a = full.adjudicate(p, k), b = without.adjudicate(p, k);
+                    INFO(to_fen<R>(p) << " " << tablebase().explain(a.status) << " / " << lean->explain(b.status));
+                    REQUIRE(a.ok());
+                    REQUIRE(b.ok());
+                    CHECK(b.theoretical_dtw == -1);
+                    CHECK(a.theoretical_dtw >= 0);
+                    CHECK(b.theoretical == a.theoretical);
+                    CHECK(b.result == a.result);
+                    CHECK(b.rule == a.rule);
+                    REQUIRE(b.moves.size() == a.moves.size());
+                    if (rules == RuleSet::none && a.result != Wdl::draw && !b.plies_known) {
+                        // Without rules the plies are the DTW: unknown without it (but for a
+                        // win by taking the last piece, one ply).
+                        CHECK(b.plies == -1);
+                        ++unknown;
+                        continue;
+                    }
+                    CHECK(b.plies_known == a.plies_known);
+                    CHECK(b.plies == a.plies);
+                    for (std::size_t i = 0; i < a.moves.size(); ++i) {
+                        CHECK(b.moves[i].text == a.moves[i].text);
+                        CHECK(b.moves[i].plies == a.moves[i].plies);
+                    }
+                    decided += a.result != Wdl::draw;
+                }
+            }
+        }
+    }
+    CHECK(decided > 100);
+    CHECK(unknown > 10);
 }
 
 TEST_CASE("adjudication: every reversible count outside the classes follows from its successors",

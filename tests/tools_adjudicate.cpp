@@ -10,7 +10,8 @@ using namespace dtb::test;
 
 namespace {
 
-// The fixture's international set, or 3 pieces plus K+K+M v K made here once per process.
+// The fixture's international set, or 3 pieces plus K+K+M v K and 2K v 2K made here once per
+// process.
 const fs::path& tables() {
     static const fs::path dir = [] {
 #ifdef DTB_TEST_TABLES
@@ -19,7 +20,9 @@ const fs::path& tables() {
 #endif
         const fs::path d = fresh_dir("adjudicate_tables");
         REQUIRE(run_dtb({"gen", "--pieces", "3", "--out", d.string()}).exit_code == 0);
-        REQUIRE(run_dtb({"gen", "--pieces", "4", "--only", "KKMvK", "--out", d.string()}).exit_code == 0);
+        // The 4-piece materials the games below reach: a folder of 4 pieces must hold them all.
+        for (const char* pair : {"KKMvK", "KKvKK"})
+            REQUIRE(run_dtb({"gen", "--pieces", "4", "--only", pair, "--out", d.string()}).exit_code == 0);
         return d;
     }();
     return dir;
@@ -181,4 +184,60 @@ TEST_CASE("dtb adjudicate: a rule table whose DTC is gone is an error, not a val
     CHECK(r.signal == 0);
     CHECK(r.exit_code == 3);
     CHECK(r.err.find("KMvM.dtc") != std::string::npos);
+}
+
+// A game whose positions the folder should cover (no more pieces than its largest table) but
+// cannot judge, for a table missing or corrupt, is a fault of the tables (exit 3, the table
+// named), never a game called consistent; positions beyond the folder's reach are simply not
+// judged (exit 0).
+TEST_CASE("dtb adjudicate --pdn: a table missing or corrupt is an error, not a consistent game",
+          "[tools][adjudicate]") {
+    const TempDir db("adjudicate_pdn_tables");
+    REQUIRE(run_dtb({"gen", "--pieces", "3", "--out", db.path.string()}).exit_code == 0);
+    const fs::path pdn = db.path / "games.pdn";
+    // K+M v K (3 pieces) played on and recorded as a white win, then a 4-piece game of kings
+    // (beyond a 3-piece folder) without a result.
+    std::ofstream(pdn, std::ios::binary) << "[GameType \"20\"]\n[FEN \"W:WK2,6:BK50\"]\n1. 2-11 50-45 2-0\n\n"
+                                            "[GameType \"20\"]\n[FEN \"W:WK1,K2:BK50,K49\"]\n1. 1-7 *\n";
+    const auto run = [&] {
+        return run_dtb({"adjudicate", "--db", db.path.string(), "--pdn", pdn.string(), "--json"});
+    };
+    {
+        const RunResult r = run();
+        INFO(r.out << r.err);
+        REQUIRE(r.exit_code == 0);
+        const auto j = nlohmann::json::parse(r.out);
+        CHECK(j["games"][0]["judged"] == true);
+        CHECK(j["games"][0]["consistent"] == true);
+        CHECK(j["games"][0]["first_judged_ply"] == 0);
+        CHECK(j["games"][1]["judged"] == true);
+        CHECK(j["games"][1]["first_judged_ply"].is_null());
+    }
+    const auto expect_table_error = [&](const std::string& file) {
+        const RunResult r = run();
+        INFO(r.out << r.err);
+        CHECK(r.signal == 0);
+        REQUIRE(r.exit_code == 3);
+        CHECK(r.err.find(file) != std::string::npos);
+        const auto j = nlohmann::json::parse(r.out);
+        CHECK(j["games"][0]["judged"] == false);
+        CHECK(j["games"][0]["consistent"] == false);
+        CHECK(j["games"][0]["first_judged_ply"].is_null());
+        REQUIRE_FALSE(j["games"][0]["problems"].empty());
+        CHECK(j["games"][0]["problems"][0].get<std::string>().find(file) != std::string::npos);
+        CHECK(j["games"][1]["judged"] == true);
+        const RunResult text = run_dtb({"adjudicate", "--db", db.path.string(), "--pdn", pdn.string()});
+        CHECK(text.exit_code == 3);
+        CHECK(text.out.find("NOT JUDGED (tables)") != std::string::npos);
+    };
+    // The rule table gone: the game tables still answer the theory, but not under the rules.
+    const TempDir aside("adjudicate_pdn_aside");
+    const fs::path fmjd = db.path / "KMvK.fmjd", saved = aside.path / "KMvK.fmjd";
+    fs::rename(fmjd, saved);
+    expect_table_error("KMvK.fmjd");
+    fs::rename(saved, fmjd);
+    // The WDL table cut short.
+    const fs::path wdl = db.path / "KMvK.wdl";
+    fs::resize_file(wdl, fs::file_size(wdl) / 2);
+    expect_table_error("KMvK.wdl");
 }

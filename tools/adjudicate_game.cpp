@@ -63,6 +63,9 @@ struct GameReport {
     std::vector<std::string> problems;
     bool consistent = true;
     bool bad_record = false;  // not a record this command can judge (exit 2, as bad input)
+    // Why the tables could not judge a position they should cover (exit 3): a table missing,
+    // corrupt, or at odds with the others. Such a game is not judged, never called consistent.
+    std::string table_error;
 };
 
 // Whether a game's record is bad input rather than a record to judge: whatever the replay
@@ -80,11 +83,24 @@ bool is_bad_record(const PdnGame& g) {
 
 CountClass class_of(const Position& p, RuleSet rules) { return count_class(Material::of(p), rules); }
 
-Judgement judge_at(const probe::Adjudicator& judge, const Position& p,
-                   const Counters& k, int ply) {
+// Whether the folder should answer for p: no more pieces than its largest slice. A position
+// with more is simply not yet in the tables' reach; one within it that they cannot judge is
+// a fault of the tables, not of the game.
+bool within_tables(const probe::Tablebase& tb, const Position& p) {
+    return Material::of(p).pieces() <= tb.max_pieces();
+}
+
+// The judgement at ply `ply`, or the tables' failure there (ply stays -1). Illegal positions
+// (none arise from a replayed game) are left unjudged rather than blamed on the tables.
+Judgement judge_at(const probe::Tablebase& tb, const probe::Adjudicator& judge, const Position& p,
+                   const Counters& k, int ply, std::string& table_error) {
     Judgement j;
     const probe::Adjudication a = judge.adjudicate(p, k);
-    if (!a.ok()) return j;
+    if (!a.ok()) {
+        if (a.status.status != probe::Status::illegal)
+            table_error = "ply " + std::to_string(ply) + ", " + tb.to_fen(p) + ": " + tb.explain(a.status);
+        return j;
+    }
     j.ply = ply;
     j.theoretical = game_result(a.theoretical, p.side_to_move);
     j.rule_value = game_result(a.result, p.side_to_move);
@@ -150,8 +166,9 @@ GameReport check_game(const probe::Tablebase& tb, const probe::Adjudicator& judg
                 report.events.push_back({n, drawn_by, "third occurrence of this position"});
             }
         }
-        if (report.first.ply < 0 && tb.probe_wdl(p).ok()) {
-            report.first = judge_at(judge, p, k, n);
+        if (report.first.ply < 0 && within_tables(tb, p)) {
+            report.first = judge_at(tb, judge, p, k, n, report.table_error);
+            if (!report.table_error.empty()) break;
             if (report.first.ply >= 0) {
                 std::string detail = "theoretical " + report.first.theoretical + ", under the rules " + report.first.rule_value;
                 report.events.push_back({n, "first judged", detail});
@@ -159,7 +176,13 @@ GameReport check_game(const probe::Tablebase& tb, const probe::Adjudicator& judg
         }
     }
     const Position& last = positions.back();
-    if (report.first.ply >= 0) report.end = judge_at(judge, last, k, report.plies);
+    if (report.first.ply >= 0) report.end = judge_at(tb, judge, last, k, report.plies, report.table_error);
+    if (!report.table_error.empty()) {
+        report.problems.push_back("tables: " + report.table_error);
+        report.consistent = false;
+        report.first = report.end = Judgement{};
+        return report;
+    }
     std::sort(report.events.begin(), report.events.end(),
               [](const Event& a, const Event& b) { return a.ply < b.ply; });
 
@@ -214,12 +237,16 @@ int adjudicate_pdn_file(const probe::Tablebase& tb, const probe::Adjudicator& ju
         std::cerr << "dtb adjudicate: no game in " << o.pdn << "\n";
         return kExitBadInput;
     }
-    bool all_consistent = true, any_bad_record = false;
+    bool all_consistent = true, any_bad_record = false, any_table_error = false;
     nlohmann::json out_games = nlohmann::json::array();
     for (const PdnGame& g : games) {
         const GameReport r = check_game(tb, judge, g);
         all_consistent = all_consistent && r.consistent;
         any_bad_record = any_bad_record || r.bad_record;
+        if (!r.table_error.empty()) {
+            any_table_error = true;
+            std::cerr << "dtb adjudicate: " << pdn_game_label(g) << ": " << r.table_error << "\n";
+        }
         if (o.json) {
             nlohmann::json tags = nlohmann::json::object();
             for (const PdnTag& t : g.tags) tags[t.name] = t.value;
@@ -242,13 +269,17 @@ int adjudicate_pdn_file(const probe::Tablebase& tb, const probe::Adjudicator& ju
                                  {"rule_value_at_end", judgement_json(r.end, "rule")},
                                  {"outcome", r.outcome},
                                  {"consistent", r.consistent},
-                                 {"judged", !r.bad_record},
+                                 {"judged", !r.bad_record && r.table_error.empty()},
                                  {"problems", r.problems}});
             continue;
         }
         std::ostringstream s;
         s << pdn_game_label(g) << ": " << r.plies << " plies, recorded " << recorded_text(pdn_recorded_result(g))
-          << (r.bad_record ? ", NOT JUDGED (a bad record)" : r.consistent ? ", consistent" : ", INCONSISTENT") << "\n";
+          << (r.bad_record              ? ", NOT JUDGED (a bad record)"
+              : !r.table_error.empty() ? ", NOT JUDGED (tables)"
+              : r.consistent           ? ", consistent"
+                                       : ", INCONSISTENT")
+          << "\n";
         for (const Event& e : r.events)
             s << "  ply " << e.ply << ": " << e.event << (e.detail.empty() ? "" : " (" + e.detail + ")") << "\n";
         if (r.end.ply >= 0)
@@ -260,6 +291,7 @@ int adjudicate_pdn_file(const probe::Tablebase& tb, const probe::Adjudicator& ju
     if (o.json) std::cout << nlohmann::json{{"rules", o.rules}, {"games", out_games}}.dump() << "\n";
     std::cout << std::flush;
     if (any_bad_record) return kExitBadInput;
+    if (any_table_error) return kExitTables;
     return all_consistent ? kExitOk : kExitCheckFailed;
 }
 
