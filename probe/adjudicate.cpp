@@ -194,9 +194,9 @@ class Question {
                 const Counters kq = judge_.after_move(p, k, m);
                 if (value(q, kq) == Wdl::loss) candidates.push_back({q, kq, lower_bound(q, kq)});
             }
+            if (candidates.empty()) throw tables_disagree(p, judge_.rules());
             std::sort(candidates.begin(), candidates.end(),
                       [](const Candidate& a, const Candidate& b) { return a.bound < b.bound; });
-            if (candidates.empty()) throw tables_disagree(p, judge_.rules());
             best = 1 << 30;
             for (const Candidate& c : candidates) {
                 if (1 + c.bound >= best) break;

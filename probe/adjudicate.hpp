@@ -72,9 +72,9 @@ class Adjudicator {
     // The handle must hold international tables opened with kRuleMetrics (WDL is enough for
     // RuleSet::none); DTW is used when enabled (theoretical_dtw, and bounds that keep the search
     // for plies short; under RuleSet::none the plies are the DTW, not known without it). A
-    // handle of another variant is refused (Status::illegal). Tables that
-    // pass their checks but contradict each other at a position (no move keeps its value) give
-    // Status::corrupt, with a reason, rather than moves or plies.
+    // handle of another variant is refused (Status::illegal). Tables that pass their checks but
+    // contradict each other at a position (no move keeps its value) give Status::corrupt, with
+    // a reason, rather than moves or plies.
     Adjudicator(const Tablebase& tables, RuleSet rules) : tb_(tables), rules_(rules) {}
 
     Adjudication adjudicate(const Position& p, const Counters& counters) const;

@@ -461,20 +461,10 @@ TEST_CASE("adjudication: the counting classes of RULES.md, material by material"
         {"KKvKK", C::none, C::none},       {"KvMM", C::none, C::none},        {"KKMMvK", C::none, C::none},
         {"KMvM", C::none, C::none},
     };
-    const auto parse = [](const std::string& name) {
-        Material m;
-        bool black = false;
-        for (char c : name) {
-            if (c == 'v') black = true;
-            else if (c == 'K') ++(black ? m.bk : m.wk);
-            else ++(black ? m.bm : m.wm);
-        }
-        return m;
-    };
     for (const Row& row : rows) {
-        const Material m = parse(row.material);
-        const Material swapped{m.bk, m.bm, m.wk, m.wm};
-        for (const Material x : {m, swapped}) {
+        const auto m = Material::parse(row.material);
+        REQUIRE(m);
+        for (const Material x : {*m, m->mirrored()}) {
             INFO(x.name());
             CHECK(count_class(x, RuleSet::fmjd) == row.fmjd);
             CHECK(count_class(x, RuleSet::ffjd) == row.ffjd);
