@@ -341,14 +341,69 @@ DecidingRule Adjudicator::limit_reached(const Position& q, const Counters& in) c
 
 Result Adjudicator::probe_wdl(const Position& p, const Counters& counters, Access access) const {
     if (auto refused = refuse_other_variant(tb_)) return *refused;
-    if (rules_ == RuleSet::none) return tb_.probe(p, kWdl, access);
+    if (rules_ == RuleSet::none) {
+        const Result r = tb_.probe(p, kWdl, access);
+        if (auto alone = r.ok() ? std::nullopt : result_by_rules_alone(p, counters, r)) return ok_result(*alone);
+        return r;
+    }
     // Illegal positions and positions outside the tables are refused by the table lookups.
     try {
         Question q(*this, tb_, access);
         return ok_result(q.value(p, applicable(p, counters)));
     } catch (const ProbeFailure& f) {
+        if (auto alone = result_by_rules_alone(p, counters, f.result)) return ok_result(*alone);
         return f.result;
     }
+}
+
+// Beyond the tables' reach, the rules still decide a side without a move (lost, RULES.md 1)
+// and a game whose limit was reached (drawn, whatever each move would have been worth: an
+// arbiter's most common question, the 25-move count run out in a middlegame). Only when both
+// the position and the table that failed are beyond the reach: a position beyond it with a
+// capture is valued through its successors, and a table missing among those, within the
+// reach, is a fault of the folder to report, not to answer around.
+std::optional<Wdl> Adjudicator::result_by_rules_alone(const Position& p, const Counters& counters,
+                                                     const Result& failure) const {
+    const int reach = tb_.max_pieces();
+    if (failure.status != Status::missing || Material::of(p).pieces() <= reach || failure.slice.pieces() <= reach)
+        return std::nullopt;
+    MoveList legal;
+    generate_moves<R>(p, legal);
+    if (legal.empty()) return Wdl::loss;
+    if (limit_reached(p, applicable(p, counters)) != DecidingRule::none) return Wdl::draw;
+    return std::nullopt;
+}
+
+std::optional<Adjudication> Adjudicator::by_the_rules_alone(const Position& p, const Counters& counters,
+                                                            const Result& failure) const {
+    const std::optional<Wdl> result = result_by_rules_alone(p, counters, failure);
+    if (!result) return std::nullopt;
+    Adjudication a;
+    a.counters = applicable(p, counters);
+    if (*result == Wdl::loss) {
+        a.result = a.theoretical = Wdl::loss;
+        a.plies = 0;
+        a.theoretical_dtw = (tb_.metrics() & kDtw) != 0 ? 0 : -1;
+        return a;
+    }
+    a.result = Wdl::draw;
+    a.plies = -1;
+    a.rule = limit_reached(p, a.counters);
+    a.theoretical_known = false;
+    a.theoretical_dtw = -1;
+    MoveList legal;
+    generate_moves<R>(p, legal);
+    for (const Move& m : legal) {
+        RuleMove rm;
+        rm.move = m;
+        rm.text = move_to_string<R>(m, legal);
+        rm.result = Wdl::draw;
+        rm.plies = -1;
+        rm.after = after_move(p, a.counters, m);
+        a.moves.push_back(std::move(rm));
+    }
+    std::sort(a.moves.begin(), a.moves.end(), better_rule_move);
+    return a;
 }
 
 Adjudication Adjudicator::adjudicate(const Position& p, const Counters& counters) const {
@@ -398,6 +453,7 @@ Adjudication Adjudicator::adjudicate(const Position& p, const Counters& counters
         if (a.result == Wdl::draw && a.theoretical != Wdl::draw)
             a.rule = reached != DecidingRule::none ? reached : deciding_rule(p, a.counters);
     } catch (const ProbeFailure& f) {
+        if (auto alone = by_the_rules_alone(p, counters, f.result)) return *alone;
         a.status = f.result;
     }
     return a;

@@ -59,9 +59,14 @@ struct Adjudication {
     // False when the search for plies gave up (more than a few million positions: not seen on
     // positions of up to 5 pieces); result, rule and moves are still exact.
     bool plies_known = true;
+    // The rule that turns a theoretical win or loss into the draw (none when the theory is a
+    // draw); beyond the tables' reach, where the theory is not known, the limit reached.
     DecidingRule rule = DecidingRule::none;
     Wdl theoretical = Wdl::draw;
     int theoretical_dtw = 0;      // -1 when the handle was opened without DTW
+    // False for a position beyond the tables' reach that the rules alone decide (see
+    // Adjudicator::adjudicate): theoretical and theoretical_dtw (-1) then mean nothing.
+    bool theoretical_known = true;
     Counters counters;            // as applied to the position (defaults in, others out)
     std::vector<RuleMove> moves;  // the moves that keep the result, best first
     bool ok() const { return status.ok(); }
@@ -77,10 +82,18 @@ class Adjudicator {
     // a reason, rather than moves or plies.
     Adjudicator(const Tablebase& tables, RuleSet rules) : tb_(tables), rules_(rules) {}
 
+    // A position with more pieces than the handle's largest slice is answered from the tables
+    // when its captures lead into them (captures are compulsory); otherwise only when the rules
+    // alone decide it (RULES.md 1): the side to move has no move (lost), or a limit has already
+    // been reached (drawn, `rule` naming it, every move keeping the draw; theoretical_known
+    // false; under RuleSet::none there is no limit). Any other such position gives
+    // Status::missing, as does a table missing within the reach, also one reached through
+    // captures from beyond it.
     Adjudication adjudicate(const Position& p, const Counters& counters) const;
 
     // Only the result (Result::wdl), without plies or moves: what an engine asks in its search.
-    // Cache-only access answers Status::not_cached instead of reading a table.
+    // Cache-only access answers Status::not_cached instead of reading a table. Positions beyond
+    // the tables' reach as for adjudicate.
     Result probe_wdl(const Position& p, const Counters& counters, Access access = Access::load) const;
 
     // RULES.md 1 bookkeeping: the counters that apply to p (defaults filled in, counters that do
@@ -95,6 +108,9 @@ class Adjudicator {
     RuleSet rules() const { return rules_; }
 
   private:
+    std::optional<Wdl> result_by_rules_alone(const Position& p, const Counters& counters, const Result& failure) const;
+    std::optional<Adjudication> by_the_rules_alone(const Position& p, const Counters& counters,
+                                                   const Result& failure) const;
     DecidingRule deciding_rule(const Position& p, const Counters& counters) const;
     const Tablebase& tb_;
     RuleSet rules_;

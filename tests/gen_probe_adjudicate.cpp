@@ -54,6 +54,12 @@ const probe::Tablebase& tablebase() {
     return *tb;
 }
 
+Counters with_reversible(int plies) {
+    Counters k;
+    k.reversible = plies;
+    return k;
+}
+
 Position fen(const std::string& f) {
     auto p = parse_fen<R>(f);
     REQUIRE(p.ok());
@@ -504,6 +510,151 @@ TEST_CASE("adjudication: refuses what it cannot judge", "[adjudicate]") {
         CHECK(c.status.status == probe::Status::illegal);
         CHECK(c.moves.empty());
         CHECK(other.probe_wdl(*tp, {}).status == probe::Status::illegal);
+    }
+}
+
+// Beyond the tables' reach (more pieces than their largest slice) a limit already reached has
+// drawn the game and a side without a move has lost, as RULES.md 1 says, without a table; every
+// other position there is refused as before.
+TEST_CASE("adjudication: beyond the tables, the rules alone decide a limit reached or a side without a move",
+          "[adjudicate]") {
+    const probe::Tablebase& tb = tablebase();
+    const std::string kings = "W:WK1,K2,K3,K4:BK46,K47,K48", blocked = "W:W6,16:B1,7,11,17";
+    REQUIRE(Material::of(fen(kings)).pieces() > tb.max_pieces());
+    REQUIRE(Material::of(fen(blocked)).pieces() > tb.max_pieces());
+    REQUIRE_FALSE(has_capture<R>(fen(kings)));
+    REQUIRE(legal_moves(blocked) == 0);
+    for (RuleSet rules : {RuleSet::fmjd, RuleSet::ffjd}) {
+        const Adjudicator judge(tb, rules);
+        CHECK(judge.adjudicate(fen(kings), with_reversible(49)).status.status == probe::Status::missing);
+        CHECK(judge.probe_wdl(fen(kings), with_reversible(49)).status == probe::Status::missing);
+        for (const int reversible : {50, 51, std::numeric_limits<int>::max()}) {
+            INFO(reversible);
+            const auto a = judge.adjudicate(fen(kings), with_reversible(reversible));
+            REQUIRE(a.ok());
+            CHECK(a.result == Wdl::draw);
+            CHECK(a.plies == -1);
+            CHECK(a.rule == DecidingRule::twenty_five);
+            CHECK_FALSE(a.theoretical_known);
+            CHECK(a.theoretical_dtw == -1);
+            CHECK(a.counters.reversible == reversible);
+            REQUIRE(a.moves.size() == legal_moves(kings));
+            for (const probe::RuleMove& m : a.moves) {
+                CHECK(m.result == Wdl::draw);
+                CHECK(m.plies == -1);
+                CHECK(m.after.reversible == (reversible == std::numeric_limits<int>::max() ? reversible : reversible + 1));
+            }
+            const probe::Result w = judge.probe_wdl(fen(kings), with_reversible(reversible));
+            REQUIRE(w.ok());
+            CHECK(w.wdl == Wdl::draw);
+        }
+    }
+    for (RuleSet rules : {RuleSet::none, RuleSet::fmjd, RuleSet::ffjd}) {
+        const Adjudicator judge(tb, rules);
+        for (const int reversible : {0, 50}) {
+            const auto a = judge.adjudicate(fen(blocked), with_reversible(reversible));
+            REQUIRE(a.ok());
+            CHECK(a.result == Wdl::loss);
+            CHECK(a.plies == 0);
+            CHECK(a.theoretical_known);
+            CHECK(a.theoretical == Wdl::loss);
+            CHECK(a.theoretical_dtw == 0);
+            CHECK(a.rule == DecidingRule::none);
+            CHECK(a.moves.empty());
+            const probe::Result w = judge.probe_wdl(fen(blocked), with_reversible(reversible));
+            REQUIRE(w.ok());
+            CHECK(w.wdl == Wdl::loss);
+        }
+    }
+    // Without rules no limit exists: the tables would be needed.
+    const Adjudicator none(tb, RuleSet::none);
+    CHECK(none.adjudicate(fen(kings), with_reversible(50)).status.status == probe::Status::missing);
+    CHECK(none.probe_wdl(fen(kings), with_reversible(50)).status == probe::Status::missing);
+}
+
+// The same with folders of 2 and 3 pieces, where the counting classes lie beyond the reach: their
+// limits (16-move, 5-move, ffjd's carried 16-move count and immediate 2K v K draw) decide without
+// a table; a capture from beyond the reach is compulsory and so the only move kept; and a table
+// missing within the reach, reached through such a capture, is reported, not answered around.
+TEST_CASE("adjudication: beyond a small folder, the class limits decide, and a gap inside it is reported",
+          "[adjudicate]") {
+    const auto open = [](const std::filesystem::path& dir) {
+        probe::Options o;
+        o.directories = {dir};
+        o.metrics = probe::kAllMetrics | probe::kRuleMetrics;
+        auto tb = probe::Tablebase::open(o);
+        REQUIRE(tb.ok());
+        return std::move(tb.value());
+    };
+    const auto status = [](const Adjudicator& judge, const std::string& f, const Counters& k) {
+        return judge.adjudicate(fen(f), k).status.status;
+    };
+    const test::GeneratedTables two(VariantId::international, 2), three(VariantId::international, 3);
+    const probe::Tablebase tb2 = open(two.dir()), tb3 = open(three.dir());
+    REQUIRE(tb2.max_pieces() == 2);
+    REQUIRE(tb3.max_pieces() == 3);
+    const Adjudicator fmjd2(tb2, RuleSet::fmjd), ffjd2(tb2, RuleSet::ffjd), fmjd3(tb3, RuleSet::fmjd);
+    const auto drawn_by = [](const Adjudicator& judge, const std::string& f, const Counters& k) {
+        INFO(f);
+        const probe::Adjudication a = judge.adjudicate(fen(f), k);
+        REQUIRE(a.ok());
+        CHECK(a.result == Wdl::draw);
+        CHECK_FALSE(a.theoretical_known);
+        CHECK(a.moves.size() == legal_moves(f));
+        const probe::Result w = judge.probe_wdl(fen(f), k, probe::Access::cache_only);
+        REQUIRE(w.ok());
+        CHECK(w.wdl == Wdl::draw);
+        return a.rule;
+    };
+    // 3K v K (16-move class) beyond 3 pieces: drawn at the 16-move limit, not one ply before.
+    CHECK(drawn_by(fmjd3, "W:WK1,K2,K3:BK50", Counters{0, 32, std::nullopt}) == DecidingRule::sixteen);
+    CHECK(status(fmjd3, "W:WK1,K2,K3:BK50", Counters{0, 31, std::nullopt}) == probe::Status::missing);
+    // 2K v K (5-move class) beyond 2 pieces: the 5-move limit, or a 16-move one carried in.
+    CHECK(drawn_by(fmjd2, "W:WK1,K2:BK50", Counters{0, std::nullopt, 10}) == DecidingRule::five);
+    CHECK(drawn_by(fmjd2, "W:WK1,K2:BK50", Counters{0, 32, 4}) == DecidingRule::sixteen);
+    CHECK(status(fmjd2, "W:WK1,K2:BK50", Counters{0, 31, 9}) == probe::Status::missing);
+    // ffjd: 2K v K is drawn at once (no capture for the side to move); K+M v K keeps a carried
+    // 16-move count only.
+    CHECK(drawn_by(ffjd2, "W:WK1,K2:BK50", Counters{}) == DecidingRule::two_kings);
+    CHECK(drawn_by(ffjd2, "W:WK2,6:BK50", Counters{0, 32, std::nullopt}) == DecidingRule::sixteen);
+    CHECK(status(ffjd2, "W:WK2,6:BK50", Counters{0, 31, std::nullopt}) == probe::Status::missing);
+    CHECK(status(ffjd2, "W:WK2,6:BK50", Counters{}) == probe::Status::missing);
+
+    // 3K v 2K beyond 3 pieces with a capture into 3K v K, beyond too: at the 25-move limit the
+    // captures are the moves, each restarting the count.
+    const std::string capture = "W:WK1,K2,K10:BK14,K50";
+    REQUIRE(has_capture<R>(fen(capture)));
+    CHECK(drawn_by(fmjd3, capture, with_reversible(50)) == DecidingRule::twenty_five);
+    for (const probe::RuleMove& m : fmjd3.adjudicate(fen(capture), with_reversible(50)).moves) {
+        CHECK(m.move.is_capture());
+        CHECK(m.after.reversible == 0);
+    }
+    CHECK(status(fmjd3, capture, with_reversible(49)) == probe::Status::missing);
+
+    // 2K v 2K beyond 3 pieces whose captures lead into 2K v K: answered from the tables; with
+    // 2K v K gone from the folder it is the folder's fault, whatever the counters.
+    const std::string into_tables = "W:WK1,K10:BK14,K50";
+    REQUIRE(has_capture<R>(fen(into_tables)));
+    {
+        const probe::Adjudication a = fmjd3.adjudicate(fen(into_tables), with_reversible(50));
+        REQUIRE(a.ok());
+        CHECK(a.theoretical_known);
+        CHECK(a.result == Wdl::draw);
+    }
+    const test::GeneratedTables gap(VariantId::international, 3);
+    for (const char* name : {"KKvK", "KvKK"})
+        for (const char* ext : {".wdl", ".dtw", ".dtc", ".fmjd", ".ffjd"})
+            std::filesystem::remove(gap.dir() / (std::string(name) + ext));
+    const probe::Tablebase tb_gap = open(gap.dir());
+    REQUIRE(tb_gap.max_pieces() == 3);
+    for (RuleSet rules : {RuleSet::none, RuleSet::fmjd, RuleSet::ffjd}) {
+        const Adjudicator judge(tb_gap, rules);
+        for (const int reversible : {0, 50}) {
+            const probe::Adjudication a = judge.adjudicate(fen(into_tables), with_reversible(reversible));
+            CHECK(a.status.status == probe::Status::missing);
+            CHECK(a.status.slice.pieces() == 3);
+            CHECK(judge.probe_wdl(fen(into_tables), with_reversible(reversible)).status == probe::Status::missing);
+        }
     }
 }
 

@@ -10,7 +10,7 @@ using namespace dtb::test;
 
 namespace {
 
-// The fixture's international set, or 3 pieces plus K+K+M v K and 2K v 2K made here once per
+// The fixture's international set, or 3 pieces plus 3K v K, K+K+M v K and 2K v 2K made here once per
 // process.
 const fs::path& tables() {
     static const fs::path dir = [] {
@@ -21,7 +21,7 @@ const fs::path& tables() {
         const fs::path d = fresh_dir("adjudicate_tables");
         REQUIRE(run_dtb({"gen", "--pieces", "3", "--out", d.string()}).exit_code == 0);
         // The 4-piece materials the games below reach: a folder of 4 pieces must hold them all.
-        for (const char* pair : {"KKMvK", "KKvKK"})
+        for (const char* pair : {"KKKvK", "KKMvK", "KKvKK"})
             REQUIRE(run_dtb({"gen", "--pieces", "4", "--only", pair, "--out", d.string()}).exit_code == 0);
         return d;
     }();
@@ -86,7 +86,7 @@ TEST_CASE("dtb adjudicate --fen: the JSON contract", "[tools][adjudicate]") {
 TEST_CASE("dtb adjudicate --pdn: the report on games built for each rule", "[tools][adjudicate]") {
     const auto j = run_json({"--pdn", kPdn.string()}, 1);
     const auto& g = j["games"];
-    REQUIRE(g.size() == 9);
+    REQUIRE(g.size() == 10);
     CHECK(g[0]["consistent"] == false);  // a win recorded after the 16-move limit
     CHECK(has_event(g[0], 0, "16-move started"));
     CHECK(has_event(g[0], 32, "draw by 16-move"));
@@ -107,10 +107,19 @@ TEST_CASE("dtb adjudicate --pdn: the report on games built for each rule", "[too
     CHECK(g[7]["first_judged_ply"].is_null());
     CHECK(g[8]["consistent"] == false);
     CHECK(has_event(g[8], 8, "repetition"));
+    // 3K v K from ply 0; the lone king captures at ply 28 into 2K v K, where the 16-move count
+    // carried in (RULES.md 1) draws at ply 32, before the 5-move limit (ply 38).
+    CHECK(g[9]["consistent"] == true);
+    CHECK(has_event(g[9], 0, "16-move started"));
+    CHECK(has_event(g[9], 28, "5-move started"));
+    CHECK(has_event(g[9], 32, "draw by 16-move"));
+    CHECK(g[9]["outcome"] == "drawn at ply 32");
 
     const auto f = run_json({"--pdn", kPdn.string(), "--rules", "ffjd"}, 1);
     CHECK(has_event(f["games"][3], 0, "draw by 2k-v-k"));
     CHECK(has_event(f["games"][4], 3, "draw by 2k-v-k"));  // the promotion to 2K v K
+    CHECK(has_event(f["games"][9], 28, "draw by 2k-v-k"));  // the capture into 2K v K
+    CHECK(f["games"][9]["outcome"] == "drawn at ply 28");
 }
 
 TEST_CASE("dtb adjudicate: exit codes", "[tools][adjudicate]") {
@@ -124,6 +133,31 @@ TEST_CASE("dtb adjudicate: exit codes", "[tools][adjudicate]") {
     const RunResult big = run_dtb({"adjudicate", "--db", db, "--fen", "W:W31-50:B1-20"});
     CHECK(big.exit_code == 3);
     CHECK_FALSE(big.err.empty());
+}
+
+// Beyond the folder's largest table the rules still decide a 25-move count at its limit (a draw)
+// and a side without a move (a loss); one ply before the limit the tables would be needed.
+TEST_CASE("dtb adjudicate --fen: beyond the tables, what the rules alone decide", "[tools][adjudicate]") {
+    const std::string kings = "W:WK1,K2,K3,K4:BK46,K47,K48";  // 36 king moves, no capture
+    const nlohmann::json drawn = run_json({"--fen", kings, "--reversible", "50"});
+    CHECK(drawn["result"] == "draw");
+    CHECK(drawn["plies"].is_null());
+    CHECK(drawn["rule"] == "25-move");
+    CHECK(drawn["theoretical"].is_null());
+    CHECK(drawn["theoretical_dtw"].is_null());
+    REQUIRE(drawn["moves"].size() == 36);
+    for (const auto& m : drawn["moves"]) CHECK(m["result"] == "draw");
+    const RunResult text = run_dtb({"adjudicate", "--db", tables().string(), "--fen", kings, "--reversible", "50"});
+    CHECK(text.exit_code == 0);
+    CHECK_THAT(text.out, Catch::Contains("draw by the 25-move rule") && Catch::Contains("theoretical: not known"));
+    const RunResult open = run_dtb({"adjudicate", "--db", tables().string(), "--fen", kings, "--reversible", "49"});
+    CHECK(open.exit_code == 3);
+    CHECK_FALSE(open.err.empty());
+    const nlohmann::json blocked = run_json({"--fen", "W:W6,16:B1,7,11,17"});  // White has no move
+    CHECK(blocked["result"] == "loss");
+    CHECK(blocked["plies"] == 0);
+    CHECK(blocked["theoretical"] == "loss");
+    CHECK(blocked["moves"].empty());
 }
 
 // A PDN file that is not a set of international game records to judge is bad input (exit 2),

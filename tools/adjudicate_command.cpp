@@ -44,7 +44,8 @@ void print_position(const probe::Tablebase& tb, const Position& p, const Adjudic
                                   {"plies", plies_json(a.result, a.plies)},
                                   {"rule", std::string(probe::to_string(a.rule))},
                                   {"moves", moves},
-                                  {"theoretical", std::string(to_string(a.theoretical))},
+                                  {"theoretical", a.theoretical_known ? nlohmann::json(std::string(to_string(a.theoretical)))
+                                                                      : nlohmann::json()},
                                   {"theoretical_dtw", plies_json(a.theoretical, a.theoretical_dtw)}};
         std::cout << j.dump() << "\n" << std::flush;
         return;
@@ -57,7 +58,10 @@ void print_position(const probe::Tablebase& tb, const Position& p, const Adjudic
     out << ")\n  " << side << " to move: " << result_text(a.result, a.plies);
     if (!a.plies_known && a.result != Wdl::draw) out << " (plies not searched: too many positions)";
     if (a.rule != probe::DecidingRule::none) out << " by the " << probe::to_string(a.rule) << " rule";
-    out << "\n  theoretical: " << result_text(a.theoretical, a.theoretical_dtw) << "\n";
+    out << "\n  theoretical: "
+        << (a.theoretical_known ? result_text(a.theoretical, a.theoretical_dtw)
+                                : std::string("not known (more pieces than the tables hold; the rules decide)"))
+        << "\n";
     if (!a.moves.empty()) {
         out << "  moves that keep it:";
         for (const auto& m : a.moves) {
@@ -131,6 +135,9 @@ void add_adjudicate_command(CLI::App& app, AdjudicateOptions& o, std::function<i
     cmd->footer(
         "--fen JSON: {\"fen\",\"rules\",\"reversible\",\"endgame\",\"small\",\"result\",\"plies\",\"rule\",\n"
         "\"moves\":[{\"move\",\"result\",\"plies\"},...],\"theoretical\"}; moves are those that keep the result.\n"
+        "A position with more pieces than the tables hold is answered from the tables when its captures\n"
+        "lead into them, else when the rules alone decide it (no move: lost; a limit reached: drawn,\n"
+        "\"theoretical\" null), else exit 3.\n"
         "Exit codes: 0 ok; 1 a game record is inconsistent or has an illegal move (--pdn);\n"
         "2 bad input (also a PDN file without games, or with a record that cannot be judged:\n"
         "a syntax error, a bad FEN, another variant); 3 tables missing or corrupt (the rule\n"

@@ -130,7 +130,10 @@ int dtb_probe_position(const dtb_tablebase* tb, const dtb_position* pos, unsigne
 
 /* The result for the side to move under the counting rules of `rules` with these counters
  * (DTB_LOSS / DTB_DRAW / DTB_WIN): exact for every counter value. Needs a handle opened with
- * DTB_RULE_TABLES on international tables. flags: 0 or DTB_CACHE_ONLY. */
+ * DTB_RULE_TABLES on international tables. flags: 0 or DTB_CACHE_ONLY. A position with more
+ * pieces than the tables hold is answered from the tables when its captures lead into them,
+ * else when the rules alone decide it (no move: a loss; a limit already reached: a draw), else
+ * DTB_MISSING. */
 int dtb_probe_rule_wdl(const dtb_tablebase* tb, const dtb_position* pos, const dtb_counters* counters,
                        int rules, unsigned flags, int* wdl);
 

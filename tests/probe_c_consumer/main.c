@@ -103,6 +103,20 @@ int main(int argc, char** argv) {
             EXPECT(dtb_probe_rule_wdl(rules_tb, &pos, &counters, DTB_RULES_FFJD, 0, &wdl) == DTB_OK);
             EXPECT(wdl == DTB_DRAW); /* promoting would give 2K v K, drawn at once under ffjd */
             EXPECT(dtb_probe_rule_wdl(rules_tb, &pos, &counters, 9, 0, &wdl) == DTB_BAD_ARGUMENT);
+            {
+                /* W:WK1,K2,K3,K4:BK46,K47,K48, beyond the tables: the 25-move limit alone draws. */
+                dtb_position kings;
+                dtb_counters at_limit = {50, -1, -1};
+                memset(&kings, 0, sizeof kings);
+                kings.white = 0xFULL;
+                kings.black = 0x7ULL << 45;
+                kings.kings = kings.white | kings.black;
+                kings.side_to_move = 0;
+                EXPECT(dtb_probe_rule_wdl(rules_tb, &kings, &at_limit, DTB_RULES_FMJD, 0, &wdl) == DTB_OK);
+                EXPECT(wdl == DTB_DRAW);
+                at_limit.reversible = 49;
+                EXPECT(dtb_probe_rule_wdl(rules_tb, &kings, &at_limit, DTB_RULES_FMJD, 0, &wdl) == DTB_MISSING);
+            }
             counters.reversible = -3;
             EXPECT(dtb_probe_rule_wdl(rules_tb, &pos, &counters, DTB_RULES_FMJD, 0, &wdl) == DTB_BAD_ARGUMENT);
             dtb_close(rules_tb);
