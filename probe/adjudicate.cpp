@@ -60,6 +60,8 @@ std::optional<Result> refuse_other_variant(const Tablebase& tb) {
     return r;
 }
 
+bool has_dtw(const Tablebase& tb) { return (tb.metrics() & kDtw) != 0; }
+
 // Tables that pass their checks one by one but contradict each other at p (a rule table of one
 // generation beside game tables of another, say): no move keeps the value they give p. Said as
 // such rather than answered with moves or plies that the tables cannot support.
@@ -97,6 +99,16 @@ Result ok_result(Wdl w) {
     Result r;
     r.wdl = w;
     return r;
+}
+
+// Move m of p's legal moves, with its text and the counters after it (a draw until valued).
+RuleMove listed(const Adjudicator& judge, const Position& p, const Counters& counters, const Move& m,
+                const MoveList& legal) {
+    RuleMove rm;
+    rm.move = m;
+    rm.text = move_to_string<R>(m, legal);
+    rm.after = judge.after_move(p, counters, m);
+    return rm;
 }
 
 bool better_rule_move(const RuleMove& a, const RuleMove& b) {
@@ -214,7 +226,7 @@ class Question {
         return best;
     }
 
-    bool has_dtw() const { return (tb_.metrics() & kDtw) != 0; }
+    bool has_dtw() const { return dtb::probe::has_dtw(tb_); }
 
     // The game-theoretic value, with the DTW when the handle has it (dtw -1 otherwise).
     Result theoretical(const Position& p) const {
@@ -343,7 +355,7 @@ Result Adjudicator::probe_wdl(const Position& p, const Counters& counters, Acces
     if (auto refused = refuse_other_variant(tb_)) return *refused;
     if (rules_ == RuleSet::none) {
         const Result r = tb_.probe(p, kWdl, access);
-        if (auto alone = r.ok() ? std::nullopt : result_by_rules_alone(p, counters, r)) return ok_result(*alone);
+        if (auto alone = result_by_rules_alone(p, counters, r)) return ok_result(*alone);
         return r;
     }
     // Illegal positions and positions outside the tables are refused by the table lookups.
@@ -361,7 +373,8 @@ Result Adjudicator::probe_wdl(const Position& p, const Counters& counters, Acces
 // arbiter's most common question, the 25-move count run out in a middlegame). Only when both
 // the position and the table that failed are beyond the reach: a position beyond it with a
 // capture is valued through its successors, and a table missing among those, within the
-// reach, is a fault of the folder to report, not to answer around.
+// reach, is a fault of the folder to report, not to answer around. `failure` is the probe's
+// result: any other status (ok included) is no case for the rules alone.
 std::optional<Wdl> Adjudicator::result_by_rules_alone(const Position& p, const Counters& counters,
                                                      const Result& failure) const {
     const int reach = tb_.max_pieces();
@@ -383,28 +396,20 @@ std::optional<Adjudication> Adjudicator::by_the_rules_alone(const Position& p, c
     if (*result == Wdl::loss) {
         a.result = a.theoretical = Wdl::loss;
         a.plies = 0;
-        a.theoretical_dtw = (tb_.metrics() & kDtw) != 0 ? 0 : -1;
+        a.theoretical_dtw = has_dtw(tb_) ? 0 : -1;
         return a;
     }
     a.result = Wdl::draw;
-    a.plies = -1;
     a.rule = limit_reached(p, a.counters);
     a.theoretical_known = false;
     a.theoretical_dtw = -1;
     MoveList legal;
     generate_moves<R>(p, legal);
-    for (const Move& m : legal) {
-        RuleMove rm;
-        rm.move = m;
-        rm.text = move_to_string<R>(m, legal);
-        rm.result = Wdl::draw;
-        rm.plies = -1;
-        rm.after = after_move(p, a.counters, m);
-        a.moves.push_back(std::move(rm));
-    }
+    for (const Move& m : legal) a.moves.push_back(listed(*this, p, a.counters, m, legal));  // each a draw
     std::sort(a.moves.begin(), a.moves.end(), better_rule_move);
     return a;
 }
+
 
 Adjudication Adjudicator::adjudicate(const Position& p, const Counters& counters) const {
     Adjudication a;
@@ -426,10 +431,7 @@ Adjudication Adjudicator::adjudicate(const Position& p, const Counters& counters
         // also one that would win or lose were the game still on.
         const DecidingRule reached = limit_reached(p, a.counters);
         for (const Move& m : legal) {
-            RuleMove rm;
-            rm.move = m;
-            rm.text = move_to_string<R>(m, legal);
-            rm.after = after_move(p, a.counters, m);
+            RuleMove rm = listed(*this, p, a.counters, m, legal);
             const Position next = make_move(p, m);
             if (reached != DecidingRule::none)
                 rm.result = Wdl::draw;

@@ -54,6 +54,16 @@ const probe::Tablebase& tablebase() {
     return *tb;
 }
 
+// A folder's tables with every metric and the rule tables, as adjudication needs them.
+probe::Tablebase open_with_rules(const std::filesystem::path& dir) {
+    probe::Options o;
+    o.directories = {dir};
+    o.metrics = probe::kAllMetrics | probe::kRuleMetrics;
+    auto tb = probe::Tablebase::open(o);
+    REQUIRE(tb.ok());
+    return std::move(tb.value());
+}
+
 Counters with_reversible(int plies) {
     Counters k;
     k.reversible = plies;
@@ -580,19 +590,11 @@ TEST_CASE("adjudication: beyond the tables, the rules alone decide a limit reach
 // missing within the reach, reached through such a capture, is reported, not answered around.
 TEST_CASE("adjudication: beyond a small folder, the class limits decide, and a gap inside it is reported",
           "[adjudicate]") {
-    const auto open = [](const std::filesystem::path& dir) {
-        probe::Options o;
-        o.directories = {dir};
-        o.metrics = probe::kAllMetrics | probe::kRuleMetrics;
-        auto tb = probe::Tablebase::open(o);
-        REQUIRE(tb.ok());
-        return std::move(tb.value());
-    };
     const auto status = [](const Adjudicator& judge, const std::string& f, const Counters& k) {
         return judge.adjudicate(fen(f), k).status.status;
     };
     const test::GeneratedTables two(VariantId::international, 2), three(VariantId::international, 3);
-    const probe::Tablebase tb2 = open(two.dir()), tb3 = open(three.dir());
+    const probe::Tablebase tb2 = open_with_rules(two.dir()), tb3 = open_with_rules(three.dir());
     REQUIRE(tb2.max_pieces() == 2);
     REQUIRE(tb3.max_pieces() == 3);
     const Adjudicator fmjd2(tb2, RuleSet::fmjd), ffjd2(tb2, RuleSet::ffjd), fmjd3(tb3, RuleSet::fmjd);
@@ -647,7 +649,7 @@ TEST_CASE("adjudication: beyond a small folder, the class limits decide, and a g
     for (const char* name : {"KKvK", "KvKK"})
         for (const char* ext : {".wdl", ".dtw", ".dtc", ".fmjd", ".ffjd"})
             std::filesystem::remove(gap.dir() / (std::string(name) + ext));
-    const probe::Tablebase tb_gap = open(gap.dir());
+    const probe::Tablebase tb_gap = open_with_rules(gap.dir());
     REQUIRE(tb_gap.max_pieces() == 3);
     for (RuleSet rules : {RuleSet::none, RuleSet::fmjd, RuleSet::ffjd}) {
         const Adjudicator judge(tb_gap, rules);
@@ -742,12 +744,8 @@ TEST_CASE("adjudication: every reversible count outside the classes follows from
 // 3-piece classes.
 TEST_CASE("3-piece adjudication with its own tables", "[adjudicate][small]") {
     const test::GeneratedTables t(VariantId::international, 3);
-    probe::Options o;
-    o.directories = {t.dir()};
-    o.metrics = probe::kAllMetrics | probe::kRuleMetrics;
-    auto tb = probe::Tablebase::open(o);
-    REQUIRE(tb.ok());
-    const Adjudicator fmjd(*tb, RuleSet::fmjd), ffjd(*tb, RuleSet::ffjd);
+    const probe::Tablebase tb = open_with_rules(t.dir());
+    const Adjudicator fmjd(tb, RuleSet::fmjd), ffjd(tb, RuleSet::ffjd);
     const auto km = fmjd.adjudicate(fen("W:WK2,6:BK50"), Counters{0, std::nullopt, 1});
     REQUIRE(km.ok());
     CHECK(km.result == Wdl::win);
