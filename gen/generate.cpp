@@ -23,6 +23,8 @@
 #include "probe/derived_wdl.hpp"
 #include "probe/format.hpp"
 #include "probe/open_table.hpp"
+#include "gen/dependencies.hpp"
+#include "gen/folder_lock.hpp"
 
 namespace dtb::gen {
 
@@ -30,20 +32,6 @@ namespace {
 
 // A solve's main kinds of pass (SliceSolver::pass_seconds), in slice-line order; "other" follows.
 constexpr const char* kSolveKinds[] = {"seed", "dtw", "dtc seed", "dtc"};
-
-// Every material a move from `m` (White to move) can lead to outside the slice, colour-reversed
-// so that it is again White to move: captures of any of Black's pieces, promotions, or both.
-std::vector<Material> exit_materials(const Material& m) {
-    std::vector<Material> out;
-    for (int promoted = 0; promoted <= (m.wm > 0 ? 1 : 0); ++promoted)
-        for (int kings_taken = 0; kings_taken <= m.bk; ++kings_taken)
-            for (int men_taken = 0; men_taken <= m.bm; ++men_taken) {
-                if (promoted == 0 && kings_taken == 0 && men_taken == 0) continue;
-                if (kings_taken == m.bk && men_taken == m.bm) continue;  // Black has nothing left
-                out.push_back(Material{m.bk - kings_taken, m.bm - men_taken, m.wk + promoted, m.wm - promoted});
-            }
-    return out;
-}
 
 // How WDL tables are written (the distance and rule tables keep format::WriteOptions' defaults).
 constexpr std::uint32_t kWdlBlockEntries = 1u << 18;
@@ -98,9 +86,36 @@ public:
 
     Expected<GenerateSummary> run() {
         const auto t0 = std::chrono::steady_clock::now();
+        // The request is checked whole before anything is created.
+        if (o_.max_pieces < 2 || o_.max_pieces > kMaxPieces)
+            return Error{"pieces must be 2 to " + std::to_string(kMaxPieces) + ", not " + std::to_string(o_.max_pieces),
+                         ErrorKind::bad_input};
+        if (o_.threads < 0 || o_.threads > kMaxThreads)
+            return Error{"threads must be 0 (all cores) to " + std::to_string(kMaxThreads) + ", not " +
+                             std::to_string(o_.threads),
+                         ErrorKind::bad_input};
+        std::set<Material> wanted;
+        for (const std::string& name : o_.only) {
+            auto m = Material::parse(name);
+            if (!m) return Error{"--only: '" + name + "' is not a slice name (like KKMvK)", ErrorKind::bad_input};
+            if (m->pieces() > o_.max_pieces)
+                return Error{"--only: " + m->name() + " has " + std::to_string(m->pieces()) + " pieces, more than --pieces " +
+                                 std::to_string(o_.max_pieces),
+                             ErrorKind::bad_input};
+            if (!material_fits<R>(*m))
+                return Error{"--only: " + m->name() + " is not a slice of " + std::string(R::kName) + " draughts",
+                             ErrorKind::bad_input};
+            wanted.insert(*m);
+            wanted.insert(m->mirrored());
+        }
         std::error_code ec;
+        if (std::filesystem::exists(o_.out_dir, ec) && !std::filesystem::is_directory(o_.out_dir, ec))
+            return Error{o_.out_dir.string() + " is not a folder", ErrorKind::bad_input};
         std::filesystem::create_directories(o_.out_dir, ec);
-        if (ec) return Error{"cannot create " + o_.out_dir.string() + ": " + ec.message()};
+        if (ec) return Error{"cannot create " + o_.out_dir.string() + ": " + ec.message(), ErrorKind::system};
+        auto lock = FolderLock::take(o_.out_dir, o_.wait_for_lock, e_.log);
+        if (!lock) return Error{lock.error(), lock.error_kind()};
+        if (format::Status s = remove_temporary_files(); !s) return s.as_error();
         if (o_.threads > 0) omp_set_num_threads(o_.threads);
         // The work memory stays under its limit: what would pass it is mapped from files in the
         // output folder (gen/mapping_cache.hpp), so that a pair whose frontier lists outgrow the
@@ -111,13 +126,6 @@ public:
             MemoryBound(const MemoryBound&) = delete;
             MemoryBound& operator=(const MemoryBound&) = delete;
         } memory_bound(work_memory_limit(), o_.out_dir);
-        std::set<Material> wanted;
-        for (const std::string& name : o_.only) {
-            auto m = Material::parse(name);
-            if (!m) return Error{"--only: '" + name + "' is not a slice name (like KKMvK)"};
-            wanted.insert(*m);
-            wanted.insert(m->mirrored());
-        }
         // The slices to solve (each with its mirror), and the last of them that reads each input.
         std::vector<Material> order;
         std::set<Material> done;
@@ -146,9 +154,9 @@ public:
                 try {
                     r = solve_and_write(m);
                 } catch (const std::runtime_error& e) {
-                    r = Error{"slice " + m.name() + ": " + e.what()};
+                    r = Error{"slice " + m.name() + ": " + e.what(), ErrorKind::system};
                 }
-                if (!r) return Error{r.error()};
+                if (!r) return Error{r.error(), r.error_kind()};
                 run_progress.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t_pair).count();
                 run_progress.positions_done += pair_positions;
                 log(run_progress.line(k + 1, order.size(), summary_.slices_skipped, summary_.slices_generated));
@@ -178,13 +186,20 @@ public:
     }
 
 private:
-    // Every slice a capture or promotion leads to, from either side to move.
-    static std::set<Material> inputs_of(const Material& m) {
-        std::set<Material> inputs;
-        for (const Material& side : {m, m.mirrored()})
-            for (const Material& x : exit_materials(side)) inputs.insert(x);
-        return inputs;
+    // What killed runs left: temporary table files (format::is_temporary_name). Only a run
+    // that holds the folder's lock may remove them; no other writes there.
+    format::Status remove_temporary_files() const {
+        std::error_code ec;
+        for (const auto& entry : std::filesystem::directory_iterator(o_.out_dir, ec)) {
+            if (!format::is_temporary_name(entry.path().filename().string())) continue;
+            std::error_code rm;
+            std::filesystem::remove(entry.path(), rm);
+            if (rm) return format::Status(Error{"cannot remove " + entry.path().string() + ": " + rm.message(), ErrorKind::system});
+        }
+        if (ec) return format::Status(Error{"cannot list " + o_.out_dir.string() + ": " + ec.message(), ErrorKind::system});
+        return {};
     }
+    static std::set<Material> inputs_of(const Material& m) { return inputs_of_pair(m); }
     bool read_later(const Material& m) const { return last_use_.count(m) != 0; }
     // Entries of a pair (a slice and its mirror): what memory and disk hold.
     static std::uint64_t entries_of_pair(const Material& m) {
@@ -261,10 +276,10 @@ private:
             // Inputs with as many pieces as the run's largest are reached only by promotions.
             auto r = finished_.load(x, x.pieces() == o_.max_pieces ? FinishedTables<R>::Reached::by_promotion
                                                                      : FinishedTables<R>::Reached::anywhere);
-            if (!r) return Error{"slice " + m.name() + " needs " + x.name() + ": " + r.error()};
+            if (!r) return Error{"slice " + m.name() + " needs " + x.name() + ": " + r.error(), ErrorKind::tables};
             if constexpr (R::kCountingRules) {
                 auto rr = finished_rules_.load(x);
-                if (!rr) return Error{"slice " + m.name() + " needs " + x.name() + ": " + rr.error()};
+                if (!rr) return Error{"slice " + m.name() + " needs " + x.name() + ": " + rr.error(), ErrorKind::tables};
             }
         }
         const auto t_inputs = std::chrono::steady_clock::now();
@@ -315,7 +330,8 @@ private:
                          ", more than the " + std::to_string(bound >> 20) + " MB the generator may use (" +
                          (o_.memory_mb ? "--memory " + std::to_string(o_.memory_mb)
                                        : "this machine's " + std::to_string(bound_mb) + " MB; --memory MB overrides") +
-                         ", less a margin for what is not counted)"};
+                         ", less a margin for what is not counted)",
+                         o_.memory_mb ? ErrorKind::bad_input : ErrorKind::system};
         const auto space = std::filesystem::space(o_.out_dir);
         // Spilled, the files hold the work arrays, and, for a pair that later slices read, the
         // values kept for them (2 bytes per position) and the writers' buffers.
@@ -328,7 +344,7 @@ private:
         const std::uint64_t kept_for_arrays = std::min<std::uint64_t>(MappingCache::instance().kept_file_bytes(), spilled_bytes);
         if (space.available + kept_for_arrays < positions * 2 + spilled_bytes + (1 << 20))
             return Error{"not enough free disk space in " + o_.out_dir.string() + " for slice " + m.name() +
-                         (spill ? " (its arrays spilled to disk)" : "")};
+                         (spill ? " (its arrays spilled to disk)" : ""), ErrorKind::system};
         // Big arrays from here to the end of the pair are files in the output folder, unlinked
         // at once (gen/mapping_cache.hpp); the cached anonymous mappings go back to the system.
         struct SpillScope {
@@ -378,12 +394,12 @@ private:
             const auto& sd = solver.side(s);
             if (R::kCountingRules && phase_seeds.needed()) phase_seeds.record_draws(s, sd.value);
             auto w = write_distances(sd.index.material(), sd.value, sd.dtc, sd.capture);
-            if (!w) return Error{w.error()};
+            if (!w) return Error{w.error(), w.error_kind()};
             bytes += *w;
             // This slice now feeds the later ones that read it.
             if (read_later(sd.index.material())) {
                 auto a = finished_.adopt(sd.index.material(), sd.value);
-                if (!a) return Error{a.error()};
+                if (!a) return Error{a.error(), a.error_kind()};
             }
         }
         const auto t_distances = std::chrono::steady_clock::now();
@@ -433,12 +449,12 @@ private:
                     }
                 }
                 auto w = write_table(x, metric, values, residual);
-                if (!w) return format::Status(Error{w.error()});
+                if (!w) return format::Status(Error{w.error(), w.error_kind()});
                 bytes += *w;
                 if (read_later(x) && has_class_thresholds(x)) finished_rules_.adopt(x, metric, std::move(values));
                 return {};
             });
-            if (!written) return Error{written.error()};
+            if (!written) return Error{written.error(), written.error_kind()};
             for (RuleSet r : {RuleSet::fmjd, RuleSet::ffjd}) {
                 copied[r == RuleSet::fmjd ? 0 : 1] = rules.copied_from_game(r);
                 repaired[r == RuleSet::fmjd ? 0 : 1] = rules.repaired(r);
@@ -451,7 +467,7 @@ private:
         // WDL last: a slice counts as present only when all its files are.
         {
             auto w = write_wdl(solver);
-            if (!w) return Error{w.error()};
+            if (!w) return Error{w.error(), w.error_kind()};
             bytes += *w;
         }
         const auto t_end = std::chrono::steady_clock::now();
@@ -539,11 +555,11 @@ private:
         parallel_for(out.size(), [&](std::uint64_t i) { out[i] = dtc[i]; });
         fill_dont_care(out, captures);
         auto w = write_table(m, format::Metric::dtc, out);
-        if (!w) return Error{w.error()};
+        if (!w) return Error{w.error(), w.error_kind()};
         parallel_for(out.size(), [&](std::uint64_t i) { out[i] = static_cast<std::uint16_t>(distance_of(value[i])); });
         fill_dont_care(out, captures);
         auto w2 = write_table(m, format::Metric::dtw, out);
-        if (!w2) return Error{w2.error()};
+        if (!w2) return Error{w2.error(), w2.error_kind()};
         return *w + *w2;
     }
     // The WDL tables of the slice's sides, compressed first so that the side that would cost more
@@ -558,7 +574,7 @@ private:
             fill_dont_care(wdl, sd.capture, static_cast<std::uint16_t>(Wdl::draw));
             auto p = format::prepare_table(table_info(sd.index.material(), format::Metric::wdl), wdl,
                                            write_options(format::Metric::wdl));
-            if (!p) return Error{"writing " + sd.index.material().name() + ": " + p.error()};
+            if (!p) return Error{"writing " + sd.index.material().name() + ": " + p.error(), p.error_kind()};
             prepared.push_back(std::move(*p));
         }
         int derived = -1;
@@ -580,7 +596,7 @@ private:
                                                                 solver.side(s).value.size(),
                                                                 write_options(format::Metric::wdl))
                                   : format::write_prepared(path, prepared[s]);
-            if (!w) return Error{"writing " + m.name() + ": " + w.error()};
+            if (!w) return Error{"writing " + m.name() + ": " + w.error(), w.error_kind()};
             bytes += w->bytes;
         }
         return bytes;
@@ -640,7 +656,7 @@ private:
         format::TableInfo info = table_info(m, metric);
         info.residual = residual;
         auto r = format::write_table(o_.out_dir / format::file_name(m.name(), metric), info, data, write_options(metric));
-        if (!r) return Error{"writing " + m.name() + ": " + r.error()};
+        if (!r) return Error{"writing " + m.name() + ": " + r.error(), r.error_kind()};
         return r->bytes;
     }
 

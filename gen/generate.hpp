@@ -14,6 +14,10 @@
 
 namespace dtb::gen {
 
+// The largest slices a run may be asked for, and the most threads (GenerateOptions).
+inline constexpr int kMaxPieces = 8;
+inline constexpr int kMaxThreads = 1024;
+
 struct GenerateOptions {
     VariantId variant = VariantId::international;
     int max_pieces = 4;
@@ -33,6 +37,9 @@ struct GenerateOptions {
     // (docs/GENERATOR.md, "Memory"). The tables are the same; for tests and for machines whose
     // memory the bound overestimates.
     bool spill = false;
+    // When another run holds the output folder's lock (gen/folder_lock.hpp): wait for it
+    // instead of failing with ErrorKind::busy.
+    bool wait_for_lock = false;
 };
 
 struct GenerateEvents {
@@ -73,8 +80,11 @@ struct GenerateSummary {
     }
 };
 
-// Errors: a table needed as input is missing or corrupt, memory or disk would not suffice,
-// a write failed. Slices finished before the error stay on disk, complete.
+// Errors, each with its kind: a request that makes no sense (bad_input: a slice name, a slice
+// larger than max_pieces, a --memory too small for a slice), a table needed as input missing
+// or corrupt (tables), another run writing the folder (busy), memory or disk that would not
+// suffice or a write that failed (system). Nothing is created before the request is checked;
+// slices finished before an error stay on disk, complete.
 Expected<GenerateSummary> generate(const GenerateOptions& options, const GenerateEvents& events);
 
 }  // namespace dtb::gen

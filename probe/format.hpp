@@ -83,7 +83,7 @@
 // Guarantees: a flipped or missing byte anywhere in the file is detected before a value is
 // returned (header and block table by their hashes at open, block payload by compressed_hash and
 // raw_hash at read, trailer by verify_checksums), so a reader reports "corrupt" rather than ever
-// returning a wrong value. Files are written to "<path>.tmp" and renamed into place, so a file at
+// returning a wrong value. Files are written to "<path>.<pid>.tmp" and renamed into place, so a file at
 // `path` is always complete.
 #pragma once
 #include <cstdint>
@@ -175,17 +175,27 @@ struct WriteStats {
 class Status {
   public:
     Status() = default;
-    Status(Error e) : ok_(false), message_(std::move(e.message)) {}
+    Status(Error e) : ok_(false), kind_(e.kind), message_(std::move(e.message)) {}
     bool ok() const { return ok_; }
     explicit operator bool() const { return ok_; }
     const std::string& error() const { return message_; }
+    ErrorKind error_kind() const { return kind_; }
+    Error as_error() const { return Error{message_, kind_}; }
 
   private:
     bool ok_ = true;
+    ErrorKind kind_ = ErrorKind::unspecified;
     std::string message_;
 };
 
-// Writes atomically: to path + ".tmp", fsync, rename to path, fsync the directory. On any error
+// The temporary file write_table writes before renaming it to `path`: "<path>.<pid>.tmp", so
+// that two processes never write the same file.
+std::filesystem::path temporary_path_of(const std::filesystem::path& path);
+// Whether a file name in a table folder is such a temporary file (or the older "<table>.tmp"):
+// a generator that holds the folder's lock removes them, as what a killed run left.
+bool is_temporary_name(const std::string& name);
+
+// Writes atomically: to temporary_path_of(path), fsync, rename to path, fsync the directory. On any error
 // (disk full, missing directory, invalid info or options) removes the temporary file and returns
 // an error; an existing complete file at `path` is never left half-written. (Should only the
 // final fsync of the directory fail, the new, complete file is in place but an error is returned.)

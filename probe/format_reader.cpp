@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "probe/format_layout.hpp"
+#include "probe/regular_file.hpp"
 
 namespace dtb::format {
 namespace {
@@ -89,15 +90,11 @@ Expected<TableReader> TableReader::open(const std::filesystem::path& path,
     const std::string what = path.string();
     TableReader r;
     r.path_ = path;
-    r.fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (r.fd_ < 0) {
-        const int err = errno;
-        if (err == ENOENT) return Error{what + ": missing (no such file)"};
-        return Error{what + ": cannot open: " + errno_text(err)};
-    }
+    auto fd = open_regular_file(path);
+    if (!fd) return Error{fd.error(), fd.error_kind()};
+    r.fd_ = *fd;
     struct stat st {};
     if (::fstat(r.fd_, &st) != 0) return Error{what + ": cannot stat: " + errno_text(errno)};
-    if (!S_ISREG(st.st_mode)) return Error{what + ": not a regular file"};
     r.file_bytes_ = static_cast<std::uint64_t>(st.st_size);
     if (r.file_bytes_ < kHeaderBytes + kTrailerBytes)
         return Error{what + ": corrupt: too short (" + std::to_string(r.file_bytes_) + " bytes)"};
@@ -108,8 +105,10 @@ Expected<TableReader> TableReader::open(const std::filesystem::path& path,
     if (Status s = decode_header(header, what, r.info_, table_hash); !s) return Error{s.error()};
     const TableInfo& info = r.info_;
     if (info.variant != expected_variant)
-        return Error{what + ": table is for variant " + std::to_string(int(info.variant)) +
-                     ", expected " + std::to_string(int(expected_variant))};
+        return Error{what + ": a table of " + std::string(variant_name(info.variant)) + " draughts, not " +
+                         std::string(variant_name(expected_variant)) + " (--variant " +
+                         std::string(variant_name(info.variant)) + " reads it)",
+                     ErrorKind::tables};
     if (info.rules_fingerprint != expected_fingerprint)
         return Error{what + ": table was computed under other rules (fingerprint mismatch)"};
 
@@ -313,12 +312,9 @@ Status TableReader::verify_checksums() const try {
 
 Expected<TableInfo> read_table_info(const std::filesystem::path& path) try {
     const std::string what = path.string();
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        const int err = errno;
-        return Error{what + (err == ENOENT ? ": missing (no such file)"
-                                           : ": cannot open: " + errno_text(err))};
-    }
+    auto opened = open_regular_file(path);
+    if (!opened) return Error{opened.error(), opened.error_kind()};
+    const int fd = *opened;
     unsigned char header[kHeaderBytes];
     std::size_t have = 0;
     while (have < sizeof header) {

@@ -1,5 +1,6 @@
 // write_table: pack and compress blocks (in parallel), then write header, block table, blocks and
-// trailer to "<path>.tmp", fsync, rename into place, fsync the directory.
+// trailer to a temporary file of this process beside it (temporary_path_of), fsync, rename into
+// place, fsync the directory.
 #include <fcntl.h>
 #include <unistd.h>
 #include <xxhash.h>
@@ -113,7 +114,7 @@ class TempFile {
     Status create() {
         fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
         if (fd_ < 0)
-            return Status(Error{"cannot create " + path_.string() + ": " + errno_text(errno)});
+            return Status(Error{"cannot create " + path_.string() + ": " + errno_text(errno), ErrorKind::system});
         created_ = true;
         return {};
     }
@@ -125,7 +126,8 @@ class TempFile {
             if (w < 0 && errno == EINTR) continue;
             if (w <= 0)
                 return Status(Error{"cannot write " + path_.string() + ": " +
-                                    errno_text(w < 0 ? errno : ENOSPC)});
+                                        errno_text(w < 0 ? errno : ENOSPC),
+                                    ErrorKind::system});
             p += w;
             n -= static_cast<std::size_t>(w);
         }
@@ -134,11 +136,11 @@ class TempFile {
     std::uint64_t hash() const { return XXH64_digest(hash_.get()); }
     Status sync_and_close() {
         if (::fsync(fd_) != 0)
-            return Status(Error{"fsync " + path_.string() + ": " + errno_text(errno)});
+            return Status(Error{"fsync " + path_.string() + ": " + errno_text(errno), ErrorKind::system});
         const int fd = fd_;
         fd_ = -1;
         if (::close(fd) != 0)
-            return Status(Error{"close " + path_.string() + ": " + errno_text(errno)});
+            return Status(Error{"close " + path_.string() + ": " + errno_text(errno), ErrorKind::system});
         return {};
     }
     void committed() { committed_ = true; }
@@ -158,18 +160,43 @@ class TempFile {
     }()};
 };
 
+}  // namespace
+
+std::filesystem::path temporary_path_of(const std::filesystem::path& path) {
+    std::filesystem::path tmp = path;
+    tmp += "." + std::to_string(::getpid()) + ".tmp";
+    return tmp;
+}
+
+bool is_temporary_name(const std::string& name) {
+    // NAME.<metric>.<digits>.tmp, and NAME.<metric>.tmp as written before names carried the process.
+    if (name.size() < 5 || name.compare(name.size() - 4, 4, ".tmp") != 0) return false;
+    std::string stem = name.substr(0, name.size() - 4);
+    if (const auto dot = stem.rfind('.'); dot != std::string::npos && dot + 1 < stem.size() &&
+        std::all_of(stem.begin() + static_cast<std::ptrdiff_t>(dot) + 1, stem.end(),
+                    [](char c) { return c >= '0' && c <= '9'; }))
+        stem.resize(dot);
+    for (int m = 0; m < kNumMetrics; ++m) {
+        const std::string ext = "." + std::string(metric_name(static_cast<Metric>(m)));
+        if (stem.size() > ext.size() && stem.compare(stem.size() - ext.size(), ext.size(), ext) == 0) return true;
+    }
+    return false;
+}
+
+namespace {
+
 Status sync_directory(const std::filesystem::path& file) {
     std::filesystem::path dir = file.parent_path();
     if (dir.empty()) dir = ".";
     const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0)
-        return Status(Error{"cannot open directory " + dir.string() + ": " + errno_text(errno)});
+        return Status(Error{"cannot open directory " + dir.string() + ": " + errno_text(errno), ErrorKind::system});
     const int rc = ::fsync(fd);
     const int err = errno;
     ::close(fd);
     // Some file systems cannot fsync a directory (EINVAL): nothing more can be done there.
     if (rc != 0 && err != EINVAL)
-        return Status(Error{"fsync directory " + dir.string() + ": " + errno_text(err)});
+        return Status(Error{"fsync directory " + dir.string() + ": " + errno_text(err), ErrorKind::system});
     return {};
 }
 
@@ -191,7 +218,7 @@ Status check_request(const TableInfo& info, const WriteOptions& options) {
 
 Expected<PreparedTable> prepare_impl(TableInfo info, std::span<const std::uint16_t> values,
                                      const WriteOptions& options) {
-    if (Status s = check_request(info, options); !s) return Error{s.error()};
+    if (Status s = check_request(info, options); !s) return s.as_error();
     info.num_entries = values.size();
     info.block_entries = options.block_entries;
     info.num_blocks = blocks_for(info.num_entries, info.block_entries);
@@ -202,7 +229,7 @@ Expected<PreparedTable> prepare_impl(TableInfo info, std::span<const std::uint16
     unsigned threads = options.threads ? options.threads : std::thread::hardware_concurrency();
     threads =
         static_cast<unsigned>(std::clamp<std::uint64_t>(info.num_blocks, 1, std::max(threads, 1u)));
-    if (Status s = compressor.run(threads); !s) return Error{s.error()};
+    if (Status s = compressor.run(threads); !s) return s.as_error();
     PreparedTable table;
     table.info = info;
     for (CompressedBlock& cb : compressor.blocks()) {
@@ -228,27 +255,27 @@ Expected<WriteStats> write_prepared_impl(const std::filesystem::path& path, cons
     unsigned char header[kHeaderBytes];
     encode_header(info, xxh64(table.data(), table.size()), header);
 
-    std::filesystem::path tmp_path = path;
-    tmp_path += ".tmp";
+    const std::filesystem::path tmp_path = temporary_path_of(path);
     TempFile tmp(tmp_path);
-    if (Status s = tmp.create(); !s) return Error{s.error()};
-    if (Status s = tmp.write(header, sizeof header); !s) return Error{s.error()};
-    if (Status s = tmp.write(table.data(), table.size()); !s) return Error{s.error()};
+    if (Status s = tmp.create(); !s) return s.as_error();
+    if (Status s = tmp.write(header, sizeof header); !s) return s.as_error();
+    if (Status s = tmp.write(table.data(), table.size()); !s) return s.as_error();
     std::uint64_t bytes = sizeof header + table.size() + kTrailerBytes;
     for (const auto& block : blocks) {
-        if (Status s = tmp.write(block.data(), block.size()); !s) return Error{s.error()};
+        if (Status s = tmp.write(block.data(), block.size()); !s) return s.as_error();
         bytes += block.size();
     }
     unsigned char trailer[kTrailerBytes];
     put_u64(trailer, tmp.hash());
     std::memcpy(trailer + 8, kEndMagic, 8);
-    if (Status s = tmp.write(trailer, sizeof trailer); !s) return Error{s.error()};
-    if (Status s = tmp.sync_and_close(); !s) return Error{s.error()};
+    if (Status s = tmp.write(trailer, sizeof trailer); !s) return s.as_error();
+    if (Status s = tmp.sync_and_close(); !s) return s.as_error();
     if (::rename(tmp_path.c_str(), path.c_str()) != 0)
         return Error{"cannot rename " + tmp_path.string() + " to " + path.string() + ": " +
-                     errno_text(errno)};
+                         errno_text(errno),
+                     ErrorKind::system};
     tmp.committed();
-    if (Status s = sync_directory(path); !s) return Error{s.error()};
+    if (Status s = sync_directory(path); !s) return s.as_error();
 
     WriteStats stats;
     stats.bytes = bytes;

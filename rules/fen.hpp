@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "expected.hpp"
+#include "quote.hpp"
 #include "movegen.hpp"
 #include "position.hpp"
 #include "variant.hpp"
@@ -26,7 +27,7 @@ template <class R>
 Expected<Position> parse_fen(std::string_view text) {
     using G = typename R::Geometry;
     using namespace fen_detail;
-    const std::string quoted = "'" + std::string(text) + "'";
+    const std::string quoted = quote_input(text);
     std::string_view s = trim(text);
     if (s.empty()) return Error{"empty FEN"};
     Position p;
@@ -73,16 +74,18 @@ Expected<Position> parse_fen(std::string_view text) {
                 last = item.substr(dash + 1);
                 if (!last.empty() && (last[0] == 'K' || last[0] == 'k')) last.remove_prefix(1);
             }
+            if (first.empty() || last.empty())
+                return Error{"FEN " + quoted + ": " + quote_input(item, 16) + " is neither a square nor a range of squares (like 31-35)"};
             const auto a = G::parse_square(first), b = G::parse_square(last);
-            if (!a) return Error{"FEN " + quoted + ": unknown square '" + std::string(first) + "' for " + std::string(R::kName)};
-            if (!b) return Error{"FEN " + quoted + ": unknown square '" + std::string(last) + "' for " + std::string(R::kName)};
+            if (!a) return Error{"FEN " + quoted + ": unknown square " + quote_input(first, 16) + " for " + std::string(R::kName)};
+            if (!b) return Error{"FEN " + quoted + ": unknown square " + quote_input(last, 16) + " for " + std::string(R::kName)};
             int da = G::dense(*a), db = G::dense(*b);
-            if (db < da) return Error{"FEN " + quoted + ": range '" + std::string(item) + "' runs backwards"};
+            if (db < da) return Error{"FEN " + quoted + ": range " + quote_input(item, 16) + " runs backwards"};
             if constexpr (G::kNaming == SquareNaming::algebraic) {
                 // A range along a rank (a2-h2) or a file (d2-d6).
                 const bool same_rank = G::rank(*a) == G::rank(*b), same_file = G::file(*a) == G::file(*b);
                 if (!same_rank && !same_file)
-                    return Error{"FEN " + quoted + ": range '" + std::string(item) + "' is not along a rank or a file"};
+                    return Error{"FEN " + quoted + ": range " + quote_input(item, 16) + " is not along a rank or a file"};
                 const int step = same_rank ? 1 : G::kWidth;
                 for (int d = da; d <= db; d += step) {
                     const int sq = G::bit_of_dense(d);

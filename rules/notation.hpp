@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "expected.hpp"
+#include "quote.hpp"
 #include "movegen.hpp"
 
 namespace dtb {
@@ -50,7 +51,7 @@ Expected<Move> parse_move(const Position& p, std::string_view text) {
     using G = typename R::Geometry;
     std::vector<int> squares;
     std::string cur;
-    const std::string quoted = "'" + std::string(text) + "'";
+    const std::string quoted = quote_input(text);
     auto flush = [&]() -> bool {
         if (cur.empty()) return false;
         const auto sq = G::parse_square(cur);

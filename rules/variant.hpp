@@ -15,6 +15,11 @@ namespace dtb {
 
 enum class VariantId : std::uint8_t { international = 0, turkish = 1 };
 
+// The variant's name as the command line and the table files' readers spell it.
+constexpr std::string_view variant_name(VariantId v) {
+    return v == VariantId::international ? "international" : v == VariantId::turkish ? "turkish" : "unknown";
+}
+
 struct International {
     static constexpr VariantId kId = VariantId::international;
     static constexpr std::string_view kName = "international";

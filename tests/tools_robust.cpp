@@ -20,18 +20,7 @@ using namespace dtb::test;
 
 namespace {
 
-// Tables up to 3 pieces of `variant`, made once per process with one thread.
-const fs::path& tables3(const std::string& variant) {
-    static std::map<std::string, std::unique_ptr<TempDir>> dirs;
-    auto& d = dirs[variant];
-    if (!d) {
-        d = std::make_unique<TempDir>("robust_" + variant + "_3");
-        const RunResult r = run_dtb({"gen", "--variant", variant, "--pieces", "3", "--threads", "1",
-                                     "--out", d->path.string()});
-        if (r.exit_code != 0) throw std::runtime_error("dtb gen failed: " + r.err);
-    }
-    return d->path;
-}
+const fs::path& tables3(const std::string& variant) { return tables_up_to_3(variant); }
 
 bool any_tmp(const fs::path& dir) {
     for (const auto& e : fs::directory_iterator(dir))

@@ -11,6 +11,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -98,11 +100,24 @@ inline RunResult run_dtb(const std::vector<std::string>& args, const fs::path& c
     return wait_dtb(spawn_dtb(args, out, err, cwd), out, err);
 }
 
-// Every regular file of a folder, by name.
+// Tables up to 3 pieces of `variant`, made once per process with one thread.
+inline const fs::path& tables_up_to_3(const std::string& variant) {
+    static std::map<std::string, std::unique_ptr<TempDir>> dirs;
+    auto& d = dirs[variant];
+    if (!d) {
+        d = std::make_unique<TempDir>("tables3_" + variant);
+        const RunResult r = run_dtb({"gen", "--variant", variant, "--pieces", "3", "--threads", "1",
+                                     "--out", d->path.string()});
+        if (r.exit_code != 0) throw std::runtime_error("dtb gen failed: " + r.err);
+    }
+    return d->path;
+}
+
+// Every table file of a folder (not the generator's lock), by name.
 inline std::vector<std::string> file_names(const fs::path& dir) {
     std::vector<std::string> names;
     for (const auto& e : fs::directory_iterator(dir))
-        if (e.is_regular_file()) names.push_back(e.path().filename().string());
+        if (e.is_regular_file() && is_table_entry(e)) names.push_back(e.path().filename().string());
     std::sort(names.begin(), names.end());
     return names;
 }

@@ -5,7 +5,9 @@
 #include <sstream>
 
 #include "probe/adjudicate.hpp"
+#include "rules/fen.hpp"
 #include "tools/adjudicate_game.hpp"
+#include "tools/arguments.hpp"
 #include "tools/commands.hpp"
 
 namespace dtb::tools {
@@ -20,6 +22,7 @@ nlohmann::json plies_json(Wdl w, int plies) {
 }
 
 nlohmann::json counter_json(const std::optional<int>& c) { return c ? nlohmann::json(*c) : nlohmann::json(); }
+
 
 std::string result_text(Wdl w, int plies) {
     if (w == Wdl::draw) return "draw";
@@ -76,42 +79,54 @@ void print_position(const probe::Tablebase& tb, const Position& p, const Adjudic
 int run_adjudicate(const AdjudicateOptions& o) {
     const auto rules = parse_rule_set(o.rules);
     if (!rules) {
-        std::cerr << "dtb adjudicate: --rules must be fmjd, ffjd or none\n";
+        print_error("adjudicate", "--rules must be fmjd, ffjd or none");
         return kExitBadInput;
     }
     if (o.fen.empty() == o.pdn.empty()) {
-        std::cerr << "dtb adjudicate: give exactly one of --fen and --pdn\n";
+        print_error("adjudicate", "give exactly one of --fen and --pdn");
         return kExitBadInput;
     }
-    for (const auto& [name, value] : {std::pair{"--reversible", std::optional<int>(o.reversible)},
-                                      std::pair{"--endgame", o.endgame}, std::pair{"--small", o.small}})
-        if (value && *value < 0) {
-            std::cerr << "dtb adjudicate: " << name << " must be 0 or more\n";
+    // The input is read before the tables are opened: malformed input is exit 2 whatever state
+    // the tables are in.
+    std::vector<PdnGame> games;
+    std::optional<Position> p;
+    if (!o.pdn.empty()) {
+        auto text = format::read_file_bounded(o.pdn, kMaxPdnBytes);
+        if (!text) {
+            print_error("adjudicate", text.error());
             return kExitBadInput;
         }
+        games = read_pdn(*text);
+        if (games.empty()) {
+            print_error("adjudicate", "no game in " + o.pdn);
+            return kExitBadInput;
+        }
+    } else {
+        auto parsed = parse_fen<International>(o.fen);
+        if (!parsed) {
+            print_error("adjudicate", parsed.error());
+            return kExitBadInput;
+        }
+        p = *parsed;
+    }
     probe::Options options;
     options.variant = VariantId::international;
     options.metrics = probe::kAllMetrics | probe::kRuleMetrics;
     options.directories.emplace_back(o.db.empty() ? std::string("data/tb/international") : o.db);
     auto tb = probe::Tablebase::open(options);
     if (!tb) {
-        std::cerr << "dtb adjudicate: " << tb.error() << "\n";
+        print_error("adjudicate", tb.error());
         return kExitTables;
     }
     const probe::Adjudicator judge(*tb, *rules);
-    if (!o.pdn.empty()) return adjudicate_pdn_file(*tb, judge, o);
-    auto p = tb->parse_fen(o.fen);
-    if (!p) {
-        std::cerr << "dtb adjudicate: " << p.error() << "\n";
-        return kExitBadInput;
-    }
+    if (!o.pdn.empty()) return adjudicate_pdn_games(*tb, judge, o, games);
     Counters counters;
     counters.reversible = o.reversible;
     counters.endgame = o.endgame;
     counters.small = o.small;
     const Adjudication a = judge.adjudicate(*p, counters);
     if (!a.ok()) {
-        std::cerr << "dtb adjudicate: " << tb->to_fen(*p) << ": " << tb->explain(a.status) << "\n";
+        print_error("adjudicate", tb->to_fen(*p) + ": " + tb->explain(a.status));
         return a.status.status == probe::Status::illegal ? kExitBadInput : kExitTables;
     }
     print_position(*tb, *p, o, a);
@@ -128,9 +143,11 @@ void add_adjudicate_command(CLI::App& app, AdjudicateOptions& o, std::function<i
         ->default_val("fmjd");
     cmd->add_option("--fen", o.fen, "The position (PDN FEN, side to move first)");
     cmd->add_option("--pdn", o.pdn, "A PDN file: every game is replayed and checked");
-    cmd->add_option("--reversible", o.reversible, "Plies since the last man move or capture")->default_val(0);
-    cmd->add_option("--endgame", o.endgame, "Plies since the 16-move class was entered");
-    cmd->add_option("--small", o.small, "Plies since the 5-move class was entered (fmjd)");
+    cmd->add_option("--reversible", o.reversible, "Plies since the last man move or capture")
+        ->check(integer_in(0, kMaxPlies))
+        ->default_val(0);
+    cmd->add_option("--endgame", o.endgame, "Plies since the 16-move class was entered")->check(integer_in(0, kMaxPlies));
+    cmd->add_option("--small", o.small, "Plies since the 5-move class was entered (fmjd)")->check(integer_in(0, kMaxPlies));
     cmd->add_flag("--json", o.json, "JSON output (one object per position; for --pdn one object)");
     cmd->footer(
         "--fen JSON: {\"fen\",\"rules\",\"reversible\",\"endgame\",\"small\",\"result\",\"plies\",\"rule\",\n"

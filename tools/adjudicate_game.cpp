@@ -14,6 +14,7 @@
 
 #include "rules/movegen.hpp"
 #include "rules/pdn.hpp"
+#include "tools/arguments.hpp"
 
 namespace dtb::tools {
 
@@ -223,20 +224,8 @@ nlohmann::json judgement_json(const Judgement& j, const std::string& which) {
 
 }  // namespace
 
-int adjudicate_pdn_file(const probe::Tablebase& tb, const probe::Adjudicator& judge, const AdjudicateOptions& o) {
-    std::ifstream in(o.pdn, std::ios::binary);
-    if (!in) {
-        std::cerr << "dtb adjudicate: cannot read " << o.pdn << "\n";
-        return kExitBadInput;
-    }
-    std::stringstream text;
-    text << in.rdbuf();
-    const std::string whole = text.str();
-    const std::vector<PdnGame> games = read_pdn(whole);
-    if (games.empty()) {
-        std::cerr << "dtb adjudicate: no game in " << o.pdn << "\n";
-        return kExitBadInput;
-    }
+int adjudicate_pdn_games(const probe::Tablebase& tb, const probe::Adjudicator& judge, const AdjudicateOptions& o,
+                         const std::vector<PdnGame>& games) {
     bool all_consistent = true, any_bad_record = false, any_table_error = false;
     nlohmann::json out_games = nlohmann::json::array();
     for (const PdnGame& g : games) {

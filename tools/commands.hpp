@@ -14,6 +14,8 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitCheckFailed = 1;
 inline constexpr int kExitBadInput = 2;
 inline constexpr int kExitTables = 3;
+inline constexpr int kExitBusy = 4;    // dtb gen: another run writes the folder
+inline constexpr int kExitSystem = 5;  // the machine refused: disk full, a write failed, memory
 
 struct PerftOptions {
     std::string variant = "international";
@@ -34,12 +36,14 @@ struct GenOptions {
     int zstd_level = 0;
     std::string wdl = "balanced";
     bool spill = false;
+    bool wait = false;
 };
 void add_gen_command(CLI::App& app, GenOptions& o, std::function<int()>& action);
 
 struct VerifyOptions {
     std::string db;
     std::string variant = "international";
+    bool variant_given = false;  // else the folder's own (tools/arguments.hpp)
     bool full = false;
     bool json = false;
     int threads = 0;
@@ -51,6 +55,7 @@ void add_perft_command(CLI::App& app, PerftOptions& o, std::function<int()>& act
 struct ProbeOptions {
     std::vector<std::string> db;
     std::string variant = "international";
+    bool variant_given = false;  // else the folder's own (tools/arguments.hpp)
     bool json = false;
     std::size_t cache_mb = 64;
     std::vector<std::string> fens;
@@ -60,6 +65,7 @@ void add_probe_command(CLI::App& app, ProbeOptions& o, std::function<int()>& act
 struct StatsOptions {
     std::string db;
     std::string variant = "international";
+    bool variant_given = false;  // else the folder's own (tools/arguments.hpp)
     bool json = false;
     int threads = 0;
 };
@@ -76,5 +82,6 @@ struct AdjudicateOptions {
     bool json = false;
 };
 void add_adjudicate_command(CLI::App& app, AdjudicateOptions& o, std::function<int()>& action);
+
 
 }  // namespace dtb::tools

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "gen/generate.hpp"
+#include "tools/arguments.hpp"
 #include "tools/commands.hpp"
 
 namespace dtb::tools {
@@ -24,6 +25,7 @@ int run_gen(const GenOptions& o) {
             : o.wdl == "both-sides" ? gen::WdlStorage::both_sides
                                     : gen::WdlStorage::balanced;
     g.spill = o.spill;
+    g.wait_for_lock = o.wait;
 
     using Clock = std::chrono::steady_clock;
     std::string current_pass;
@@ -58,8 +60,9 @@ int run_gen(const GenOptions& o) {
     };
     auto r = gen::generate(g, events);
     if (!r) {
-        std::cerr << clear << "dtb gen: " << r.error() << "\n";
-        return r.error().find("needs") != std::string::npos ? kExitTables : kExitBadInput;
+        std::cerr << clear;
+        print_error("gen", r.error());
+        return exit_code_of(r.error_kind());
     }
     const std::string entries = r->entries == r->positions ? "" : " (" + std::to_string(r->entries) + " entries)";
     std::fprintf(stderr, "%sdone: %d slices generated, %d already present, %llu positions%s, %.1f s, %llu bytes written to %s\n",
@@ -76,18 +79,19 @@ void add_gen_command(CLI::App& app, GenOptions& o, std::function<int()>& action)
     cmd->add_option("--variant", o.variant, "international or turkish")
         ->check(CLI::IsMember({"international", "turkish"}))
         ->default_val("international");
-    cmd->add_option("--pieces", o.pieces, "Largest number of pieces")->required()->check(CLI::Range(2, 8));
+    cmd->add_option("--pieces", o.pieces, "Largest number of pieces")->required()->check(integer_in(2, gen::kMaxPieces));
     cmd->add_option("--out", o.out, "Output folder (default data/tb/<variant>)");
-    cmd->add_option("--threads", o.threads, "Threads (default: all cores)")->check(CLI::Range(0, 1024));
+    add_threads_option(cmd, o.threads);
     cmd->add_option("--only", o.only, "Generate only these slices (names like KKMvK)");
     cmd->add_option("--memory", o.memory_mb,
                     "Memory bound in MB (default: the machine's physical memory): an international pair with men that "
                     "would exceed it is solved by levels with its arrays spilled to files in the output folder; a slice "
-                    "that cannot fit even so is refused");
+                    "that cannot fit even so is refused (exit 2)")
+        ->check(integer_in(1, std::int64_t{1} << 30));
     cmd->add_flag("--spill", o.spill,
                   "Solve every international pair with men by levels with its arrays in files in the output folder, "
                   "as is done anyway for a pair that does not fit in memory");
-    cmd->add_option("--zstd-level", o.zstd_level, "zstd level (default: the format's)")->check(CLI::Range(0, 22));
+    cmd->add_option("--zstd-level", o.zstd_level, "zstd level (default: the format's)")->check(integer_in(0, 22));
     cmd->add_option("--wdl", o.wdl,
                     "balanced (default): of a pair of slices, a side whose WDL table is at least 1 MiB and twice its "
                     "mirror's is derived by one ply of search at probe time, every other side stored; both-sides: "
@@ -96,6 +100,8 @@ void add_gen_command(CLI::App& app, GenOptions& o, std::function<int()>& action)
                     "side is a one-ply search, up to about 50 table reads")
         ->check(CLI::IsMember({"balanced", "compact", "both-sides"}))
         ->default_val("balanced");
+    cmd->add_flag("--wait", o.wait,
+                  "When another dtb gen is writing the folder, wait for it to finish (without --wait: exit 4)");
     cmd->callback([&]() { action = [&]() { return run_gen(o); }; });
 }
 

@@ -6,6 +6,7 @@
 #include "rules/fen.hpp"
 #include "rules/notation.hpp"
 #include "rules/perft.hpp"
+#include "tools/arguments.hpp"
 #include "tools/commands.hpp"
 
 namespace dtb::tools {
@@ -64,7 +65,7 @@ void add_perft_command(CLI::App& app, PerftOptions& o, std::function<int()>& act
         ->check(CLI::IsMember({"international", "turkish"}))
         ->default_val("international");
     cmd->add_option("--fen", o.fen, "Start position (default: the variant's start)");
-    cmd->add_option("--depth", o.depth, "Depth in plies")->required()->check(CLI::Range(0, 30));
+    cmd->add_option("--depth", o.depth, "Depth in plies")->required()->check(integer_in(0, 30));
     cmd->add_option("--captures", o.captures, "unique: a capture counted once; paths: per path")
         ->check(CLI::IsMember({"unique", "paths"}))
         ->default_val("unique");

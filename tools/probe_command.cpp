@@ -6,6 +6,8 @@
 #include <sstream>
 
 #include "probe/probe.hpp"
+#include "rules/fen.hpp"
+#include "tools/arguments.hpp"
 #include "tools/commands.hpp"
 
 namespace dtb::tools {
@@ -19,6 +21,7 @@ using probe::Status;
 int exit_code_of(Status s) {
     return s == Status::illegal ? kExitBadInput : kExitTables;
 }
+
 
 // Distances of a decided value; draws have none (null in JSON, blank in text).
 nlohmann::json distance(Wdl w, int d) {
@@ -109,35 +112,43 @@ void print_json(const probe::Tablebase& tb, const Position& p, const probe::Anal
 
 int run_probe(const ProbeOptions& o) {
     probe::Options options;
-    options.variant = o.variant == "turkish" ? VariantId::turkish : VariantId::international;
+    options.variant = variant_for("probe", o.variant, o.variant_given, o.db.empty() ? std::string() : o.db.front());
+    const std::string variant(variant_name(options.variant));
     options.cache_mb = o.cache_mb;
     if (o.db.empty())
-        options.directories.push_back(std::filesystem::path("data/tb") / o.variant);
+        options.directories.push_back(std::filesystem::path("data/tb") / variant);
     else
         for (const std::string& d : o.db) options.directories.emplace_back(d);
-    auto tb = probe::Tablebase::open(options);
-    if (!tb) {
-        std::cerr << "dtb probe: " << tb.error() << "\n";
-        return kExitTables;
-    }
+    // The positions are read before the tables are opened: malformed input is exit 2 whatever
+    // state the tables are in.
     int code = kExitOk;
+    std::vector<Position> positions;
     for (const std::string& fen : o.fens) {
-        auto p = tb->parse_fen(fen);
+        auto p = with_variant(options.variant, [&](auto v) { return parse_fen<decltype(v)>(fen); });
         if (!p) {
-            std::cerr << "dtb probe: " << p.error() << "\n";
+            print_error("probe", p.error());
             if (code == kExitOk) code = kExitBadInput;
             continue;
         }
-        const probe::Analysis a = tb->analyse(*p);
+        positions.push_back(*p);
+    }
+    if (positions.empty()) return code;
+    auto tb = probe::Tablebase::open(options);
+    if (!tb) {
+        print_error("probe", tb.error());
+        return kExitTables;
+    }
+    for (const Position& p : positions) {
+        const probe::Analysis a = tb->analyse(p);
         if (!a.result.ok()) {
-            std::cerr << "dtb probe: " << tb->to_fen(*p) << ": " << tb->explain(a.result) << "\n";
+            print_error("probe", tb->to_fen(p) + ": " + tb->explain(a.result));
             if (code == kExitOk) code = exit_code_of(a.result.status);
             continue;
         }
         if (o.json)
-            print_json(*tb, *p, a, o.variant);
+            print_json(*tb, p, a, variant);
         else
-            print_text(*tb, *p, a, o.variant);
+            print_text(*tb, p, a, variant);
     }
     return code;
 }
@@ -149,12 +160,12 @@ void add_probe_command(CLI::App& app, ProbeOptions& o, std::function<int()>& act
     cmd->add_option("--db", o.db,
                     "Table folder, searched in order when repeated (default data/tb/<variant>)")
         ->allow_extra_args(false);
-    cmd->add_option("--variant", o.variant, "international or turkish")
+    cmd->add_option("--variant", o.variant, "international or turkish (default: the folder's own)")
         ->check(CLI::IsMember({"international", "turkish"}))
         ->default_val("international");
     cmd->add_flag("--json", o.json, "One JSON object per position per line");
     cmd->add_option("--cache-mb", o.cache_mb, "Block cache budget in MB")
-        ->check(CLI::Range(0, 1 << 30))  // read as int: a negative number would wrap in size_t
+        ->check(integer_in(0, 1 << 30))
         ->default_val(64);
     cmd->add_option("fen", o.fens, "Positions in PDN FEN (W:W31,K46:B1,K5)")->required();
     cmd->footer(
@@ -167,7 +178,10 @@ void add_probe_command(CLI::App& app, ProbeOptions& o, std::function<int()>& act
         "Exit codes: 0 ok; 2 malformed FEN or illegal position; 3 position outside the\n"
         "tables, or a table missing or corrupt. Every position is tried; the first\n"
         "failure sets the exit code.");
-    cmd->callback([&]() { action = [&]() { return run_probe(o); }; });
+    cmd->callback([&o, &action, cmd]() {
+        o.variant_given = cmd->count("--variant") > 0;
+        action = [&o]() { return run_probe(o); };
+    });
 }
 
 }  // namespace dtb::tools

@@ -4,6 +4,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "tools/arguments.hpp"
 #include "tools/commands.hpp"
 #include "tools/stats.hpp"
 
@@ -74,7 +75,7 @@ int run_stats(const StatsOptions& o) {
                                           : std::filesystem::path(o.db);
     auto stats = table_stats<R>(dir);
     if (!stats) {
-        std::cerr << "dtb stats: " << stats.error() << "\n";
+        print_error("stats", stats.error());
         return kExitTables;
     }
     if (o.json)
@@ -90,18 +91,17 @@ void add_stats_command(CLI::App& app, StatsOptions& o, std::function<int()>& act
     auto* cmd =
         app.add_subcommand("stats", "Value counts, longest wins and losses, and sizes, per slice");
     cmd->add_option("--db", o.db, "Table folder (default data/tb/<variant>)");
-    cmd->add_option("--variant", o.variant, "international or turkish")
+    cmd->add_option("--variant", o.variant, "international or turkish (default: the folder's own)")
         ->check(CLI::IsMember({"international", "turkish"}))
         ->default_val("international");
     cmd->add_flag("--json", o.json, "Print one JSON object");
-    cmd->add_option("--threads", o.threads, "Threads (default: all cores)")
-        ->check(CLI::Range(0, 1024));
-    cmd->callback([&]() {
-        action = [&]() {
+    add_threads_option(cmd, o.threads);
+    cmd->callback([&o, &action, cmd]() {
+        o.variant_given = cmd->count("--variant") > 0;
+        action = [&o]() {
             if (o.threads > 0) omp_set_num_threads(o.threads);
-            return with_variant(
-                o.variant == "turkish" ? VariantId::turkish : VariantId::international,
-                [&](auto v) { return run_stats<decltype(v)>(o); });
+            return with_variant(variant_for("stats", o.variant, o.variant_given, o.db),
+                                [&](auto v) { return run_stats<decltype(v)>(o); });
         };
     });
 }

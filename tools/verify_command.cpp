@@ -14,11 +14,16 @@
 #include "gen/verify_rules.hpp"
 #include "probe/open_table.hpp"
 #include "probe/derived_wdl.hpp"
+#include "gen/folder_check.hpp"
+#include "tools/arguments.hpp"
 #include "tools/commands.hpp"
 
 namespace dtb::tools {
 
 namespace {
+
+// A line of the report, flushed at once: what was found stays on record if the run is cut short.
+void print_line(const std::string& line) { std::cout << escape_text(line) << std::endl; }
 
 nlohmann::json rule_value_json(ValueCode v) {
     return nlohmann::json{{"wdl", std::string(to_string(wdl_of(v)))}, {"threshold", distance_of(v)}};
@@ -32,14 +37,14 @@ std::uint64_t verify_rules(const std::filesystem::path& dir, const std::vector<M
     std::mutex report_mutex;
     std::uint64_t positions = 0;
     for (const Material& m : slices) {
+        // The pair, and every slice its captures and promotions lead to (derive_rule_value reads them).
         std::vector<Material> needed{m, m.mirrored()};
-        for (const Material& side : {m, m.mirrored()})
-            for (const Material& x : gen::FinishedTables<R>::capture_materials(side)) needed.push_back(x);
+        for (const Material& x : gen::inputs_of_pair(m)) needed.push_back(x);
         bool loaded = true;
         for (const Material& x : needed)
             if (auto r = tables.load(x, gen::FinishedRuleTables<R>::Keep::all); !r) {
                 problems.push_back({{"slice", m.name()}, {"problem", r.error()}});
-                if (!o.json) std::cout << "FAIL " << m.name() << ": " << r.error() << "\n";
+                if (!o.json) print_line("FAIL " + m.name() + ": " + r.error());
                 loaded = false;
                 break;
             }
@@ -57,7 +62,7 @@ std::uint64_t verify_rules(const std::filesystem::path& dir, const std::vector<M
             if (!o.json)
                 std::cout << "FAIL " << x.table << " index " << x.index << " " << x.fen << ": stored "
                           << to_string(wdl_of(x.stored)) << " threshold " << distance_of(x.stored) << ", derived "
-                          << to_string(wdl_of(x.derived)) << " threshold " << distance_of(x.derived) << "\n";
+                          << to_string(wdl_of(x.derived)) << " threshold " << distance_of(x.derived) << std::endl;
         }, mismatches);
     }
     return positions;
@@ -67,54 +72,42 @@ template <class R>
 int run_verify(const VerifyOptions& o) {
     const std::filesystem::path dir = o.db.empty() ? std::filesystem::path("data/tb") / std::string(R::kName) : std::filesystem::path(o.db);
     if (!std::filesystem::is_directory(dir)) {
-        std::cerr << "dtb verify: no table folder " << dir.string() << "\n";
+        print_error("verify", "no table folder " + dir.string());
+        return kExitTables;
+    }
+    const gen::FolderCheck folder = gen::check_folder<R>(dir);
+    if (folder.slices.empty()) {
+        print_error("verify", "no tables of " + std::string(R::kName) + " in " + dir.string());
         return kExitTables;
     }
     nlohmann::json problems = nlohmann::json::array();
-    std::vector<Material> slices;
-    int files = 0;
-    // Every material whose WDL file is in the folder, in generation order.
-    for (const Material& m : all_materials<R>(12)) {
-        bool any = false;
-        for (auto metric : {format::Metric::wdl, format::Metric::dtw, format::Metric::dtc})
-            any = any || std::filesystem::exists(dir / format::file_name(m.name(), metric));
-        if (!any) continue;
-        slices.push_back(m);
-        const std::uint64_t entries = SliceIndex<R>(m).size();
-        std::vector<format::Metric> metrics{format::Metric::wdl, format::Metric::dtw, format::Metric::dtc};
-        if constexpr (R::kCountingRules)
-            for (auto metric : gen::rule_metrics_of(m)) metrics.push_back(metric);
-        for (auto metric : metrics) {
-            const auto path = dir / format::file_name(m.name(), metric);
-            ++files;
-            auto reader = format::TableReader::open(path, R::kId, rules_fingerprint<R>());
-            std::string problem;
-            if (!reader)
-                problem = reader.error();
-            else if (problem = format::header_problem<R>(reader->info(), m, metric, entries); !problem.empty())
-                ;
-            else if (auto st = reader->verify_checksums(); !st.ok())
-                problem = st.error();
-            else if (reader->info().derived())
-                problem = derived_wdl_problem(dir, m);
-            if (!problem.empty()) {
-                problems.push_back({{"file", path.string()}, {"slice", m.name()}, {"problem", problem}});
-                if (!o.json) std::cout << "FAIL " << path.string() << ": " << problem << "\n";
-            }
-        }
+    for (const gen::FolderProblem& x : folder.problems) {
+        nlohmann::json j{{"slice", x.slice}, {"problem", x.problem}};
+        if (!x.file.empty()) j["file"] = x.file;
+        problems.push_back(j);
+        if (!o.json) print_line("FAIL " + (x.file.empty() ? x.slice : x.file) + ": " + x.problem);
     }
-    if (slices.empty()) {
-        std::cerr << "dtb verify: no tables of " << R::kName << " in " << dir.string() << "\n";
-        return kExitTables;
-    }
+    const std::vector<Material>& slices = folder.slices;
+    const int files = folder.files;
     // Entries re-derived, and the positions they stand for: the same in international; in a
     // Turkish mirror index an entry stands for a position and its mirror (index/slice_index.hpp).
     std::uint64_t entries = 0, positions = 0;
     std::atomic<std::uint64_t> mismatches{0};
-    if (o.full && problems.empty()) {
+    // --full re-derives the complete slices (gen/folder_check.hpp); the others are listed.
+    nlohmann::json not_checked = nlohmann::json::array();
+    std::vector<Material> to_derive;
+    for (const Material& m : slices) {
+        if (folder.complete.count(m))
+            to_derive.push_back(m);
+        else if (o.full) {
+            not_checked.push_back(m.name());
+            if (!o.json) print_line("SKIP " + m.name() + ": not re-derived, as it or a slice it needs is missing or invalid");
+        }
+    }
+    if (o.full) {
         gen::FullTables<R> tables(dir);
         const bool tty = isatty(2);
-        for (const Material& m : slices) {
+        for (const Material& m : to_derive) {
             auto report = [&](const gen::Mismatch& x) {
                 if (problems.size() >= 100) return;
                 auto values = [](const gen::StoredValues& v) {
@@ -130,7 +123,7 @@ int run_verify(const VerifyOptions& o) {
                     std::cout << "FAIL " << x.slice << " index " << x.index << " " << x.fen << ": stored "
                               << to_string(x.stored.wdl) << " dtw " << x.stored.dtw << " dtc " << x.stored.dtc
                               << ", derived " << to_string(x.derived.wdl) << " dtw " << x.derived.dtw << " dtc "
-                              << x.derived.dtc << "\n";
+                              << x.derived.dtc << std::endl;
             };
             auto progress = [&](std::uint64_t done, std::uint64_t total) {
                 std::fprintf(stderr, "%sverify %s %5.1f%%%s", tty ? "\r\033[K" : "", m.name().c_str(),
@@ -139,7 +132,7 @@ int run_verify(const VerifyOptions& o) {
             auto r = gen::verify_slice_full<R>(tables, m, report, mismatches, progress);
             if (!r) {
                 problems.push_back({{"slice", m.name()}, {"problem", r.error()}});
-                if (!o.json) std::cout << "FAIL " << m.name() << ": " << r.error() << "\n";
+                if (!o.json) print_line("FAIL " + m.name() + ": " + r.error());
                 continue;
             }
             entries += *r;
@@ -147,7 +140,7 @@ int run_verify(const VerifyOptions& o) {
         }
         if constexpr (R::kCountingRules) {
             static_assert(!SliceIndex<R>::kMirror, "rule entries are counted as positions");
-            const std::uint64_t rule_entries = verify_rules<R>(dir, slices, o, problems, mismatches);
+            const std::uint64_t rule_entries = verify_rules<R>(dir, to_derive, o, problems, mismatches);
             entries += rule_entries;
             positions += rule_entries;
         }
@@ -164,7 +157,8 @@ int run_verify(const VerifyOptions& o) {
                                     {"entries_checked", entries},
                                     {"mismatches", mismatches.load()},
                                     {"ok", ok},
-                                    {"problems", problems}}
+                                    {"problems", problems},
+                                    {"not_checked", not_checked}}
                          .dump()
                   << "\n";
     } else {
@@ -184,16 +178,17 @@ int run_verify(const VerifyOptions& o) {
 void add_verify_command(CLI::App& app, VerifyOptions& o, std::function<int()>& action) {
     auto* cmd = app.add_subcommand("verify", "Check table checksums; with --full re-derive every value");
     cmd->add_option("--db", o.db, "Table folder (default data/tb/<variant>)");
-    cmd->add_option("--variant", o.variant, "international or turkish")
+    cmd->add_option("--variant", o.variant, "international or turkish (default: the folder's own)")
         ->check(CLI::IsMember({"international", "turkish"}))
         ->default_val("international");
     cmd->add_flag("--full", o.full, "Re-derive every stored value from its successors");
     cmd->add_flag("--json", o.json, "Print one JSON object");
-    cmd->add_option("--threads", o.threads, "Threads (default: all cores)");
-    cmd->callback([&]() {
-        action = [&]() {
+    add_threads_option(cmd, o.threads);
+    cmd->callback([&o, &action, cmd]() {
+        o.variant_given = cmd->count("--variant") > 0;
+        action = [&o]() {
             if (o.threads > 0) omp_set_num_threads(o.threads);
-            return with_variant(o.variant == "turkish" ? VariantId::turkish : VariantId::international,
+            return with_variant(variant_for("verify", o.variant, o.variant_given, o.db),
                                 [&](auto v) { return run_verify<decltype(v)>(o); });
         };
     });

@@ -1,0 +1,86 @@
+// What every subcommand checks and reports the same way: integers written in plain decimal and
+// in range, the thread count, the variant of a table folder, errors printed safely, and the exit
+// code of each kind of error (README.md, "Exit codes").
+#pragma once
+#include <CLI/CLI.hpp>
+#include <charconv>
+#include <cstdint>
+#include <filesystem>
+#include <iostream>
+#include <string>
+#include <string_view>
+
+#include "gen/generate.hpp"
+#include "probe/folder_variant.hpp"
+#include "probe/regular_file.hpp"
+#include "rules/expected.hpp"
+#include "rules/quote.hpp"
+#include "rules/variant.hpp"
+#include "tools/commands.hpp"
+
+namespace dtb::tools {
+
+// The largest PDN file dtb reads (a tournament's file is a few MB; a bigger collection is split).
+inline constexpr std::size_t kMaxPdnBytes = std::size_t{64} << 20;
+// The largest counter (plies) dtb adjudicate takes: far past every limit of the counting rules.
+inline constexpr long long kMaxPlies = 1'000'000;
+
+// An integer in plain decimal ("-" allowed where lo < 0; no "+", "0x", blanks or empty text)
+// within [lo, hi]. CLI11's own conversion would take "0x10" as 16 and "" as 0.
+inline CLI::Validator integer_in(long long lo, long long hi) {
+    return CLI::Validator(
+        [lo, hi](std::string& text) -> std::string {
+            const std::string shown = quote_input(text, 24);
+            const bool negative = !text.empty() && text[0] == '-';
+            const std::string_view digits = std::string_view(text).substr(negative ? 1 : 0);
+            if (digits.empty() || digits.find_first_not_of("0123456789") != std::string_view::npos)
+                return shown + " is not a whole number";
+            long long value = 0;
+            const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+            if (ec != std::errc() || end != text.data() + text.size() || value < lo || value > hi)
+                return shown + " is out of range: " + std::to_string(lo) + " to " + std::to_string(hi);
+            return {};
+        },
+        "INT in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]", "integer_in");
+}
+
+// --threads for every subcommand that runs in parallel: 0 (all cores) to gen::kMaxThreads.
+inline void add_threads_option(CLI::App* cmd, int& threads) {
+    cmd->add_option("--threads", threads, "Threads (default 0: all cores; at most 1024)")
+        ->check(integer_in(0, gen::kMaxThreads));
+}
+
+// The exit code of a library error (README.md, "Exit codes").
+inline int exit_code_of(ErrorKind kind) {
+    switch (kind) {
+        case ErrorKind::bad_input: return kExitBadInput;
+        case ErrorKind::tables: return kExitTables;
+        case ErrorKind::busy: return kExitBusy;
+        case ErrorKind::system: return kExitSystem;
+        case ErrorKind::unspecified: break;
+    }
+    return kExitSystem;
+}
+
+// "dtb <command>: <message>" on stderr, with what the message quotes from input or paths made
+// safe for a terminal (rules/quote.hpp).
+inline void print_error(std::string_view command, std::string_view message) {
+    std::cerr << "dtb " << command << ": " << escape_text(message) << "\n" << std::flush;
+}
+
+// The variant to read a table folder as: --variant when given; else the folder's own (its
+// tables' headers say it; the choice is said on stderr when it is not the default); else
+// international.
+inline VariantId variant_for(std::string_view command, const std::string& variant, bool variant_given,
+                             const std::string& db) {
+    if (variant_given) return variant == "turkish" ? VariantId::turkish : VariantId::international;
+    if (!db.empty())
+        if (auto v = format::folder_variant(db); v && *v != VariantId::international) {
+            std::cerr << "dtb " << command << ": " << escape_text(db) << " holds " << variant_name(*v)
+                      << " tables: reading them as --variant " << variant_name(*v) << "\n";
+            return *v;
+        }
+    return VariantId::international;
+}
+
+}  // namespace dtb::tools
