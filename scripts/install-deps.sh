@@ -2,7 +2,7 @@
 # Installs the Debian packages dtb needs, when any is missing. Safe to run again.
 set -euo pipefail
 packages=(g++ cmake make pkg-config libzstd-dev catch2 libxxhash-dev nlohmann-json3-dev libcli11-dev
-          libbenchmark-dev zstd)
+          libbenchmark-dev zstd libcpp-httplib-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

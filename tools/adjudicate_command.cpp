@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "json/probe_json.hpp"
 #include "probe/adjudicate.hpp"
 #include "rules/fen.hpp"
 #include "tools/adjudicate_game.hpp"
@@ -17,12 +18,6 @@ namespace {
 using probe::Adjudication;
 using probe::Counters;
 
-nlohmann::json plies_json(Wdl w, int plies) {
-    return w == Wdl::draw || plies < 0 ? nlohmann::json() : nlohmann::json(plies);
-}
-
-nlohmann::json counter_json(const std::optional<int>& c) { return c ? nlohmann::json(*c) : nlohmann::json(); }
-
 
 std::string result_text(Wdl w, int plies) {
     if (w == Wdl::draw) return "draw";
@@ -33,24 +28,7 @@ std::string result_text(Wdl w, int plies) {
 void print_position(const probe::Tablebase& tb, const Position& p, const AdjudicateOptions& o,
                     const Adjudication& a) {
     if (o.json) {
-        nlohmann::json moves = nlohmann::json::array();
-        for (const auto& m : a.moves)
-            moves.push_back({{"move", m.text},
-                             {"result", std::string(to_string(m.result))},
-                             {"plies", plies_json(m.result, m.plies)}});
-        const nlohmann::json j = {{"fen", tb.to_fen(p)},
-                                  {"rules", o.rules},
-                                  {"reversible", a.counters.reversible},
-                                  {"endgame", counter_json(a.counters.endgame)},
-                                  {"small", counter_json(a.counters.small)},
-                                  {"result", std::string(to_string(a.result))},
-                                  {"plies", plies_json(a.result, a.plies)},
-                                  {"rule", std::string(probe::to_string(a.rule))},
-                                  {"moves", moves},
-                                  {"theoretical", a.theoretical_known ? nlohmann::json(std::string(to_string(a.theoretical)))
-                                                                      : nlohmann::json()},
-                                  {"theoretical_dtw", plies_json(a.theoretical, a.theoretical_dtw)}};
-        std::cout << j.dump() << "\n" << std::flush;
+        std::cout << json::adjudication_json(tb, p, o.rules, a).dump() << "\n" << std::flush;
         return;
     }
     std::ostringstream out;

@@ -17,6 +17,7 @@ struct CommandLine {
     ProbeOptions probe;
     StatsOptions stats;
     AdjudicateOptions adjudicate;
+    ServeOptions serve;
     std::function<int()> action;  // set by the subcommand that parsing selected
 
     CommandLine() {
@@ -27,6 +28,7 @@ struct CommandLine {
         add_probe_command(app, probe, action);
         add_stats_command(app, stats, action);
         add_adjudicate_command(app, adjudicate, action);
+        add_serve_command(app, serve, action);
     }
     CommandLine(const CommandLine&) = delete;
     CommandLine& operator=(const CommandLine&) = delete;

@@ -83,5 +83,13 @@ struct AdjudicateOptions {
 };
 void add_adjudicate_command(CLI::App& app, AdjudicateOptions& o, std::function<int()>& action);
 
+struct ServeOptions {
+    std::string tables = "data/tb";
+    std::string host = "127.0.0.1";
+    int port = 8080;
+    int threads = 0;
+    std::size_t cache_mb = 64;
+};
+void add_serve_command(CLI::App& app, ServeOptions& o, std::function<int()>& action);
 
 }  // namespace dtb::tools

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "json/probe_json.hpp"
 #include "probe/probe.hpp"
 #include "rules/fen.hpp"
 #include "tools/arguments.hpp"
@@ -22,11 +23,6 @@ int exit_code_of(Status s) {
     return s == Status::illegal ? kExitBadInput : kExitTables;
 }
 
-
-// Distances of a decided value; draws have none (null in JSON, blank in text).
-nlohmann::json distance(Wdl w, int d) {
-    return w == Wdl::draw || d < 0 ? nlohmann::json() : nlohmann::json(d);
-}
 
 std::string value_text(Wdl w, int dtw) {
     if (w == Wdl::draw) return "draw";
@@ -89,25 +85,9 @@ void print_text(const probe::Tablebase& tb, const Position& p, const probe::Anal
     std::cout << out.str() << std::flush;
 }
 
-void print_json(const probe::Tablebase& tb, const Position& p, const probe::Analysis& a,
-                const std::string& variant) {
-    const Result& r = a.result;
-    nlohmann::json moves = nlohmann::json::array();
-    for (const MoveValue& m : a.moves)
-        moves.push_back({{"move", m.text},
-                         {"wdl", std::string(to_string(m.wdl))},
-                         {"dtw", distance(m.wdl, m.dtw)},
-                         {"dtc", distance(m.wdl, m.dtc)}});
-    nlohmann::json pv = nlohmann::json::array();
-    for (const MoveValue& m : a.pv) pv.push_back(m.text);
-    const nlohmann::json j = {{"fen", tb.to_fen(p)},
-                              {"variant", variant},
-                              {"wdl", std::string(to_string(r.wdl))},
-                              {"dtw", distance(r.wdl, r.dtw)},
-                              {"dtc", distance(r.wdl, r.dtc)},
-                              {"moves", moves},
-                              {"pv", pv}};
-    std::cout << j.dump() << "\n" << std::flush;
+void print_json(const probe::Tablebase& tb, const Position& p, const probe::Analysis& a) {
+    std::cout << json::analysis_json(tb, p, a).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n"
+              << std::flush;
 }
 
 int run_probe(const ProbeOptions& o) {
@@ -146,7 +126,7 @@ int run_probe(const ProbeOptions& o) {
             continue;
         }
         if (o.json)
-            print_json(*tb, p, a, variant);
+            print_json(*tb, p, a);
         else
             print_text(*tb, p, a, variant);
     }

@@ -1,0 +1,28 @@
+// The JSON objects the front ends speak: `dtb probe --json`, `dtb adjudicate --json` and the
+// explorer's API (docs/API.md) build them here, so that the same position always gives the
+// same object, whoever asks.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "probe/adjudicate.hpp"
+#include "probe/probe.hpp"
+#include "rules/position.hpp"
+
+namespace dtb::json {
+
+// `dtb probe --json`'s object: {"fen","variant","wdl","dtw","dtc","moves":[{"move","wdl","dtw",
+// "dtc","fen","captures","promotes","path"}],"pv":[...]}; distances of draws are null; moves
+// best first; "fen" the position after the move, "path" the squares the piece stands on from
+// start to end, as the board numbers them (for a page that shows the move).
+nlohmann::json analysis_json(const probe::Tablebase& tb, const Position& p, const probe::Analysis& a);
+
+// `dtb adjudicate --json`'s object: {"fen","rules","reversible","endgame","small","result",
+// "plies","rule","moves":[{"move","result","plies"}],"theoretical","theoretical_dtw"}.
+nlohmann::json adjudication_json(const probe::Tablebase& tb, const Position& p, const std::string& rules,
+                                 const probe::Adjudication& a);
+
+// The distance of a decided value, null for a draw or an unknown distance.
+inline nlohmann::json distance_json(Wdl w, int d) { return w == Wdl::draw || d < 0 ? nlohmann::json() : nlohmann::json(d); }
+
+}  // namespace dtb::json

@@ -1,0 +1,192 @@
+#include "server/explorer.hpp"
+
+#include <charconv>
+#include <nlohmann/json.hpp>
+
+#include "json/probe_json.hpp"
+#include "probe/adjudicate.hpp"
+#include "rules/fen.hpp"
+#include "rules/quote.hpp"
+#include "server/static_files.hpp"
+
+namespace dtb::server {
+
+namespace {
+
+constexpr std::string_view kApi = "/api/v1/";
+constexpr long long kMaxPlies = 1'000'000;
+
+Response json_response(const nlohmann::json& j, bool cacheable) {
+    Response r;
+    r.body = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    r.cacheable = cacheable;
+    r.cross_origin = true;
+    return r;
+}
+
+// The status a failed probe answers with: 400 for a position no game reaches, else 503.
+int status_of(probe::Status s) { return s == probe::Status::illegal ? 400 : 503; }
+
+// A counter parameter: absent, or plain decimal in [0, kMaxPlies].
+struct Counter {
+    std::optional<int> value;
+    std::string error;
+};
+Counter counter_param(const Explorer::Params& params, const char* name) {
+    const auto it = params.find(name);
+    if (it == params.end() || it->second.empty()) return {};
+    const std::string& text = it->second;
+    long long v = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || end != text.data() + text.size() || text[0] == '-' || v > kMaxPlies)
+        return {std::nullopt, std::string(name) + " must be a whole number from 0 to 1000000, not " + quote_input(text, 24)};
+    return {static_cast<int>(v), {}};
+}
+
+int count_pieces(const std::string& name) {
+    int n = 0;
+    for (char c : name) n += c == 'K' || c == 'M';
+    return n;
+}
+
+}  // namespace
+
+Response error_response(int status, const std::string& message) {
+    Response r;
+    r.status = status;
+    r.body = nlohmann::json{{"error", escape_text(message)}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    r.cross_origin = true;
+    return r;
+}
+
+Explorer::Explorer(const ExplorerOptions& options) {
+    for (VariantId id : {VariantId::international, VariantId::turkish}) {
+        auto v = std::make_unique<Variant>();
+        v->id = id;
+        v->folder = options.tables / std::string(variant_name(id));
+        std::error_code ec;
+        for (const auto& e : std::filesystem::directory_iterator(v->folder, ec)) {
+            if (e.path().extension() != ".wdl") continue;
+            const std::string stem = e.path().stem().string();
+            if (!Material::parse(stem)) continue;
+            ++v->slices;
+            v->largest_pieces = std::max(v->largest_pieces, count_pieces(stem));
+        }
+        if (v->slices == 0) {
+            v->missing = "no tables for this variant (" + v->folder.string() + " holds none; dtb gen --variant " +
+                         std::string(variant_name(id)) + " --out " + v->folder.string() + " makes them)";
+        } else {
+            probe::Options o;
+            o.variant = id;
+            o.directories = {v->folder};
+            o.cache_mb = options.cache_mb;
+            if (id == VariantId::international) o.metrics = probe::kAllMetrics | probe::kRuleMetrics;
+            auto tb = probe::Tablebase::open(o);
+            if (tb)
+                v->tables.emplace(std::move(tb.value()));
+            else
+                v->missing = tb.error();
+        }
+        variants_.push_back(std::move(v));
+    }
+}
+
+const Explorer::Variant* Explorer::variant_named(std::string_view name) const {
+    for (const auto& v : variants_)
+        if (variant_name(v->id) == name) return v.get();
+    return nullptr;
+}
+
+std::string Explorer::status_json() const {
+    nlohmann::json variants = nlohmann::json::array();
+    for (const auto& v : variants_) {
+        nlohmann::json rule_sets = v->id == VariantId::international ? nlohmann::json{"fmjd", "ffjd", "none"} : nlohmann::json{"none"};
+        nlohmann::json j{{"variant", std::string(variant_name(v->id))},
+                         {"tables", v->tables.has_value()},
+                         {"folder", v->folder.string()},
+                         {"slices", v->slices},
+                         {"largest_pieces", v->tables ? v->largest_pieces : 0},
+                         {"rule_sets", rule_sets}};
+        if (!v->tables) j["problem"] = v->missing;
+        variants.push_back(j);
+    }
+    return nlohmann::json{{"version", DTB_VERSION}, {"variants", variants}}.dump(-1, ' ', false,
+                                                                                 nlohmann::json::error_handler_t::replace);
+}
+
+Response Explorer::get(std::string_view path, const Params& params) const {
+    if (path.substr(0, kApi.size()) != kApi) {
+        if (const StaticFile* f = find_static_file(path)) {
+            Response r;
+            r.content_type = std::string(f->content_type);
+            r.body = std::string(f->content);
+            return r;
+        }
+        return error_response(404, "no such page: " + quote_input(path, 64));
+    }
+    const std::string_view rest = path.substr(kApi.size());
+    if (rest == "status") {
+        Response r;
+        r.body = status_json();
+        r.cross_origin = true;
+        return r;
+    }
+    const std::size_t slash = rest.find('/');
+    const std::string_view name = rest.substr(0, slash);
+    const Variant* v = variant_named(name);
+    if (!v) return error_response(404, "unknown variant or route " + quote_input(path, 64) + " (variants: international, turkish)");
+    const std::string_view action = slash == std::string_view::npos ? std::string_view() : rest.substr(slash + 1);
+    if (slash == std::string_view::npos) return probe_position(*v, params);
+    if (action == "adjudicate" && v->id == VariantId::international) return adjudicate_position(*v, params);
+    if (action == "games" && v->id == VariantId::international) return error_response(405, "games takes POST with a PDN body");
+    return error_response(404, "no such route: " + quote_input(path, 64));
+}
+
+Response Explorer::post(std::string_view path, std::string_view body) const {
+    if (path == "/api/v1/international/games") return judge_games(*variant_named("international"), body);
+    if (path.substr(0, kApi.size()) == kApi) return error_response(405, "only POST /api/v1/international/games takes a body");
+    return error_response(404, "no such route: " + quote_input(path, 64));
+}
+
+Response Explorer::probe_position(const Variant& v, const Params& params) const {
+    const auto fen = params.find("fen");
+    if (fen == params.end() || fen->second.empty()) return error_response(400, "give the position: ?fen=W:W31,...:B1,...");
+    auto p = with_variant(v.id, [&](auto r) { return parse_fen<decltype(r)>(fen->second); });
+    if (!p) return error_response(400, p.error());
+    if (!v.tables) return error_response(503, v.missing);
+    const probe::Analysis a = v.tables->analyse(*p);
+    if (!a.result.ok()) return error_response(status_of(a.result.status), v.tables->to_fen(*p) + ": " + v.tables->explain(a.result));
+    return json_response(json::analysis_json(*v.tables, *p, a), true);
+}
+
+Response Explorer::adjudicate_position(const Variant& v, const Params& params) const {
+    const auto fen = params.find("fen");
+    if (fen == params.end() || fen->second.empty()) return error_response(400, "give the position: ?fen=W:W31,...:B1,...");
+    const auto rules_param = params.find("rules");
+    const std::string rules_name = rules_param == params.end() || rules_param->second.empty() ? "fmjd" : rules_param->second;
+    const auto rules = parse_rule_set(rules_name);
+    if (!rules) return error_response(400, "rules must be fmjd, ffjd or none, not " + quote_input(rules_name, 24));
+    const Counter reversible = counter_param(params, "reversible"), endgame = counter_param(params, "endgame"),
+                  small = counter_param(params, "small");
+    for (const Counter* c : {&reversible, &endgame, &small})
+        if (!c->error.empty()) return error_response(400, c->error);
+    probe::Counters counters;
+    counters.reversible = reversible.value.value_or(0);
+    counters.endgame = endgame.value;
+    counters.small = small.value;
+    auto p = parse_fen<International>(fen->second);
+    if (!p) return error_response(400, p.error());
+    if (!v.tables) return error_response(503, v.missing);
+    const probe::Adjudicator judge(*v.tables, *rules);
+    const probe::Adjudication a = judge.adjudicate(*p, counters);
+    if (!a.ok()) return error_response(status_of(a.status.status), v.tables->to_fen(*p) + ": " + v.tables->explain(a.status));
+    return json_response(json::adjudication_json(*v.tables, *p, rules_name, a), true);
+}
+
+Response Explorer::judge_games(const Variant& v, std::string_view body) const {
+    if (body.size() > kMaxBodyBytes) return error_response(413, "a PDN body may hold at most 1 MB");
+    if (!v.tables) return error_response(503, v.missing);
+    return error_response(503, "game judging is not available in this build");
+}
+
+}  // namespace dtb::server
