@@ -22,7 +22,7 @@ build=build-fuzz
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER="$cc" -DCMAKE_CXX_COMPILER="$cxx" \
   -DDTB_FUZZ=ON -DDTB_SANITIZE=ON -DDTB_BUILD_TESTS=OFF -DDTB_BUILD_BENCH=OFF -DDTB_NATIVE=OFF \
   -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link" >/dev/null
-targets=(fuzz_fen fuzz_move fuzz_pdn fuzz_table fuzz_args)
+targets=(fuzz_fen fuzz_move fuzz_pdn fuzz_table fuzz_args fuzz_request)
 cmake --build "$build" -j"$jobs" --target "${targets[@]}"
 
 artifacts=$build/artifacts

@@ -17,3 +17,4 @@ fi
 $dtb adjudicate --fen "W:WK40,K45,50:BK11" --endgame 1
 $dtb adjudicate --fen "W:WK40,K45,50:BK11" --endgame 2
 $dtb adjudicate --fen "W:WK6,K22,K27:BK49" --reversible 38
+echo "Explorer: run '$dtb serve' and open http://127.0.0.1:8080/ in a browser (docs/API.md for the JSON API)."

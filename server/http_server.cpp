@@ -49,13 +49,16 @@ const char* reason_of(int status) {
 Expected<std::unique_ptr<HttpServer>> HttpServer::bind(const Explorer& explorer, const HttpOptions& options) {
     auto impl = std::make_unique<Impl>(explorer);
     httplib::Server& http = impl->http;
-    const int threads = options.threads > 0 ? options.threads : std::max(4, static_cast<int>(std::thread::hardware_concurrency()));
+    // cpp-httplib gives each connection a thread while it is kept alive: the pool bounds the
+    // connections served at once, not the cores used.
+    const int threads = options.threads > 0 ? options.threads : kDefaultThreads;
     http.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<std::size_t>(threads)); };
     http.set_payload_max_length(kMaxBodyBytes);
     http.set_read_timeout(5, 0);
     http.set_write_timeout(5, 0);
     http.set_keep_alive_timeout(5);
     http.set_keep_alive_max_count(1000);
+    http.set_tcp_nodelay(true);  // headers and body go out in two writes: no Nagle delay between them
     const Explorer* e = &explorer;
     http.Get(R"(/.*)", [e](const httplib::Request& req, httplib::Response& res) { send(e->get(req.path, params_of(req)), res); });
     http.Post(R"(/.*)", [e](const httplib::Request& req, httplib::Response& res) { send(e->post(req.path, req.body), res); });

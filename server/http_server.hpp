@@ -9,10 +9,12 @@
 
 namespace dtb::server {
 
+inline constexpr int kDefaultThreads = 32;
+
 struct HttpOptions {
     std::string host = "127.0.0.1";
     int port = 8080;  // 0: any free port (port() says which)
-    int threads = 0;  // requests answered at once; 0: the number of cores, at least 4
+    int threads = 0;  // connections served at once (each keep-alive connection holds one); 0: kDefaultThreads
 };
 
 class HttpServer {

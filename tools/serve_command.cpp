@@ -59,7 +59,9 @@ void add_serve_command(CLI::App& app, ServeOptions& o, std::function<int()>& act
     cmd->add_option("--tables", o.tables, "Folder with one table folder per variant (default data/tb)");
     cmd->add_option("--host", o.host, "Address to listen on (default 127.0.0.1: this machine only)");
     cmd->add_option("--port", o.port, "Port (default 8080; 0: any free port, printed)")->check(integer_in(0, 65535));
-    add_threads_option(cmd, o.threads);
+    cmd->add_option("--threads", o.threads,
+                    "Connections served at once (default 0: 32; each keep-alive connection holds one)")
+        ->check(integer_in(0, gen::kMaxThreads));
     cmd->add_option("--cache-mb", o.cache_mb, "Block cache per variant in MB (default 64)")->check(integer_in(0, 1 << 20));
     cmd->footer("API: GET /api/v1/status, GET /api/v1/{international|turkish}?fen=FEN,\n"
                 "GET /api/v1/international/adjudicate?fen=&rules=&reversible=&endgame=&small=,\n"
