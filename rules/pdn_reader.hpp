@@ -1,37 +1,55 @@
-// PDN game records (Portable Draughts Notation 3.0, pdn.fmjd.org), the syntax layer: the text of
-// a whole file -> its games, each with its tag pairs, its move tokens (with their source lines)
-// and its result. Nothing here knows the rules of a variant: pdn_replay.hpp matches the tokens
-// against the legal moves.
+// PDN game records (Portable Draughts Notation 3.0, pdn.fmjd.org, and the forms real tournament
+// files use), the syntax layer: the text of a whole file -> its games, each with its tag pairs,
+// its move tokens (with their source line and column) and its result. Nothing here knows the
+// rules of a variant: pdn_replay.hpp matches the tokens against the legal moves.
 //
-// What the reader understands (anything else is a syntax error of the game it stands in):
-//   [Name "value"]       a tag pair, on one line; in the value \" is a quote, \\ a backslash
-//   1.  12.  1...  12... move numbers, skipped (also when glued to the move: "1.32-28")
-//   32-28 28x19x10       moves: squares ([a-w,y,z]?[0-9]{1,2}) joined by '-', 'x', 'X' or ':',
-//   d3-d4 d3xd5xf5       kept as written minus a trailing strength (! ? !! ?? !? ?!, also
-//                        "(!)") or '*'; whether they name legal moves is for the replay
-//   2-0 1-1 0-2          results (international style: 2 points a win), and
-//   1-0 1/2-1/2 0-1 *    results (PGN style); a result token ends its game
-//   {...}                a comment, which may span lines; ";" a comment to the end of the line
+// What the reader understands:
+//   [Name "value"]       a tag pair, on one line; in the value \" is a quote, \\ a backslash;
+//                        text that is not UTF-8 is read as Windows-1252 (Windows-1254 in a
+//                        Turkish game, GameType 30) and converted (pdn_text.hpp)
+//   1.  12.  1...  1 .   move numbers, skipped, also without dots ("1 32-28 18-23 2 37-32"),
+//   12...                glued to the move ("1.32-28"), restarting or skipping numbers
+//   32-28 28x19x10       moves: squares ([a-w,y,z]?[0-9]{1,2}) joined by '-', 'x', 'X' or ':';
+//   d3-d4 d3xd5xf5       squares padded with blanks or zeros ("1- 6", "47x 9", "05-10") are
+//   1- 6  47x 9  05-10   joined and unpadded ("1-6", "47x9", "5-10"); a trailing strength
+//                        (! ? !! ?? !? ?!, also "(!)") or '*' is dropped; captures may name
+//                        every landing square, only start and end, or one jump per token
+//                        ("11x18 18x25"): whether they name legal moves is for the replay
+//   0:12  1:05:30        time annotations after a move (a number of minutes "0:ss", or h:mm:ss),
+//                        skipped
+//   2-0 1-1 0-2 0-0      results (international style: 2 points a win; 0-0 no winner), and
+//   1-0 1/2-1/2 0-1 *    results (PGN style); a result token ends its game; a Result tag that
+//                        disagrees with it is reported by pdn_result_conflict
+//   {...}                a comment, which may span lines (lidraughts' [%clock ..], [%eval ..]
+//                        inside are comment text); ";" a comment to the end of the line
 //   % ...                an escape line: '%' first (after blanks) on its line
 //   ( ... )              a variation, nested to any depth, skipped with everything inside
-//   $12                  a NAG, skipped
-// Games: a game ends at its result token, where a tag section follows its moves, or at the end of
-// the text. A result with neither tags nor moves before it makes no game (PDN 3.0 also uses a lone
-// '*' as a game separator). Mid-game setups ("/W:W1:B2/") are not supported: a syntax error.
+//   $12                  a NAG, skipped; ! ? !! ?! alone too
+// Line ends LF, CRLF or CR; a UTF-8 byte order mark is skipped.
+// Games: a game ends at its result token, where a tag section follows its moves (or repeats a
+// tag of a game without moves: an empty game), or at the end of the text. A result with neither
+// tags nor moves before it makes no game (PDN 3.0 also uses a lone '*' as a game separator).
+// Text between games (after a result, before the first game) is skipped. Mid-game setups
+// ("/W:W1:B2/") are not supported.
 //
-// Nothing throws. A syntax problem is recorded in the game's `errors` with its line, and reading
-// goes on: after a garbage token with the next token; after a broken tag with the next line; after
-// an unterminated comment or variation (which would swallow the rest of the text) at the next line
-// that starts with '[', which begins a new game. A comment is taken as unterminated also when a
-// line inside it starts with a tag pair ([Name "...), since its '}' then belongs to a later game.
+// Nothing throws. A syntax problem is recorded in the game's `errors` with its line and column,
+// and reading goes on. A recoverable one (`recoverable`): a word that is none of the above inside
+// the moves (it also stands in the moves as an unreadable token, for the replay to step over or
+// to recover from the move after it), a stray bracket or quote, a broken tag other than FEN and
+// GameType. The others leave the game unfollowable: a broken FEN or GameType tag, a setup, an
+// unterminated comment or variation (which would swallow the rest of the text: reading resumes
+// at the next line that starts with '[', a new game). A comment is taken as unterminated also
+// when a line inside it starts with a tag pair ([Name "...), since its '}' then belongs to a
+// later game.
 #pragma once
 #include <algorithm>
 #include <cstdint>
-#include <cstdio>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "pdn_text.hpp"
 
 namespace dtb {
 
@@ -39,17 +57,23 @@ enum class PdnResult : std::uint8_t { white_wins, draw, black_wins, unknown };
 
 struct PdnTag {
     std::string name;
-    std::string value;  // unescaped
+    std::string value;  // unescaped, UTF-8
 };
 
 struct PdnMoveToken {
-    std::string text;  // as written, without move number and strength: "28x19x10", "d3-d4"
-    int line = 0;      // 1-based line of the source text
+    std::string text;     // the move unpadded, without move number and strength: "28x19x10",
+                          // "1-6" for "1- 6"; for an unreadable token the word as written
+    std::string written;  // as in the source ("1- 6", "32-28!")
+    int line = 0;         // 1-based line of the source text
+    int column = 0;       // 1-based column (characters) of its first character
+    bool readable = true;  // false: a word that is no move, kept for the replay to step over
 };
 
 struct PdnSyntaxError {
     int line = 0;
+    int column = 0;
     std::string message;  // one line, without the line number
+    bool recoverable = false;
 };
 
 struct PdnGame {
@@ -58,7 +82,7 @@ struct PdnGame {
     std::vector<PdnTag> tags;               // in file order
     std::vector<PdnMoveToken> moves;        // the main line, in order
     std::string result_token;               // as written; empty when the game has none
-    PdnResult result = PdnResult::unknown;  // of result_token (unknown for "*" and for none)
+    PdnResult result = PdnResult::unknown;  // of result_token (unknown for "*", "0-0", none)
     std::vector<PdnSyntaxError> errors;     // empty for a well-formed game
 
     // The value of the first tag of that name (names compared ignoring case), or nullptr.
@@ -68,6 +92,11 @@ struct PdnGame {
                            [](char a, char b) { return lower(a) == lower(b); }))
                 return &t.value;
         return nullptr;
+    }
+    // Whether a syntax error leaves the game unfollowable (see the head of this file).
+    bool has_fatal_error() const {
+        return std::any_of(errors.begin(), errors.end(),
+                           [](const PdnSyntaxError& e) { return !e.recoverable; });
     }
 
   private:
@@ -81,7 +110,7 @@ inline std::optional<PdnResult> parse_pdn_result(std::string_view token) {
     if (token == "2-0" || token == "1-0") return PdnResult::white_wins;
     if (token == "1-1" || token == "1/2-1/2") return PdnResult::draw;
     if (token == "0-2" || token == "0-1") return PdnResult::black_wins;
-    if (token == "*") return PdnResult::unknown;
+    if (token == "*" || token == "0-0") return PdnResult::unknown;
     return std::nullopt;
 }
 
@@ -91,6 +120,17 @@ inline PdnResult pdn_recorded_result(const PdnGame& g) {
     if (const std::string* r = g.tag("Result"))
         if (const auto v = parse_pdn_result(*r)) return *v;
     return PdnResult::unknown;
+}
+
+// When the Result tag and the result after the moves name different results (both known), what
+// to say about it; the moves' result is the one recorded.
+inline std::optional<std::string> pdn_result_conflict(const PdnGame& g) {
+    const std::string* tag = g.tag("Result");
+    if (!tag || g.result_token.empty() || g.result == PdnResult::unknown) return std::nullopt;
+    const auto t = parse_pdn_result(*tag);
+    if (!t || *t == PdnResult::unknown || *t == g.result) return std::nullopt;
+    return "the Result tag \"" + pdn_detail::printable(*tag) + "\" disagrees with the result " +
+           g.result_token + " after the moves; " + g.result_token + " is taken";
 }
 
 namespace pdn_detail {
@@ -111,28 +151,13 @@ inline bool is_name_char(char c) {
 inline bool is_file_letter(char c) {
     return ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) && c != 'x' && c != 'X';
 }
+inline bool is_move_separator(char c) {
+    return c == '-' || c == 'x' || c == 'X' || c == ':';
+}
 // Characters that end a word: blanks and the characters that open or close another element.
 inline bool ends_word(char c) {
     return is_space(c) || c == '{' || c == '}' || c == '(' || c == ')' || c == '[' || c == ']' ||
            c == ';' || c == '$' || c == '"';
-}
-
-// A snippet of the input for a message: at most 40 bytes, control characters as \xNN.
-inline std::string printable(std::string_view s) {
-    std::string out;
-    const size_t n = std::min<size_t>(s.size(), 40);
-    for (size_t i = 0; i < n; ++i) {
-        const auto c = static_cast<unsigned char>(s[i]);
-        if (c < 0x20 || c == 0x7f) {
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "\\x%02X", c);
-            out += buf;
-        } else {
-            out += static_cast<char>(c);
-        }
-    }
-    if (s.size() > n) out += "...";
-    return out;
 }
 
 // Squares joined by separators: "32-28", "28x19x10", "d3xd5xf5" (at least two squares).
@@ -146,9 +171,36 @@ inline bool is_move_text(std::string_view w) {
         if (digits == 0) return false;
         ++squares;
         if (i == w.size()) return squares >= 2;
-        if (w[i] != '-' && w[i] != 'x' && w[i] != 'X' && w[i] != ':') return false;
+        if (!is_move_separator(w[i])) return false;
         ++i;
     }
+}
+
+// The move text without the leading zeros of its square numbers: "05-10" -> "5-10".
+inline std::string unpad_move(std::string_view w) {
+    std::string out;
+    out.reserve(w.size());
+    for (size_t i = 0; i < w.size(); ++i) {
+        const bool square_start = i == 0 || is_move_separator(w[i - 1]);
+        if (square_start && w[i] == '0' && i + 1 < w.size() && is_digit(w[i + 1])) continue;
+        out += w[i];
+    }
+    return out;
+}
+
+// A time annotation: "0:12" (minutes 0), or h:mm:ss; "1:23" stays a capture (Russian style).
+inline bool is_time_text(std::string_view w) {
+    int parts = 0;
+    size_t i = 0;
+    while (i < w.size()) {
+        const size_t b = i;
+        while (i < w.size() && is_digit(w[i])) ++i;
+        if (i == b || (parts > 0 && i - b != 2)) return false;
+        ++parts;
+        if (i < w.size() && w[i++] != ':') return false;
+        if (i == w.size() && w.back() == ':') return false;
+    }
+    return parts == 3 || (parts == 2 && w.find_first_not_of('0') == w.find(':'));
 }
 
 class Reader {
@@ -156,11 +208,11 @@ class Reader {
     explicit Reader(std::string_view text) : s_(text) {}
 
     std::vector<PdnGame> read() {
-        if (s_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = 3;  // UTF-8 byte order mark
+        if (s_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = line_start_ = 3;  // byte order mark
         while (pos_ < s_.size()) {
             const char c = s_[pos_];
             if (c == '\n') {
-                ++line_;
+                new_line(pos_);
                 ++pos_;
             } else if (is_blank(c)) {
                 ++pos_;
@@ -177,7 +229,9 @@ class Reader {
             } else if (c == '$') {
                 nag();
             } else if (c == ')' || c == ']' || c == '}' || c == '"') {
-                garbage(line_, std::string_view(&s_[pos_], 1));
+                if (!between_)
+                    error(line_, column(pos_),
+                          "unexpected '" + std::string(1, c) + "' (skipped)", true);
                 ++pos_;
             } else {
                 word();
@@ -191,11 +245,27 @@ class Reader {
     std::string_view s_;
     size_t pos_ = 0;
     int line_ = 1;
+    size_t line_start_ = 0;  // where line_ begins
+    size_t col_pos_ = 0;     // column()'s last answer: col_ at col_pos_ (on line_)
+    int col_ = 1;
     std::vector<PdnGame> games_;
     PdnGame cur_;
     bool movetext_seen_ = false;  // the current game has moves (or movetext garbage)
+    bool between_ = true;         // between games: after a result, before the first game
     size_t close_cache_from_ = 1, close_cache_ = 0;  // find_close_brace's last answer (none yet)
 
+    void new_line(size_t newline_at) {
+        ++line_;
+        line_start_ = col_pos_ = newline_at + 1;
+        col_ = 1;
+    }
+    // The 1-based column of `at` (on the current line), counted in characters.
+    int column(size_t at) {
+        if (col_pos_ < line_start_ || col_pos_ > at) col_pos_ = line_start_, col_ = 1;
+        for (; col_pos_ < at; ++col_pos_)
+            if ((static_cast<unsigned char>(s_[col_pos_]) & 0xC0) != 0x80) ++col_;
+        return col_;
+    }
     bool at_line_start(size_t i) const {
         while (i > 0 && (s_[i - 1] == ' ' || s_[i - 1] == '\t')) --i;
         return i == 0 || s_[i - 1] == '\n';
@@ -206,39 +276,55 @@ class Reader {
     // Moves pos_ to `to`, counting the lines on the way.
     void advance_to(size_t to) {
         for (; pos_ < to; ++pos_)
-            if (s_[pos_] == '\n') ++line_;
+            if (s_[pos_] == '\n') new_line(pos_);
     }
 
     void touch(int line) {
         if (cur_.line == 0) cur_.line = line;
+        between_ = false;
     }
-    void error(int line, std::string message) {
+    void error(int line, int col, std::string message, bool recoverable = false) {
         touch(line);
-        cur_.errors.push_back({line, std::move(message)});
+        cur_.errors.push_back({line, col, std::move(message), recoverable});
     }
-    void garbage(int line, std::string_view word) {
+    // A word inside the moves that is none of the things the reader knows: reported, and kept
+    // as an unreadable move token. Between games such text is skipped.
+    void garbage(size_t at, std::string_view word) {
+        if (between_) return;
         movetext_seen_ = true;
-        error(line, "unexpected '" + printable(word) +
-                        "' (not a move, move number, result, comment, variation or NAG)");
+        const int col = column(at);
+        error(line_, col,
+              "unexpected '" + printable(word) +
+                  "' (not a move, move number, result, comment, variation or NAG)",
+              true);
+        cur_.moves.push_back({printable(word), std::string(word), line_, col, false});
     }
     void finish_game() {
         if (!cur_.tags.empty() || !cur_.moves.empty() || !cur_.errors.empty() ||
             !cur_.result_token.empty()) {
             cur_.index = static_cast<int>(games_.size());
+            const std::string* type = cur_.tag("GameType");
+            const bool turkish = type && (type->rfind("30", 0) == 0 || *type == "Turkish" ||
+                                          *type == "turkish");
+            for (PdnTag& t : cur_.tags)
+                t.value = to_utf8(t.value, turkish ? CodePage::windows1254 : CodePage::windows1252);
             games_.push_back(std::move(cur_));
         }
         cur_ = PdnGame{};
         movetext_seen_ = false;
     }
 
-    // After an unterminated comment or variation opened at `open` (on line `open_line`): the
-    // current game ends, and reading resumes at the first line from `look_from` on that starts
-    // with '[' (a new tag section), if any.
-    void resync(size_t open, int open_line, size_t look_from, std::string message) {
-        error(open_line, std::move(message));
-        finish_game();
+    // After an unterminated comment or variation opened at `open` (on line `open_line`, which
+    // starts at `open_line_start`): the current game ends, and reading resumes at the first line
+    // from `look_from` on that starts with '[' (a new tag section), if any.
+    void resync(size_t open, int open_line, size_t open_line_start, size_t look_from,
+                std::string message) {
         pos_ = open;
         line_ = open_line;
+        line_start_ = col_pos_ = open_line_start;
+        col_ = 1;
+        error(open_line, column(open), std::move(message));
+        finish_game();
         size_t i = look_from;
         while (i < s_.size() && !(s_[i] == '[' && at_line_start(i))) ++i;
         advance_to(i);
@@ -289,7 +375,7 @@ class Reader {
     void comment() {
         const CommentEnd end = comment_end(pos_);
         if (end.close == std::string_view::npos)
-            return resync(pos_, line_, end.resume, "unterminated comment '{'");
+            return resync(pos_, line_, line_start_, end.resume, "unterminated comment '{'");
         advance_to(end.close + 1);
     }
 
@@ -302,7 +388,7 @@ class Reader {
             return;
         }
         movetext_seen_ = true;
-        const size_t open = pos_;
+        const size_t open = pos_, open_line_start = line_start_;
         const int open_line = line_;
         int depth = 0;
         size_t i = pos_;
@@ -315,7 +401,7 @@ class Reader {
             } else if (c == '{') {
                 const CommentEnd end = comment_end(i);
                 if (end.close == std::string_view::npos)
-                    return resync(open, open_line, end.resume,
+                    return resync(open, open_line, open_line_start, end.resume,
                                   "unterminated comment '{' inside a variation");
                 i = end.close;
             } else if (c == ';' || (c == '%' && at_line_start(i))) {
@@ -324,25 +410,28 @@ class Reader {
                 break;  // a tag section: the variation was never closed
             }
         }
-        resync(open, open_line, i, "unterminated variation '('");
+        resync(open, open_line, open_line_start, i, "unterminated variation '('");
     }
 
     void tag() {
-        if (movetext_seen_) finish_game();
-        touch(line_);
-        const int line = line_;
+        const int line = line_, col = column(pos_);
         size_t i = pos_ + 1;
         auto skip_blanks = [&] {
             while (i < s_.size() && is_blank(s_[i])) ++i;
-        };
-        auto fail = [&](std::string message) {
-            error(line, std::move(message));
-            skip_to_end_of_line();
         };
         skip_blanks();
         const size_t name_begin = i;
         while (i < s_.size() && is_name_char(s_[i])) ++i;
         const std::string name(s_.substr(name_begin, i - name_begin));
+        // A new game: after moves, or when a game without moves gets a tag a second time.
+        if (movetext_seen_ || (!name.empty() && cur_.tag(name))) finish_game();
+        touch(line);
+        // FEN and GameType decide how the moves read: without them the game cannot be followed.
+        const bool recoverable = name != "FEN" && name != "GameType";
+        auto fail = [&](std::string message) {
+            error(line, col, std::move(message), recoverable);
+            skip_to_end_of_line();
+        };
         if (name.empty())
             return fail("tag without a name: '[' must be followed by a name such as Event");
         skip_blanks();
@@ -366,11 +455,20 @@ class Reader {
     }
 
     void nag() {
-        movetext_seen_ = true;
         size_t i = pos_ + 1;
         while (i < s_.size() && is_digit(s_[i])) ++i;
-        if (i == pos_ + 1) garbage(line_, "$");
+        if (i == pos_ + 1) {
+            if (!between_) error(line_, column(pos_), "'$' without a number (skipped)", true);
+        } else {
+            movetext_seen_ = true;
+        }
         pos_ = i;
+    }
+
+    // The end of the word starting at `from`.
+    size_t word_end(size_t from) const {
+        while (from < s_.size() && !ends_word(s_[from])) ++from;
+        return from;
     }
 
     void word() {
@@ -381,39 +479,62 @@ class Reader {
             while (end < s_.size() && s_[end] != '/' && s_[end] != '\n') ++end;
             if (end < s_.size() && s_[end] == '/') ++end;
             movetext_seen_ = true;
-            error(line_, "setup '" + printable(s_.substr(begin, end - begin)) +
-                             "' inside the moves is not supported");
+            error(line_, column(pos_),
+                  "setup '" + printable(s_.substr(begin, end - begin)) +
+                      "' inside the moves is not supported");
             pos_ = end;
             return;
         }
-        while (pos_ < s_.size() && !ends_word(s_[pos_])) ++pos_;
+        pos_ = word_end(pos_);
         std::string_view w = s_.substr(begin, pos_ - begin);
         if (const auto r = parse_pdn_result(w)) return result(w, *r);
         if (w.find_first_not_of('.') == std::string_view::npos) return;  // "..." after "12."
-        // A move number, alone or glued to its move.
+        // A move number, alone (with or without dots) or glued to its move.
         size_t i = 0;
         while (i < w.size() && is_digit(w[i])) ++i;
-        if (i > 0 && i < w.size() && w[i] == '.') {
+        if (i == w.size()) return;
+        if (i > 0 && w[i] == '.') {
             while (i < w.size() && w[i] == '.') ++i;
             w.remove_prefix(i);
             if (w.empty()) return;
         }
-        std::string_view move = w;
+        if (is_time_text(w)) return;
+        // Squares padded with blanks: "1- 6", "47x 9": the word ends in a separator and a
+        // square follows on the line.
+        std::string joined(w);
+        size_t end = pos_;
+        while (!joined.empty() && is_move_separator(joined.back()) &&
+               is_move_text(joined + "1")) {
+            size_t j = end;
+            while (j < s_.size() && (s_[j] == ' ' || s_[j] == '\t')) ++j;
+            const size_t k = j < s_.size() && is_file_letter(s_[j]) ? j + 1 : j;
+            if (j == end || k >= s_.size() || !is_digit(s_[k])) break;
+            end = word_end(j);
+            joined.append(s_.substr(j, end - j));
+        }
+        std::string_view move = joined;
         while (!move.empty() && (move.back() == '!' || move.back() == '?' || move.back() == '*'))
             move.remove_suffix(1);
         if (move.empty() && w.find('*') == std::string_view::npos) return;  // "!?" alone
-        if (!is_move_text(move)) return garbage(line_, w);
+        if (!is_move_text(move)) return garbage(begin, w);
+        pos_ = end;
+        const int col = column(begin);
         touch(line_);
         movetext_seen_ = true;
-        cur_.moves.push_back({std::string(move), line_});
+        cur_.moves.push_back({unpad_move(move), std::string(s_.substr(begin, end - begin)), line_,
+                              col, true});
     }
 
     void result(std::string_view token, PdnResult r) {
-        if (cur_.tags.empty() && cur_.moves.empty() && cur_.errors.empty()) return;
+        if (cur_.tags.empty() && cur_.moves.empty() && cur_.errors.empty()) {
+            between_ = true;  // a lone result separates games
+            return;
+        }
         touch(line_);
         cur_.result_token = std::string(token);
         cur_.result = r;
         finish_game();
+        between_ = true;
     }
 };
 
@@ -421,6 +542,9 @@ class Reader {
 
 // Every game of a PDN file, in file order (see the head of this file).
 inline std::vector<PdnGame> read_pdn(std::string_view text) {
+    std::string normalized;
+    if (pdn_detail::normalize_line_ends(text, normalized))
+        return pdn_detail::Reader(normalized).read();
     return pdn_detail::Reader(text).read();
 }
 

@@ -1,7 +1,15 @@
 // Replaying a PDN game (pdn_reader.hpp) under the rules of a variant: the variant named by its
-// GameType tag, its start position (FEN tag, else the variant's start), and each move token
-// matched against the legal moves by parse_move (notation.hpp), which handles short forms, full
-// paths and ambiguous captures; its messages are passed on unchanged.
+// GameType tag (pdn_game_type.hpp), its start position (FEN tag, else the variant's start), and
+// each move token matched against the legal moves by parse_move (notation.hpp), which handles
+// short forms, full paths and ambiguous captures; its messages are passed on unchanged.
+//
+// Beyond one token per move, the replay follows what real files hold:
+// - a capture split into one token per jump ("11x18 18x25"): when a capture token is not a legal
+//   move by itself, the tokens that go on from its last square are joined to it;
+// - an unreadable word among the moves (PdnMoveToken::readable false): stepped over when the
+//   move after it is legal where it stands (a stray word), else taken as the one legal move
+//   after which the next move is legal; when neither, the game stops there, at that ply.
+// What it stepped over or recovered is in the replay's notes.
 #pragma once
 #include <optional>
 #include <string>
@@ -12,35 +20,12 @@
 #include "fen.hpp"
 #include "move.hpp"
 #include "notation.hpp"
+#include "pdn_game_type.hpp"
 #include "pdn_reader.hpp"
 #include "position.hpp"
 #include "variant.hpp"
 
 namespace dtb {
-
-// PDN GameType numbers (pdn.fmjd.org/gametype.html): 20 is international draughts 10x10
-// ("20,W,10,10,N2,0"), 30 is Turkish draughts ("30,W,8,8,A0,0").
-inline constexpr int kPdnGameTypeInternational = 20;
-inline constexpr int kPdnGameTypeTurkish = 30;
-
-// The variant of a game: its GameType tag, else `default_variant`. The tag's number may carry the
-// optional attributes ("20,W,10,10,N2,0"; they are not checked); the variant names
-// "international" and "turkish" are accepted too. Other game types are errors.
-inline Expected<VariantId> pdn_game_variant(const PdnGame& g, VariantId default_variant) {
-    const std::string* type = g.tag("GameType");
-    if (!type) return default_variant;
-    std::string_view v = *type;
-    while (!v.empty() && pdn_detail::is_space(v.front())) v.remove_prefix(1);
-    v = v.substr(0, v.find(','));
-    while (!v.empty() && pdn_detail::is_space(v.back())) v.remove_suffix(1);
-    std::string name(v);
-    for (char& c : name)
-        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    if (name == "20" || name == International::kName) return VariantId::international;
-    if (name == "30" || name == Turkish::kName) return VariantId::turkish;
-    return Error{"GameType \"" + pdn_detail::printable(*type) +
-                 "\" is not supported: dtb plays 20 (international) and 30 (turkish)"};
-}
 
 // How messages name a game: "game 2 (index 1, Event "Cup")". Games count from 1 there, like
 // lines and plies; `index` is the 0-based PdnGame::index.
@@ -58,32 +43,75 @@ Expected<Position> pdn_start_position(const PdnGame& g) {
     return parse_fen<R>(R::kStartFen);
 }
 
+// Something the replay stepped over or recovered (a recoverable syntax error of the reader, an
+// unreadable word): where it is and what was done, one line.
+struct PdnNote {
+    int ply = 0;  // the ply it concerns (1-based; 0: before the moves)
+    int line = 0;
+    int column = 0;
+    std::string message;
+};
+
+// Why a replay stopped before the end of the moves.
+enum class PdnStop : std::uint8_t { none, illegal, ambiguous, unreadable };
+
 struct PdnReplay {
     VariantId variant = VariantId::international;
     std::vector<Position> positions;  // positions[0] the start, positions[i] after ply i
     std::vector<Move> moves;          // moves[i] is ply i + 1, played in positions[i]
+    std::vector<PdnNote> notes;       // in order
+    PdnStop stop = PdnStop::none;     // the moves after `moves` could not be followed
+    int stop_ply = 0;                 // the ply that could not be followed (1-based)
+    std::string stop_message;         // one line, starting with the game's label
 };
 
-// Plays the moves of `g` under the rules of R. Errors (one line, starting with the game's label):
-// a syntax error of the reader, a GameType naming another variant, a bad FEN, or the first move
-// that is illegal or ambiguous, with its ply (1-based), line and side to move and parse_move's
-// message ("illegal move '28x19'; legal moves: 32-28 ..." or "ambiguous move ...: it could be").
+namespace pdn_detail {
+
+inline std::string_view first_square(std::string_view move) {
+    size_t i = 0;
+    while (i < move.size() && !is_move_separator(move[i])) ++i;
+    return move.substr(0, i);
+}
+inline std::string_view last_square(std::string_view move) {
+    size_t i = move.size();
+    while (i > 0 && !is_move_separator(move[i - 1])) --i;
+    return move.substr(i);
+}
+inline bool is_capture_text(std::string_view move) {
+    return move.find_first_of("xX:") != std::string_view::npos;
+}
+inline std::string where(const PdnMoveToken& t) {
+    return "line " + std::to_string(t.line) + ", column " + std::to_string(t.column);
+}
+
+}  // namespace pdn_detail
+
+// Plays the moves of `g` under the rules of R as far as they can be followed. Errors (one line,
+// starting with the game's label) for what stops the game before its first move: a syntax error
+// that leaves it unfollowable, a GameType naming another variant, a bad FEN. A move that is
+// illegal or ambiguous, or an unreadable word that cannot be recovered, ends the replay there
+// (stop, stop_ply, stop_message: the ply (1-based), line and side to move and parse_move's
+// message, "illegal move '28x19'; legal moves: 32-28 ..." or "ambiguous move ...: it could be").
 template <class R>
-Expected<PdnReplay> replay_pdn_game(const PdnGame& g) {
+Expected<PdnReplay> follow_pdn_game(const PdnGame& g) {
+    using namespace pdn_detail;
     const std::string label = pdn_game_label(g);
-    if (!g.errors.empty()) {
-        const PdnSyntaxError& e = g.errors.front();
+    if (g.has_fatal_error()) {
+        const PdnSyntaxError* e = nullptr;
+        for (const PdnSyntaxError& x : g.errors)
+            if (!x.recoverable && !e) e = &x;
         std::string more;
         if (g.errors.size() > 1)
             more = " (and " + std::to_string(g.errors.size() - 1) + " more syntax errors)";
-        return Error{label + ", line " + std::to_string(e.line) + ": " + e.message + more};
+        return Error{label + ", line " + std::to_string(e->line) + ", column " +
+                     std::to_string(e->column) + ": " + e->message + more};
     }
     if (g.tag("GameType")) {
-        const auto v = pdn_game_variant(g, R::kId);
-        if (!v) return Error{label + ": " + v.error()};
-        if (*v != R::kId)
-            return Error{label + ": GameType \"" + pdn_detail::printable(*g.tag("GameType")) +
-                         "\" is not " + std::string(R::kName)};
+        const PdnGameType type = pdn_game_type(g);
+        if (!type.variant) return Error{label + ": " + pdn_game_type_error(type)};
+        if (*type.variant != R::kId)
+            return Error{label + ": GameType \"" + printable(type.text) + "\" is not " +
+                         std::string(R::kName)};
     }
     auto start = pdn_start_position<R>(g);
     if (!start) return Error{label + ": " + start.error()};
@@ -92,25 +120,118 @@ Expected<PdnReplay> replay_pdn_game(const PdnGame& g) {
     r.positions.reserve(g.moves.size() + 1);
     r.moves.reserve(g.moves.size());
     r.positions.push_back(*start);
-    for (size_t i = 0; i < g.moves.size(); ++i) {
+    for (const PdnSyntaxError& e : g.errors)
+        if (e.recoverable && e.message.find("(not a move,") == std::string::npos)
+            r.notes.push_back({0, e.line, e.column, e.message});
+    const auto side = [](const Position& p) {
+        return p.side_to_move == Color::white ? "White" : "Black";
+    };
+    const auto stop = [&](PdnStop why, const PdnMoveToken& t, const std::string& message) {
         const Position& p = r.positions.back();
-        const auto m = parse_move<R>(p, g.moves[i].text);
-        if (!m)
-            return Error{label + ", ply " + std::to_string(i + 1) + " (line " +
-                         std::to_string(g.moves[i].line) + ", " +
-                         (p.side_to_move == Color::white ? "White" : "Black") +
-                         " to move): " + m.error()};
-        r.moves.push_back(*m);
-        r.positions.push_back(make_move(p, *m));
+        r.stop = why;
+        r.stop_ply = static_cast<int>(r.moves.size()) + 1;
+        r.stop_message = label + ", ply " + std::to_string(r.stop_ply) + " (line " +
+                         std::to_string(t.line) + ", " + side(p) + " to move): " + message;
+    };
+    const auto play = [&](const Move& m) {
+        r.moves.push_back(m);
+        r.positions.push_back(make_move(r.positions.back(), m));
+    };
+    for (size_t t = 0; t < g.moves.size(); ++t) {
+        const Position& p = r.positions.back();
+        const PdnMoveToken& tok = g.moves[t];
+        const int ply = static_cast<int>(r.moves.size()) + 1;
+        if (!tok.readable) {
+            const PdnMoveToken* next = t + 1 < g.moves.size() && g.moves[t + 1].readable
+                                           ? &g.moves[t + 1] : nullptr;
+            const std::string what = "'" + tok.text + "' (" + where(tok) + ")";
+            if (t + 1 == g.moves.size() || (next && parse_move<R>(p, next->text))) {
+                r.notes.push_back({ply, tok.line, tok.column, what + " is not a move: skipped"});
+                continue;
+            }
+            std::vector<Move> fits;
+            if (next) {
+                MoveList legal;
+                generate_moves<R>(p, legal);
+                for (const Move& m : legal)
+                    if (parse_move<R>(make_move(p, m), next->text)) fits.push_back(m);
+            }
+            if (fits.size() == 1) {
+                MoveList legal;
+                generate_moves<R>(p, legal);
+                r.notes.push_back({ply, tok.line, tok.column,
+                                   "ply " + std::to_string(ply) + ": unreadable " + what +
+                                       " taken as " + move_to_string<R>(fits[0], legal) +
+                                       ", the only move after which " + next->text + " is legal"});
+                play(fits[0]);
+                continue;
+            }
+            std::string msg = "could not follow the game at the unreadable " + what;
+            if (fits.size() > 1) {
+                msg += ": it could be";
+                MoveList legal;
+                generate_moves<R>(p, legal);
+                for (const Move& m : fits) msg += " " + move_to_string<R>(m, legal);
+            }
+            stop(PdnStop::unreadable, tok, msg);
+            break;
+        }
+        auto m = parse_move<R>(p, tok.text);
+        if (!m && is_capture_text(tok.text)) {
+            // The split form: one token per jump, each from the square the last one reached.
+            std::string joined = tok.text;
+            for (size_t u = t + 1; u < g.moves.size(); ++u) {
+                const PdnMoveToken& more = g.moves[u];
+                if (!more.readable || !is_capture_text(more.text) ||
+                    first_square(more.text) != last_square(joined))
+                    break;
+                joined += more.text.substr(first_square(more.text).size());
+                if (auto j = parse_move<R>(p, joined)) {
+                    m = std::move(j);
+                    t = u;
+                    break;
+                }
+            }
+        }
+        if (!m) {
+            const bool ambiguous = m.error().rfind("ambiguous", 0) == 0;
+            stop(ambiguous ? PdnStop::ambiguous : PdnStop::illegal, tok, m.error());
+            break;
+        }
+        play(*m);
     }
     return r;
 }
 
-// The same, under the game's own variant (pdn_game_variant with `default_variant`).
-inline Expected<PdnReplay> replay_pdn_game(const PdnGame& g, VariantId default_variant) {
+// The same, to the end or not at all: a stop is an error (its stop_message).
+template <class R>
+Expected<PdnReplay> replay_pdn_game(const PdnGame& g) {
+    auto r = follow_pdn_game<R>(g);
+    if (r && r->stop != PdnStop::none) return Error{r->stop_message};
+    return r;
+}
+
+// follow_pdn_game under the game's own variant (pdn_game_variant with `default_variant`). A
+// game without a GameType tag is tried under the other variant too when the default's rules
+// cannot follow it and the other's follow it to the end (international is assumed when the
+// moves fit; "d3-d4" moves are Turkish).
+inline Expected<PdnReplay> follow_pdn_game(const PdnGame& g, VariantId default_variant) {
     const auto v = pdn_game_variant(g, default_variant);
     if (!v) return Error{pdn_game_label(g) + ": " + v.error()};
-    return with_variant(*v, [&](auto rules) { return replay_pdn_game<decltype(rules)>(g); });
+    auto r = with_variant(*v, [&](auto rules) { return follow_pdn_game<decltype(rules)>(g); });
+    if (g.tag("GameType") || (r && r->stop == PdnStop::none)) return r;
+    const VariantId other =
+        *v == VariantId::international ? VariantId::turkish : VariantId::international;
+    auto o = with_variant(other, [&](auto rules) { return follow_pdn_game<decltype(rules)>(g); });
+    if (o && o->stop == PdnStop::none) return o;
+    return r;
+}
+
+// The same, to the end or not at all.
+inline Expected<PdnReplay> replay_pdn_game(const PdnGame& g, VariantId default_variant) {
+    auto r = follow_pdn_game(g, default_variant);
+    if (r && r->stop != PdnStop::none) return Error{r->stop_message};
+    return r;
 }
 
 }  // namespace dtb

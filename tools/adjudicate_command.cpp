@@ -117,6 +117,9 @@ void add_adjudicate_command(CLI::App& app, AdjudicateOptions& o, std::function<i
     auto* cmd = app.add_subcommand(
         "adjudicate", "Result of a position or of PDN games under the counting rules (international)");
     cmd->add_option("--db", o.db, "Folder of international tables with rule tables (default data/tb/international)");
+    cmd->add_option("--turkish-db", o.turkish_db,
+                    "--pdn: folder of Turkish tables for Turkish games (default: turkish beside --db, "
+                    "else data/tb/turkish)");
     cmd->add_option("--rules", o.rules, "fmjd (25/16/5-move rules), ffjd (25/16-move, 2K v K drawn) or none")
         ->default_val("fmjd");
     cmd->add_option("--fen", o.fen, "The position (PDN FEN, side to move first)");
@@ -133,9 +136,11 @@ void add_adjudicate_command(CLI::App& app, AdjudicateOptions& o, std::function<i
         "A position with more pieces than the tables hold is answered from the tables when its captures\n"
         "lead into them, else when the rules alone decide it (no move: lost; a limit reached: drawn,\n"
         "\"theoretical\" null), else exit 3.\n"
+        "--pdn: Turkish games (GameType 30) are judged on the Turkish tables, rules none; games\n"
+        "of other variants are skipped and reported as such.\n"
         "Exit codes: 0 ok; 1 a game record is inconsistent or has an illegal move (--pdn);\n"
-        "2 bad input (also a PDN file without games, or with a record that cannot be judged:\n"
-        "a syntax error, a bad FEN, another variant); 3 tables missing or corrupt (the rule\n"
+        "2 bad input (also a PDN file without games, or with a record that cannot be followed:\n"
+        "a broken FEN or GameType, an unreadable move); 3 tables missing or corrupt (the rule\n"
         "tables come from dtb gen).");
     cmd->callback([&]() { action = [&]() { return run_adjudicate(o); }; });
 }

@@ -73,6 +73,7 @@ void add_stats_command(CLI::App& app, StatsOptions& o, std::function<int()>& act
 
 struct AdjudicateOptions {
     std::string db;
+    std::string turkish_db;  // --pdn: Turkish games' tables (default: "turkish" beside --db)
     std::string rules = "fmjd";
     std::string fen;
     std::string pdn;

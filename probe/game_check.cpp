@@ -1,0 +1,273 @@
+// check_game (game_check.hpp): replay, counters and repetition ply by ply, the tables at the
+// first position they reach and at the end, then the recorded result against what that shows.
+#include "probe/game_check.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <tuple>
+#include <unordered_map>
+
+#include "rules/movegen.hpp"
+
+namespace dtb::probe {
+
+std::string_view to_string(GameVerdict v) {
+    switch (v) {
+        case GameVerdict::consistent: return "consistent";
+        case GameVerdict::inconsistent: return "inconsistent";
+        case GameVerdict::not_judged: return "not judged";
+        case GameVerdict::other_variant: return "other variant";
+    }
+    return "not judged";
+}
+
+std::string recorded_result_text(PdnResult r) {
+    switch (r) {
+        case PdnResult::white_wins: return "white wins";
+        case PdnResult::black_wins: return "black wins";
+        case PdnResult::draw: return "draw";
+        case PdnResult::unknown: break;
+    }
+    return "unknown";
+}
+
+namespace {
+
+// A value for the side to move, as a game result.
+std::string game_result(Wdl w, Color side_to_move) {
+    if (w == Wdl::draw) return "draw";
+    const bool white_wins = (w == Wdl::win) == (side_to_move == Color::white);
+    return white_wins ? "white wins" : "black wins";
+}
+
+CountClass class_of(const Position& p, RuleSet rules) { return count_class(Material::of(p), rules); }
+
+// Whether the folder should answer for p: no more pieces than its largest slice. A position
+// with more is simply not yet in the tables' reach; one within it that they cannot judge is
+// a fault of the tables, not of the game.
+bool within_tables(const Tablebase& tb, const Position& p) {
+    return Material::of(p).pieces() <= tb.max_pieces();
+}
+
+// The value at ply `ply`, or the tables' failure there (ply stays -1). Illegal positions (none
+// arise from a replayed game) are left unjudged rather than blamed on the tables. International
+// games are judged under the adjudicator's rules; Turkish ones (judge == nullptr) on the theory.
+GameValue judge_at(const Tablebase& tb, const Adjudicator* judge, const Position& p, const Counters& k, int ply,
+                   std::string& table_error) {
+    GameValue v;
+    Status status = Status::ok;
+    Result failed;
+    if (judge) {
+        const Adjudication a = judge->adjudicate(p, k);
+        status = a.status.status;
+        failed = a.status;
+        if (a.ok()) {
+            v.theoretical = game_result(a.theoretical, p.side_to_move);
+            v.rule_value = game_result(a.result, p.side_to_move);
+            v.plies = a.result == Wdl::draw ? -1 : a.plies;
+        }
+    } else {
+        const Result r = tb.probe(p, (tb.metrics() & kDtw) ? kWdl | kDtw : kWdl);
+        status = r.status;
+        failed = r;
+        if (r.ok()) {
+            v.theoretical = v.rule_value = game_result(r.wdl, p.side_to_move);
+            v.plies = r.wdl == Wdl::draw ? -1 : r.dtw;
+        }
+    }
+    if (status != Status::ok) {
+        if (status != Status::illegal)
+            table_error = "ply " + std::to_string(ply) + ", " + tb.to_fen(p) + ": " + tb.explain(failed);
+        return v;
+    }
+    v.ply = ply;
+    return v;
+}
+
+struct PositionKey {
+    Bitboard white, black, kings;
+    int side;
+    bool operator==(const PositionKey&) const = default;
+};
+struct PositionKeyHash {
+    size_t operator()(const PositionKey& k) const {
+        std::uint64_t h = k.white * 0x9E3779B97F4A7C15ull ^ (k.black + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
+        h ^= (k.kings + static_cast<std::uint64_t>(k.side)) * 0x165667B19E3779F9ull;
+        return static_cast<size_t>(h ^ (h >> 29));
+    }
+};
+
+// The plies of a followed replay: events, the first and last values, how the record ended.
+template <class R>
+void judge_plies(const PdnReplay& replay, const Tablebase& tb, const Adjudicator* judge, GameCheck& c,
+                 std::optional<int>& drawn_at, std::string& drawn_by, bool& ended) {
+    const RuleSet rules = c.rules;
+    const auto& positions = replay.positions;
+    Counters k = judge ? judge->applicable(positions[0], Counters{}) : Counters{};
+    std::unordered_map<PositionKey, int, PositionKeyHash> seen;
+    MoveList moves;
+    for (std::size_t ply = 0; ply < positions.size(); ++ply) {
+        const Position& p = positions[ply];
+        const int n = static_cast<int>(ply);
+        if (judge) {
+            const CountClass now = class_of(p, rules);
+            const CountClass before = ply > 0 ? class_of(positions[ply - 1], rules) : CountClass::none;
+            if (ply > 0) k = judge->after_move(positions[ply - 1], k, replay.moves[ply - 1]);
+            if (now == CountClass::sixteen && before != CountClass::sixteen)
+                c.events.push_back({n, "16-move started", ""});
+            if (now == CountClass::five && before != CountClass::five) c.events.push_back({n, "5-move started", ""});
+        }
+        generate_moves<R>(p, moves);
+        if (moves.empty()) {
+            if (ply + 1 == positions.size()) ended = true;
+            break;  // the game is over (a replay cannot go on from here)
+        }
+        if (!drawn_at) {
+            if (judge) {
+                if (const DecidingRule r = judge->limit_reached(p, k); r != DecidingRule::none) {
+                    drawn_at = n;
+                    drawn_by = "draw by " + std::string(to_string(r));
+                    c.events.push_back({n, drawn_by, ""});
+                }
+            }
+            const PositionKey key{p.pieces[0], p.pieces[1], p.kings, static_cast<int>(p.side_to_move)};
+            if (++seen[key] == 3 && !drawn_at) {
+                drawn_at = n;
+                drawn_by = "repetition";
+                c.events.push_back({n, drawn_by, "third occurrence of this position"});
+            }
+        }
+        if (c.first.ply < 0 && within_tables(tb, p)) {
+            c.first = judge_at(tb, judge, p, k, n, c.table_error);
+            if (!c.table_error.empty()) return;
+            if (c.first.ply >= 0) {
+                std::string detail = "theoretical " + c.first.theoretical;
+                if (judge) detail += ", under the rules " + c.first.rule_value;
+                c.events.push_back({n, "first judged", detail});
+            }
+        }
+    }
+    if (c.first.ply >= 0) c.end = judge_at(tb, judge, positions.back(), k, c.plies, c.table_error);
+}
+
+// What the record proves, then whether the recorded result agrees.
+void compare_result(const PdnGame& g, GameCheck& c, const std::optional<int>& drawn_at, const std::string& drawn_by,
+                    bool ended, Color last_to_move) {
+    const PdnResult recorded = pdn_recorded_result(g);
+    std::string proven;  // "white wins", "draw", "black wins" or empty
+    std::string shown;   // how the record shows it
+    if (drawn_at) {
+        proven = "draw";
+        c.outcome = "drawn at ply " + std::to_string(*drawn_at);
+        c.decisive_ply = *drawn_at;
+        shown = "the game was drawn at ply " + std::to_string(*drawn_at) + " (" + drawn_by + ")";
+    } else if (ended) {
+        proven = game_result(Wdl::loss, last_to_move);
+        c.outcome = "game over at ply " + std::to_string(c.plies);
+        c.decisive_ply = c.plies;
+        shown = "the game ended at ply " + std::to_string(c.plies) + ": " + proven;
+    } else if (c.end.ply >= 0) {
+        proven = c.end.rule_value;
+        c.outcome = "judged at the end";
+        c.decisive_ply = c.plies;
+        if (proven == "draw")
+            shown = "the final position (ply " + std::to_string(c.plies) + ") is a draw" +
+                    (c.rules == RuleSet::none ? std::string() : " under the rules (theoretical: " + c.end.theoretical + ")");
+        else
+            shown = "a forced win remains" + std::string(c.rules == RuleSet::none ? "" : " within the limits") +
+                    " at the end (ply " + std::to_string(c.plies) + "): " + proven +
+                    (c.end.plies >= 0 ? " in " + std::to_string(c.end.plies) + " plies" : "");
+    }
+    const std::string rec = recorded_result_text(recorded);
+    if (recorded != PdnResult::unknown && !proven.empty() && rec != proven) {
+        c.verdict = GameVerdict::inconsistent;
+        c.reason = "recorded " + rec + ", but " + shown;
+        c.problems.push_back(c.reason);
+        return;
+    }
+    c.verdict = GameVerdict::consistent;
+    if (proven.empty()) {
+        c.decisive_ply = -1;
+        c.reason = c.first.ply < 0 ? "the tables never reach this game: nothing contradicts the record"
+                                   : "nothing decides the game by its end: nothing contradicts the record";
+    } else if (recorded == PdnResult::unknown) {
+        c.reason = "no result recorded; " + shown;
+    } else {
+        c.reason = "recorded " + rec + ", and " + shown;
+    }
+}
+
+template <class R>
+void check_followed(const PdnGame& g, const PdnReplay& replay, const GameTables& t, GameCheck& c) {
+    const bool turkish = R::kId == VariantId::turkish;
+    const Tablebase* tb = turkish ? t.turkish : t.international;
+    const Adjudicator* judge = turkish ? nullptr : t.judge;
+    c.rules = judge ? judge->rules() : RuleSet::none;
+    if (!tb || (!turkish && !judge)) {
+        c.table_error = "no " + std::string(R::kName) + " tables: " +
+                        (turkish ? t.turkish_error : t.international_error);
+    } else {
+        std::optional<int> drawn_at;
+        std::string drawn_by;
+        bool ended = false;
+        judge_plies<R>(replay, *tb, judge, c, drawn_at, drawn_by, ended);
+        std::stable_sort(c.events.begin(), c.events.end(),
+                         [](const GameEvent& a, const GameEvent& b) { return a.ply < b.ply; });
+        if (c.table_error.empty() && replay.stop == PdnStop::none)
+            compare_result(g, c, drawn_at, drawn_by, ended, replay.positions.back().side_to_move);
+    }
+    if (replay.stop != PdnStop::none) {
+        c.stop_ply = replay.stop_ply;
+        c.decisive_ply = replay.stop_ply;
+        c.problems.insert(c.problems.begin(), replay.stop_message);
+        c.reason = replay.stop_message;
+        if (replay.stop == PdnStop::unreadable) {
+            c.verdict = GameVerdict::not_judged;
+            c.bad_record = true;
+        } else {
+            c.verdict = GameVerdict::inconsistent;
+        }
+    }
+    if (!c.table_error.empty()) {
+        c.problems.push_back("tables: " + c.table_error);
+        c.first = c.end = GameValue{};
+        if (c.verdict != GameVerdict::inconsistent || replay.stop == PdnStop::none) {
+            c.verdict = GameVerdict::not_judged;
+            c.reason = "tables: " + c.table_error;
+        }
+    }
+}
+
+}  // namespace
+
+GameCheck check_game(const PdnGame& g, const GameTables& tables) {
+    GameCheck c;
+    const PdnGameType type = pdn_game_type(g);
+    c.game_type = type.number;
+    if (pdn_other_variant(type)) {
+        c.variant_name = type.name.empty() ? "game type " + std::to_string(type.number) : type.name;
+        c.verdict = GameVerdict::other_variant;
+        c.reason = pdn_game_type_error(type) + "; skipped";
+        return c;
+    }
+    const auto replay = follow_pdn_game(g, VariantId::international);
+    if (!replay) {
+        c.variant_name = type.variant ? std::string(type.variant == VariantId::turkish ? Turkish::kName : International::kName)
+                                      : "unknown";
+        c.verdict = GameVerdict::not_judged;
+        c.bad_record = true;
+        c.reason = replay.error();
+        c.problems.push_back(replay.error());
+        return c;
+    }
+    c.variant = replay->variant;
+    c.variant_name = c.variant == VariantId::turkish ? Turkish::kName : International::kName;
+    if (!type.given) c.game_type = c.variant == VariantId::turkish ? kPdnGameTypeTurkish : kPdnGameTypeInternational;
+    c.plies = static_cast<int>(replay->moves.size());
+    c.notes = replay->notes;
+    if (const auto conflict = pdn_result_conflict(g)) c.notes.push_back({0, g.line, 0, *conflict});
+    with_variant(c.variant, [&](auto rules) { check_followed<decltype(rules)>(g, *replay, tables, c); });
+    return c;
+}
+
+}  // namespace dtb::probe

@@ -1,0 +1,83 @@
+// Judging a PDN game record against the tables: the game is replayed (rules/pdn.hpp); an
+// international game keeps the counters of RULES.md 1 ply by ply (Adjudicator::after_move), a
+// Turkish game is judged on the tables' theoretical values alone (rule set none: Turkish has no
+// counting rules). The check says where each counting rule started, where a limit or a threefold
+// repetition drew the game, from which ply the tables could judge, the theoretical and rule
+// values there and at the end, and whether the recorded result agrees with all that. What
+// `dtb adjudicate --pdn` prints, and what other front ends reuse.
+//
+//   probe::GameTables tables{.international = &tb, .judge = &judge, .turkish = &turkish_tb};
+//   for (const PdnGame& g : read_pdn(text)) {
+//       const probe::GameCheck c = probe::check_game(g, tables);
+//       std::cout << probe::game_report_text(g, c);   // game_report.hpp
+//   }
+#pragma once
+#include <string>
+#include <vector>
+
+#include "probe/adjudicate.hpp"
+#include "probe/probe.hpp"
+#include "rules/pdn.hpp"
+
+namespace dtb::probe {
+
+struct GameEvent {
+    int ply = 0;
+    std::string event;   // "16-move started", "5-move started", "draw by 25-move", "repetition",
+                         // "first judged"
+    std::string detail;  // may be empty
+};
+
+// The value of a position of the game for the result of the game.
+struct GameValue {
+    int ply = -1;  // -1: not judged
+    std::string theoretical, rule_value;  // "white wins", "draw", "black wins"
+    int plies = -1;  // plies to the end under the rules, -1 for a draw or unknown
+};
+
+enum class GameVerdict : std::uint8_t {
+    consistent,     // the recorded result agrees with what the record and the tables show
+    inconsistent,   // it does not, or a move of the record is illegal or ambiguous (exit 1)
+    not_judged,     // a record that cannot be followed (exit 2) or tables that fail (exit 3)
+    other_variant,  // a game of a variant dtb does not play: skipped
+};
+std::string_view to_string(GameVerdict v);
+
+struct GameCheck {
+    VariantId variant = VariantId::international;
+    std::string variant_name;   // "international", "turkish", else the game type's name
+    int game_type = -1;         // the GameType number, -1 when absent or not a number
+    RuleSet rules = RuleSet::none;  // the rule set applied (none for Turkish)
+    int plies = 0;                  // plies followed
+    std::vector<GameEvent> events;  // by ply
+    GameValue first, end;           // the first position the tables judge, and the last one
+    std::string outcome = "unknown";  // what the record shows: "drawn at ply 32", ...
+    std::vector<std::string> problems;  // why inconsistent or not judged, one line each
+    std::vector<PdnNote> notes;         // what was stepped over or recovered, and a Result tag
+                                        // at odds with the moves' result
+    GameVerdict verdict = GameVerdict::consistent;
+    std::string reason;     // one line: why that verdict
+    int decisive_ply = -1;  // the ply that decides the verdict, -1 when none does
+    int stop_ply = 0;       // the ply that could not be followed (illegal, ambiguous,
+                            // unreadable), 0 when every move was followed
+    bool bad_record = false;  // not a record to judge (exit 2): cannot be followed
+    // Why the tables could not judge a position they should cover (exit 3): a table missing,
+    // corrupt, or at odds with the others. Such a game is not judged, never called consistent.
+    std::string table_error;
+};
+
+// The tables a check may use; either side may be missing (nullptr, with why in *_error).
+struct GameTables {
+    const Tablebase* international = nullptr;
+    const Adjudicator* judge = nullptr;  // over `international`, with its rule set
+    std::string international_error;
+    const Tablebase* turkish = nullptr;
+    std::string turkish_error;
+};
+
+GameCheck check_game(const PdnGame& g, const GameTables& tables);
+
+// The recorded result in words: "white wins", "draw", "black wins", "unknown".
+std::string recorded_result_text(PdnResult r);
+
+}  // namespace dtb::probe
