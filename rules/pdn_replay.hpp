@@ -144,9 +144,9 @@ Expected<PdnReplay> follow_pdn_game(const PdnGame& g) {
         if (!tok.readable) {
             const PdnMoveToken* next = t + 1 < g.moves.size() && g.moves[t + 1].readable
                                            ? &g.moves[t + 1] : nullptr;
-            const std::string what = "'" + tok.text + "' (" + where(tok) + ")";
+            const std::string word = "'" + tok.text + "'";
             if (t + 1 == g.moves.size() || (next && parse_move<R>(p, next->text))) {
-                r.notes.push_back({ply, tok.line, tok.column, what + " is not a move: skipped"});
+                r.notes.push_back({ply, tok.line, tok.column, word + " is not a move: skipped"});
                 continue;
             }
             std::vector<Move> fits;
@@ -160,13 +160,13 @@ Expected<PdnReplay> follow_pdn_game(const PdnGame& g) {
                 MoveList legal;
                 generate_moves<R>(p, legal);
                 r.notes.push_back({ply, tok.line, tok.column,
-                                   "ply " + std::to_string(ply) + ": unreadable " + what +
+                                   "ply " + std::to_string(ply) + ": unreadable " + word +
                                        " taken as " + move_to_string<R>(fits[0], legal) +
                                        ", the only move after which " + next->text + " is legal"});
                 play(fits[0]);
                 continue;
             }
-            std::string msg = "could not follow the game at the unreadable " + what;
+            std::string msg = "could not follow the game at the unreadable " + word + " (" + where(tok) + ")";
             if (fits.size() > 1) {
                 msg += ": it could be";
                 MoveList legal;

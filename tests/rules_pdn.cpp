@@ -241,20 +241,29 @@ TEST_CASE("read_pdn: syntax errors are recorded per game and reading goes on", "
         CHECK(texts(games[0]) == std::vector<std::string>{"32-28"});
     }
     SECTION("garbage tokens, a setup, a stray bracket") {
+        // "32 - 28": numbers without dots are move numbers; the '-' alone is no move.
         const auto games =
             read_pdn("1. 32-28 hello 19-23 ] 2. 28x19 32 - 28 $ /W:W1:B2/ 14x23 2-0\n1. 33-28 2-0");
         REQUIRE(games.size() == 2);
         const auto& errors = games[0].errors;
-        REQUIRE(errors.size() == 7);
+        REQUIRE(errors.size() == 5);
         CHECK(contains(errors[0].message, "'hello'"));
+        CHECK(errors[0].column == 10);
+        CHECK(errors[0].recoverable);
         CHECK(contains(errors[1].message, "']'"));
-        CHECK(contains(errors[2].message, "'32'"));
-        CHECK(contains(errors[3].message, "'-'"));
-        CHECK(contains(errors[4].message, "'28'"));
-        CHECK(contains(errors[5].message, "'$'"));
-        CHECK(contains(errors[6].message, "setup"));
-        CHECK(texts(games[0]) == std::vector<std::string>{"32-28", "19-23", "28x19", "14x23"});
-        CHECK(contains(replay_error<International>(games[0]), "(and 6 more syntax errors)"));
+        CHECK(errors[1].column == 22);
+        CHECK(contains(errors[2].message, "'-'"));
+        CHECK(contains(errors[3].message, "'$'"));
+        CHECK(contains(errors[4].message, "setup"));
+        CHECK_FALSE(errors[4].recoverable);
+        std::vector<std::string> readable;
+        for (const PdnMoveToken& m : games[0].moves)
+            if (m.readable) readable.push_back(m.text);
+        CHECK(readable == std::vector<std::string>{"32-28", "19-23", "28x19", "14x23"});
+        CHECK(texts(games[0]) == std::vector<std::string>{"32-28", "hello", "19-23", "28x19", "-", "14x23"});
+        const std::string e = replay_error<International>(games[0]);
+        CHECK(contains(e, "setup"));
+        CHECK(contains(e, "(and 4 more syntax errors)"));
         CHECK(games[1].errors.empty());
         // A setup never closed ends at its line; the next line is counted.
         const auto open_setup = read_pdn("1. 32-28 /W:W1\n19-23 2-0");
@@ -305,7 +314,12 @@ TEST_CASE("replay: an international game, position by position", "[rules][pdn]")
     CHECK(to_fen<International>(g2.positions.back()) ==
           "B:W28,31,32,33,34,35,36,37,38,40,41,42,43,44,45,46,47,48,49,50"
           ":B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,19,20,22");
-    CHECK_FALSE(replay_pdn_game(games[2], VariantId::turkish).ok());
+    // Without GameType the default's rules come first; Turkish ones cannot follow 32-28, so
+    // the game is international after all.
+    const auto fallback = replay_pdn_game(games[2], VariantId::turkish);
+    REQUIRE(fallback.ok());
+    CHECK(fallback->variant == VariantId::international);
+    CHECK_FALSE(replay_pdn_game<Turkish>(games[2]).ok());
 }
 
 TEST_CASE("replay: FEN start, full-path captures and ambiguous captures", "[rules][pdn]") {
@@ -373,7 +387,7 @@ TEST_CASE("replay: a Turkish game", "[rules][pdn]") {
     const auto english = read_pdn("[GameType \"21\"]\n1. 11-15 *");
     CHECK_FALSE(pdn_game_variant(english[0], VariantId::international).ok());
     CHECK(contains(replay_pdn_game(english[0], VariantId::international).error(),
-                   "GameType \"21\" is not supported"));
+                   "GameType \"21\" is English draughts (checkers), another variant"));
 }
 
 TEST_CASE("replay: an illegal move names the game, the ply and the legal moves", "[rules][pdn]") {
