@@ -160,10 +160,10 @@ TEST_CASE("dtb adjudicate --fen: beyond the tables, what the rules alone decide"
     CHECK(blocked["moves"].empty());
 }
 
-// A PDN file that is not a set of international game records to judge is bad input (exit 2),
-// reported game by game with "judged": false; an illegal move in a well-formed record stays a
-// record judged wrong (exit 1, the tests above).
-TEST_CASE("dtb adjudicate --pdn: malformed records, other variants and empty files are bad input",
+// A PDN file whose records cannot be followed is bad input (exit 2), reported game by game with
+// "judged": false; an illegal move in a well-formed record stays a record judged wrong (exit 1,
+// the tests above); a game of another variant is skipped (tools_adjudicate_pdn.cpp).
+TEST_CASE("dtb adjudicate --pdn: records that cannot be followed, and empty files, are bad input",
           "[tools][adjudicate]") {
     const TempDir dir("adjudicate_bad_pdn");
     const auto write = [&](const std::string& name, const std::string& text) {
@@ -171,23 +171,28 @@ TEST_CASE("dtb adjudicate --pdn: malformed records, other variants and empty fil
         return (dir.path / name).string();
     };
     const std::string good = "[GameType \"20\"]\n[FEN \"W:WK2,6:BK50\"]\n1. 2-11 *\n\n";
-    const std::string syntax = write("syntax.pdn", good + "[GameType \"20\"]\n1. 32-28 %% 19-23 *\n");
+    const std::string comment = write("comment.pdn", good + "[GameType \"20\"]\n1. 32-28 {never closed 19-23 *\n");
     const std::string fen = write("fen.pdn", good + "[GameType \"20\"]\n[FEN \"W:WK2,6:BK51\"]\n1-0\n");
-    const std::string turkish = write("turkish.pdn", good + "[GameType \"30\"]\n*\n");
-    // A game of another variant whose move is illegal there too: still another variant's game.
-    const std::string turkish_illegal = write("turkish_illegal.pdn", good + "[GameType \"30\"]\n1. 32-28 *\n");
-    for (const std::string& file : {syntax, fen, turkish, turkish_illegal}) {
+    const std::string broken_fen = write("broken_fen.pdn", good + "[GameType \"20\"]\n[FEN \"W:WK2,6:BK50]\n1-0\n");
+    const std::string setup = write("setup.pdn", good + "[GameType \"20\"]\n1. 32-28 /W:W1:B2/ 19-23 *\n");
+    for (const std::string& file : {comment, fen, broken_fen, setup}) {
         INFO(file);
         const auto j = run_json({"--pdn", file}, 2);
         REQUIRE(j["games"].size() == 2);
         CHECK(j["games"][0]["judged"] == true);
         CHECK(j["games"][1]["judged"] == false);
         CHECK(j["games"][1]["consistent"] == false);
+        CHECK(j["games"][1]["verdict"] == "not judged");
         CHECK_FALSE(j["games"][1]["problems"].empty());
         const RunResult text = run_dtb({"adjudicate", "--db", tables().string(), "--pdn", file});
         CHECK(text.exit_code == 2);
-        CHECK(text.out.find("NOT JUDGED") != std::string::npos);
+        CHECK(text.out.find("NOT JUDGED (a bad record)") != std::string::npos);
     }
+    // A stray word is stepped over: the game is judged.
+    const std::string stray = write("stray.pdn", good + "[GameType \"20\"]\n1. 32-28 %% 19-23 *\n");
+    const auto s = run_json({"--pdn", stray}, 0);
+    CHECK(s["games"][1]["judged"] == true);
+    CHECK(s["games"][1]["notes"].size() == 1);
     const std::string only_good = write("good.pdn", good);
     const auto ok = run_json({"--pdn", only_good}, 0);
     REQUIRE(ok["games"].size() == 1);
