@@ -1,4 +1,4 @@
-// dtb adjudicate --pdn: every game of a PDN file replayed with its counters and judged.
+// dtb adjudicate --pdn: every game of a PDN file checked (probe/game_check.hpp) and printed.
 #pragma once
 #include <vector>
 
@@ -9,9 +9,10 @@
 namespace dtb::tools {
 
 // Prints the report (text or JSON) of the games read from a PDN file and returns the exit code:
-// 0 all games consistent, 1 a game inconsistent or with an illegal move, 2 a record that cannot
-// be judged (a syntax error, a bad FEN, a game type other than international; the other games
-// are still reported).
+// 0 every judged game consistent, 1 a game inconsistent or with an illegal or ambiguous move,
+// 2 a record that cannot be followed (the other games are still reported), 3 the tables fail a
+// game (Turkish games: the folder --turkish-db, else "turkish" beside --db, opened here when a
+// game needs it). Games of other variants are reported and leave the exit code alone.
 int adjudicate_pdn_games(const probe::Tablebase& tb, const probe::Adjudicator& judge, const AdjudicateOptions& o,
                          const std::vector<PdnGame>& games);
 
