@@ -32,7 +32,8 @@ struct GameEvent {
 struct GameValue {
     int ply = -1;  // -1: not judged
     std::string theoretical, rule_value;  // "white wins", "draw", "black wins"
-    int plies = -1;  // plies to the end under the rules, -1 for a draw or unknown
+    int plies = -1;  // the theoretical DTW (plies to the end with best play, limits ignored),
+                     // -1 for a draw or when the tables hold no DTW
 };
 
 enum class GameVerdict : std::uint8_t {

@@ -55,8 +55,8 @@ std::string game_report_text(const PdnGame& g, const GameCheck& c) {
         s << "  the tables judge no position of this game\n";
     if (c.end.ply >= 0)
         s << "  at the end (ply " << c.end.ply << "): theoretical " << c.end.theoretical
-          << (c.rules == RuleSet::none ? "" : ", under the rules " + c.end.rule_value)
-          << (c.end.plies >= 0 ? " in " + plural(c.end.plies, "ply", "plies") : "") << "\n";
+          << (c.end.plies >= 0 ? " in " + plural(c.end.plies, "ply", "plies") : "")
+          << (c.rules == RuleSet::none ? "" : ", under the rules " + c.end.rule_value) << "\n";
     for (const PdnNote& n : c.notes)
         s << "  note: " << (n.line > 0 && n.column > 0 ? "line " + std::to_string(n.line) + ", column " +
                                                              std::to_string(n.column) + ": "

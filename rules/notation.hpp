@@ -83,6 +83,7 @@ Expected<Move> parse_move(const Position& p, std::string_view text) {
         for (const Move& f : found) dup = dup || f.same_effect(m);
         if (!dup) found.push_back(m);
     }
+    if (found.size() == 1 && !found[0].is_capture()) return found[0];  // one form in both modes
     if (found.size() == 1) {
         // Return the unique-mode representative so that callers compare like with like.
         MoveList legal;
