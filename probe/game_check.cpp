@@ -66,13 +66,16 @@ GameValue judge_at(const Tablebase& tb, const Adjudicator* judge, const Position
         v.plies = 0;
         return v;
     }
-    const Result theory = tb.probe(p, with_dtw && (tb.metrics() & kDtw) ? kWdl | kDtw : kWdl);
-    Result failed = theory;
-    Result rule = theory;
-    if (theory.ok() && judge) {
-        rule = judge->probe_wdl(p, k);
-        failed = rule;
-    }
+    // The rules only ever turn a win into a draw: a decided rule value is the theory too, and
+    // the theory's table need not be read unless its DTW is wanted.
+    Result rule, theory;
+    if (judge) rule = judge->probe_wdl(p, k);
+    if (rule.ok() && (!judge || rule.wdl == Wdl::draw || with_dtw))
+        theory = tb.probe(p, with_dtw && (tb.metrics() & kDtw) ? kWdl | kDtw : kWdl);
+    else
+        theory = rule;
+    if (!judge) rule = theory;
+    const Result& failed = !rule.ok() ? rule : theory;
     if (!failed.ok()) {
         if (failed.status != Status::illegal)
             table_error = "ply " + std::to_string(ply) + ", " + tb.to_fen(p) + ": " + tb.explain(failed);
