@@ -26,6 +26,7 @@ struct PdnMoveToken {
     int line = 0;         // 1-based line of the source text
     int column = 0;       // 1-based column (characters) of its first character
     bool readable = true;  // false: a word that is no move, kept for the replay to step over
+    bool after_number = false;  // unreadable, where a move stands: right after a move number
 };
 
 struct PdnSyntaxError {

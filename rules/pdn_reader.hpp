@@ -173,6 +173,7 @@ class Reader {
     PdnGame cur_;
     bool movetext_seen_ = false;  // the current game has moves (or movetext garbage)
     bool between_ = true;         // between games: after a result, before the first game
+    bool after_number_ = false;   // the last word was a move number
     size_t close_cache_from_ = 1, close_cache_ = 0;  // find_close_brace's last answer (none yet)
 
     void new_line(size_t newline_at) {
@@ -210,7 +211,7 @@ class Reader {
     }
     // A word inside the moves that is none of the things the reader knows: reported, and kept
     // as an unreadable move token. Between games such text is skipped.
-    void garbage(size_t at, std::string_view word) {
+    void garbage(size_t at, std::string_view word, bool after_number = false) {
         if (between_) return;
         movetext_seen_ = true;
         const int col = column(at);
@@ -218,7 +219,7 @@ class Reader {
               "unexpected '" + printable(word) +
                   "' (not a move, move number, result, comment, variation or NAG)",
               true);
-        cur_.moves.push_back({printable(word), std::string(word), line_, col, false});
+        cur_.moves.push_back({printable(word), std::string(word), line_, col, false, after_number});
     }
     void finish_game() {
         if (!cur_.tags.empty() || !cur_.moves.empty() || !cur_.errors.empty() ||
@@ -335,6 +336,7 @@ class Reader {
     }
 
     void tag() {
+        after_number_ = false;
         const int line = line_, col = column(pos_);
         size_t i = pos_ + 1;
         auto skip_blanks = [&] {
@@ -411,13 +413,21 @@ class Reader {
         if (const auto r = parse_pdn_result(w)) return result(w, *r);
         if (w.find_first_not_of('.') == std::string_view::npos) return;  // "..." after "12."
         // A move number, alone (with or without dots) or glued to its move.
+        const bool after_number = after_number_;
+        after_number_ = false;
         size_t i = 0;
         while (i < w.size() && is_digit(w[i])) ++i;
-        if (i == w.size()) return;
+        if (i == w.size()) {
+            after_number_ = true;
+            return;
+        }
+        bool glued = false;
         if (i > 0 && w[i] == '.') {
             while (i < w.size() && w[i] == '.') ++i;
             w.remove_prefix(i);
+            after_number_ = w.empty();
             if (w.empty()) return;
+            glued = true;
         }
         if (is_time_text(w)) return;
         // Squares padded with blanks: "1- 6", "47x 9": the word ends in a separator and a
@@ -437,7 +447,7 @@ class Reader {
         while (!move.empty() && (move.back() == '!' || move.back() == '?' || move.back() == '*'))
             move.remove_suffix(1);
         if (move.empty() && w.find('*') == std::string_view::npos) return;  // "!?" alone
-        if (!is_move_text(move)) return garbage(begin, w);
+        if (!is_move_text(move)) return garbage(begin, w, after_number || glued);
         pos_ = end;
         const int col = column(begin);
         touch(line_);
@@ -447,6 +457,7 @@ class Reader {
     }
 
     void result(std::string_view token, PdnResult r) {
+        after_number_ = false;
         if (cur_.tags.empty() && cur_.moves.empty() && cur_.errors.empty()) {
             between_ = true;  // a lone result separates games
             return;

@@ -8,7 +8,9 @@
 //   move by itself, the tokens that go on from its last square are joined to it;
 // - an unreadable word among the moves (PdnMoveToken::readable false): stepped over when the
 //   move after it is legal where it stands (a stray word), else taken as the one legal move
-//   after which the next move is legal; when neither, the game stops there, at that ply.
+//   after which the next move is legal; when neither, the game stops there, at that ply. After
+//   the last move it is stepped over only when it cannot be a move (no digit, not right after a
+//   move number): a garbled last move would change the position the result is judged on.
 // What it stepped over or recovered is in the replay's notes.
 #pragma once
 #include <optional>
@@ -142,10 +144,15 @@ Expected<PdnReplay> follow_pdn_game(const PdnGame& g) {
         const PdnMoveToken& tok = g.moves[t];
         const int ply = static_cast<int>(r.moves.size()) + 1;
         if (!tok.readable) {
-            const PdnMoveToken* next = t + 1 < g.moves.size() && g.moves[t + 1].readable
-                                           ? &g.moves[t + 1] : nullptr;
+            const PdnMoveToken* next = nullptr;  // the next readable token
+            for (size_t u = t + 1; u < g.moves.size() && !next; ++u)
+                if (g.moves[u].readable) next = &g.moves[u];
             const std::string word = "'" + tok.text + "'";
-            if (t + 1 == g.moves.size() || (next && parse_move<R>(p, next->text))) {
+            // Last of the moves: stepped over when it cannot be a move (no digit, not where a
+            // move number puts a move); a garbled last move would change the final position.
+            const bool last = !next;
+            const bool movelike = tok.after_number || tok.text.find_first_of("0123456789") != std::string::npos;
+            if ((last && !movelike) || (next && parse_move<R>(p, next->text))) {
                 r.notes.push_back({ply, tok.line, tok.column, word + " is not a move: skipped"});
                 continue;
             }

@@ -208,7 +208,7 @@ TEST_CASE("PDN files: encodings and line ends", "[rules][pdn][pdn-files]") {
 
 TEST_CASE("PDN files: bad tokens, with line and column, recovered or not", "[rules][pdn][pdn-files]") {
     const auto rec = read_file("recovered.pdn");
-    REQUIRE(rec.size() == 3);
+    REQUIRE(rec.size() == 4);
     // A stray word: stepped over.
     REQUIRE(rec[0].errors.size() == 1);
     CHECK(rec[0].errors[0].line == 4);
@@ -226,9 +226,13 @@ TEST_CASE("PDN files: bad tokens, with line and column, recovered or not", "[rul
     CHECK(recovered.notes[0].column == 19);
     CHECK(has_text(recovered.notes[0].message, "'28x!9' taken as 28x19"));
     CHECK(follows(rec[2]).notes.size() == 2);  // ']' and '$'
+    // Words after the last move that cannot be a move: stepped over.
+    const PdnReplay words = follows(rec[3]);
+    CHECK(words.moves.size() == 2);
+    CHECK(words.notes.size() == 2);
 
     const auto bad = read_file("unreadable.pdn");
-    REQUIRE(bad.size() == 2);
+    REQUIRE(bad.size() == 3);
     const auto stop = follow_pdn_game(bad[0], VariantId::international);
     REQUIRE(stop.ok());
     CHECK(stop->stop == PdnStop::unreadable);
@@ -238,6 +242,12 @@ TEST_CASE("PDN files: bad tokens, with line and column, recovered or not", "[rul
     CHECK(has_text(stop->stop_message, "'1q-23' (line 4, column 25)"));
     CHECK(has_text(stop->stop_message, "it could be 13x24 14x23"));
     follows(bad[1]);
+    // A garbled last move (a digit in it): not stepped over, the game stops at ply 3.
+    const auto last = follow_pdn_game(bad[2], VariantId::international);
+    REQUIRE(last.ok());
+    CHECK(last->stop == PdnStop::unreadable);
+    CHECK(last->stop_ply == 3);
+    CHECK(bad[2].moves.back().after_number);
 
     const auto illegal = read_file("illegal.pdn");
     REQUIRE(illegal.size() == 2);

@@ -174,7 +174,7 @@ TEST_CASE("dtb adjudicate --pdn: the report says where rules started, drew, and 
     const RunResult bad = judge_text("unreadable.pdn");
     CHECK(bad.exit_code == 2);
     CHECK_THAT(bad.out, Catch::Contains("verdict: NOT JUDGED (a bad record), decisive ply 4"));
-    CHECK_THAT(bad.out, Catch::Contains("2 games: 1 judged (1 consistent, 0 inconsistent), 1 not judged"));
+    CHECK_THAT(bad.out, Catch::Contains("3 games: 1 judged (1 consistent, 0 inconsistent), 2 not judged"));
 }
 
 TEST_CASE("dtb adjudicate --pdn: encodings; the JSON stays UTF-8", "[tools][adjudicate][pdn-files]") {
@@ -199,7 +199,7 @@ TEST_CASE("dtb adjudicate --pdn: encodings; the JSON stays UTF-8", "[tools][adju
 TEST_CASE("dtb adjudicate --pdn: bad tokens with line and column; the rest still read",
           "[tools][adjudicate][pdn-files]") {
     const auto rec = judge_json("recovered.pdn", 0);
-    REQUIRE(rec["games"].size() == 3);
+    REQUIRE(rec["games"].size() == 4);
     all_consistent(rec);
     CHECK(rec["games"][0]["notes"][0] ==
           nlohmann::json({{"ply", 1 + 1}, {"line", 4}, {"column", 10}, {"message", "'hello' is not a move: skipped"}}));
@@ -208,7 +208,9 @@ TEST_CASE("dtb adjudicate --pdn: bad tokens with line and column; the rest still
     CHECK(rec["games"][1]["notes"][0]["column"] == 19);
 
     const auto bad = judge_json("unreadable.pdn", 2);
-    REQUIRE(bad["games"].size() == 2);
+    REQUIRE(bad["games"].size() == 3);
+    CHECK(bad["games"][2]["verdict"] == "not judged");
+    CHECK(bad["games"][2]["stopped_at_ply"] == 3);
     CHECK(bad["games"][0]["verdict"] == "not judged");
     CHECK(bad["games"][0]["judged"] == false);
     CHECK(bad["games"][0]["stopped_at_ply"] == 4);
