@@ -9,6 +9,7 @@
 #include <optional>
 #include <sstream>
 
+#include "json/game_json.hpp"
 #include "probe/game_check.hpp"
 #include "probe/game_report.hpp"
 #include "rules/pdn.hpp"
@@ -17,51 +18,6 @@
 namespace dtb::tools {
 
 namespace {
-
-nlohmann::json value_json(const probe::GameValue& v, bool theoretical) {
-    if (v.ply < 0) return nullptr;
-    return theoretical ? nlohmann::json(v.theoretical) : nlohmann::json(v.rule_value);
-}
-
-nlohmann::json game_json(const PdnGame& g, const probe::GameCheck& c) {
-    nlohmann::json tags = nlohmann::json::object();
-    for (const PdnTag& t : g.tags) tags[t.name] = t.value;
-    nlohmann::json events = nlohmann::json::array();
-    for (const probe::GameEvent& e : c.events) {
-        nlohmann::json ev = {{"ply", e.ply}, {"event", e.event}};
-        if (!e.detail.empty()) ev["detail"] = e.detail;
-        events.push_back(ev);
-    }
-    nlohmann::json notes = nlohmann::json::array();
-    for (const PdnNote& n : c.notes)
-        notes.push_back({{"ply", n.ply}, {"line", n.line}, {"column", n.column}, {"message", n.message}});
-    const bool other = c.verdict == probe::GameVerdict::other_variant;
-    const auto or_null = [](int v) { return v >= 0 ? nlohmann::json(v) : nlohmann::json(); };
-    return {{"index", g.index},
-            {"line", g.line},
-            {"tags", tags},
-            {"result", g.result_token.empty() ? nlohmann::json() : nlohmann::json(g.result_token)},
-            {"recorded", probe::recorded_result_text(pdn_recorded_result(g))},
-            {"variant", c.variant_name},
-            {"game_type", or_null(c.game_type)},
-            {"rules", other ? nlohmann::json() : nlohmann::json(std::string(to_string(c.rules)))},
-            {"plies", c.plies},
-            {"events", events},
-            {"first_judged_ply", or_null(c.first.ply)},
-            {"theoretical_at_first_judged", value_json(c.first, true)},
-            {"rule_value_at_first_judged", value_json(c.first, false)},
-            {"theoretical_at_end", value_json(c.end, true)},
-            {"rule_value_at_end", value_json(c.end, false)},
-            {"outcome", c.outcome},
-            {"consistent", c.verdict == probe::GameVerdict::consistent},
-            {"judged", !other && !c.bad_record && c.table_error.empty()},
-            {"verdict", std::string(probe::to_string(c.verdict))},
-            {"reason", c.reason},
-            {"decisive_ply", or_null(c.decisive_ply)},
-            {"stopped_at_ply", c.stop_ply > 0 ? nlohmann::json(c.stop_ply) : nlohmann::json()},
-            {"notes", notes},
-            {"problems", c.problems}};
-}
 
 // The Turkish folder: --turkish-db, else "turkish" beside the --db folder, else data/tb/turkish.
 std::string turkish_folder(const AdjudicateOptions& o) {
@@ -111,14 +67,12 @@ int adjudicate_pdn_games(const probe::Tablebase& tb, const probe::Adjudicator& j
             std::cerr << "dtb adjudicate: " << pdn_game_label(g) << ": " << c.table_error << "\n";
         }
         if (o.json)
-            out_games.push_back(game_json(g, c));
+            out_games.push_back(json::game_check_json(g, c));
         else
             report << probe::game_report_text(g, c);
     }
     if (o.json) {
-        const nlohmann::json s = {{"games", summary.games},           {"judged", summary.judged},
-                                  {"consistent", summary.consistent}, {"inconsistent", summary.inconsistent},
-                                  {"not_judged", summary.not_judged}, {"other_variant", summary.other_variant}};
+        const nlohmann::json s = json::game_summary_json(summary);
         // Every string is UTF-8 already (the reader converts); replace guards the output anyway.
         std::cout << nlohmann::json{{"rules", o.rules}, {"games", out_games}, {"summary", s}}.dump(
                          -1, ' ', false, nlohmann::json::error_handler_t::replace)

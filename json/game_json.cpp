@@ -1,0 +1,61 @@
+// The JSON of checked PDN games (game_json.hpp).
+#include "json/game_json.hpp"
+
+namespace dtb::json {
+
+namespace {
+
+nlohmann::json value_json(const probe::GameValue& v, bool theoretical) {
+    if (v.ply < 0) return nullptr;
+    return theoretical ? nlohmann::json(v.theoretical) : nlohmann::json(v.rule_value);
+}
+
+}  // namespace
+
+nlohmann::json game_check_json(const PdnGame& g, const probe::GameCheck& c) {
+    nlohmann::json tags = nlohmann::json::object();
+    for (const PdnTag& t : g.tags) tags[t.name] = t.value;
+    nlohmann::json events = nlohmann::json::array();
+    for (const probe::GameEvent& e : c.events) {
+        nlohmann::json ev = {{"ply", e.ply}, {"event", e.event}};
+        if (!e.detail.empty()) ev["detail"] = e.detail;
+        events.push_back(ev);
+    }
+    nlohmann::json notes = nlohmann::json::array();
+    for (const PdnNote& n : c.notes)
+        notes.push_back({{"ply", n.ply}, {"line", n.line}, {"column", n.column}, {"message", n.message}});
+    const bool other = c.verdict == probe::GameVerdict::other_variant;
+    const auto or_null = [](int v) { return v >= 0 ? nlohmann::json(v) : nlohmann::json(); };
+    return {{"index", g.index},
+            {"line", g.line},
+            {"tags", tags},
+            {"result", g.result_token.empty() ? nlohmann::json() : nlohmann::json(g.result_token)},
+            {"recorded", probe::recorded_result_text(pdn_recorded_result(g))},
+            {"variant", c.variant_name},
+            {"game_type", or_null(c.game_type)},
+            {"rules", other ? nlohmann::json() : nlohmann::json(std::string(to_string(c.rules)))},
+            {"plies", c.plies},
+            {"events", events},
+            {"first_judged_ply", or_null(c.first.ply)},
+            {"theoretical_at_first_judged", value_json(c.first, true)},
+            {"rule_value_at_first_judged", value_json(c.first, false)},
+            {"theoretical_at_end", value_json(c.end, true)},
+            {"rule_value_at_end", value_json(c.end, false)},
+            {"outcome", c.outcome},
+            {"consistent", c.verdict == probe::GameVerdict::consistent},
+            {"judged", !other && !c.bad_record && c.table_error.empty()},
+            {"verdict", std::string(probe::to_string(c.verdict))},
+            {"reason", c.reason},
+            {"decisive_ply", or_null(c.decisive_ply)},
+            {"stopped_at_ply", c.stop_ply > 0 ? nlohmann::json(c.stop_ply) : nlohmann::json()},
+            {"notes", notes},
+            {"problems", c.problems}};
+}
+
+nlohmann::json game_summary_json(const probe::GameSummary& s) {
+    return {{"games", s.games},           {"judged", s.judged},
+            {"consistent", s.consistent}, {"inconsistent", s.inconsistent},
+            {"not_judged", s.not_judged}, {"other_variant", s.other_variant}};
+}
+
+}  // namespace dtb::json

@@ -1,0 +1,21 @@
+// The JSON of a PDN game checked against the tables (probe/game_check.hpp), as `dtb adjudicate
+// --pdn --json` prints it (README: the keys) and other front ends serve it.
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include "probe/game_check.hpp"
+#include "probe/game_report.hpp"
+#include "rules/pdn.hpp"
+
+namespace dtb::json {
+
+// One game: {"index","line","tags","result","recorded","variant","game_type","rules","plies",
+// "events","first_judged_ply","theoretical_at_first_judged","rule_value_at_first_judged",
+// "theoretical_at_end","rule_value_at_end","outcome","consistent","judged","verdict","reason",
+// "decisive_ply","stopped_at_ply","notes","problems"}.
+nlohmann::json game_check_json(const PdnGame& g, const probe::GameCheck& c);
+
+// {"games","judged","consistent","inconsistent","not_judged","other_variant"}.
+nlohmann::json game_summary_json(const probe::GameSummary& s);
+
+}  // namespace dtb::json
