@@ -3,7 +3,11 @@
 #include <charconv>
 #include <nlohmann/json.hpp>
 
+#include "json/game_json.hpp"
 #include "json/probe_json.hpp"
+#include "probe/game_check.hpp"
+#include "probe/game_report.hpp"
+#include "rules/pdn.hpp"
 #include "probe/adjudicate.hpp"
 #include "rules/fen.hpp"
 #include "rules/quote.hpp"
@@ -142,8 +146,8 @@ Response Explorer::get(std::string_view path, const Params& params) const {
     return error_response(404, "no such route: " + quote_input(path, 64));
 }
 
-Response Explorer::post(std::string_view path, std::string_view body) const {
-    if (path == "/api/v1/international/games") return judge_games(*variant_named("international"), body);
+Response Explorer::post(std::string_view path, std::string_view body, const Params& params) const {
+    if (path == "/api/v1/international/games") return judge_games(*variant_named("international"), body, params);
     if (path.substr(0, kApi.size()) == kApi) return error_response(405, "only POST /api/v1/international/games takes a body");
     return error_response(404, "no such route: " + quote_input(path, 64));
 }
@@ -183,10 +187,33 @@ Response Explorer::adjudicate_position(const Variant& v, const Params& params) c
     return json_response(json::adjudication_json(*v.tables, *p, rules_name, a), true);
 }
 
-Response Explorer::judge_games(const Variant& v, std::string_view body) const {
+Response Explorer::judge_games(const Variant& v, std::string_view body, const Params& params) const {
     if (body.size() > kMaxBodyBytes) return error_response(413, "a PDN body may hold at most 1 MB");
+    const auto rules_param = params.find("rules");
+    const std::string rules_name = rules_param == params.end() || rules_param->second.empty() ? "fmjd" : rules_param->second;
+    const auto rules = parse_rule_set(rules_name);
+    if (!rules) return error_response(400, "rules must be fmjd, ffjd or none, not " + quote_input(rules_name, 24));
+    const std::vector<PdnGame> games = read_pdn(body);
+    if (games.empty()) return error_response(400, "no game in the body (a PDN text: tags and moves)");
     if (!v.tables) return error_response(503, v.missing);
-    return error_response(503, "game judging is not available in this build");
+    const probe::Adjudicator judge(*v.tables, *rules);
+    probe::GameTables tables;
+    tables.international = &*v.tables;
+    tables.judge = &judge;
+    const Variant* turkish = variant_named("turkish");
+    if (turkish && turkish->tables)
+        tables.turkish = &*turkish->tables;
+    else
+        tables.turkish_error = turkish ? turkish->missing : "no Turkish tables";
+    probe::GameSummary summary;
+    nlohmann::json out = nlohmann::json::array();
+    for (const PdnGame& g : games) {
+        const probe::GameCheck c = probe::check_game(g, tables);
+        summary.add(c);
+        out.push_back(json::game_check_json(g, c));
+    }
+    Response r = json_response({{"rules", rules_name}, {"games", out}, {"summary", json::game_summary_json(summary)}}, false);
+    return r;
 }
 
 }  // namespace dtb::server

@@ -39,7 +39,7 @@ public:
 
     using Params = std::map<std::string, std::string, std::less<>>;
     Response get(std::string_view path, const Params& params) const;
-    Response post(std::string_view path, std::string_view body) const;
+    Response post(std::string_view path, std::string_view body, const Params& params = {}) const;
 
     // GET /api/v1/status's object.
     std::string status_json() const;
@@ -56,7 +56,7 @@ private:
     const Variant* variant_named(std::string_view name) const;
     Response probe_position(const Variant& v, const Params& params) const;
     Response adjudicate_position(const Variant& v, const Params& params) const;
-    Response judge_games(const Variant& v, std::string_view body) const;
+    Response judge_games(const Variant& v, std::string_view body, const Params& params) const;
     std::vector<std::unique_ptr<Variant>> variants_;
 };
 

@@ -61,7 +61,7 @@ Expected<std::unique_ptr<HttpServer>> HttpServer::bind(const Explorer& explorer,
     http.set_tcp_nodelay(true);  // headers and body go out in two writes: no Nagle delay between them
     const Explorer* e = &explorer;
     http.Get(R"(/.*)", [e](const httplib::Request& req, httplib::Response& res) { send(e->get(req.path, params_of(req)), res); });
-    http.Post(R"(/.*)", [e](const httplib::Request& req, httplib::Response& res) { send(e->post(req.path, req.body), res); });
+    http.Post(R"(/.*)", [e](const httplib::Request& req, httplib::Response& res) { send(e->post(req.path, req.body, params_of(req)), res); });
     const httplib::Server::Handler other_method = [](const httplib::Request&, httplib::Response& res) {
         send(error_response(405, "the API takes GET, and POST for games"), res);
     };

@@ -152,6 +152,32 @@ TEST_CASE("GET /api/v1/international/adjudicate: the dtb adjudicate --json objec
     }
 }
 
+TEST_CASE("POST /api/v1/international/games: the dtb adjudicate --pdn --json object", "[server]") {
+    auto c = fixture_server().client();
+    for (const std::string file : {"tests/data/adjudicate.pdn", "tests/data/pdn/padded.pdn", "tests/data/pdn/game_types.pdn", "tests/data/pdn/turkish.pdn"}) {
+        const fs::path path = fs::path(DTB_SOURCE_DIR) / file;
+        if (!fs::exists(path)) continue;
+        INFO(file);
+        std::ifstream in(path, std::ios::binary);
+        const std::string body((std::istreambuf_iterator<char>(in)), {});
+        for (const std::string rules : {"fmjd", "ffjd"}) {
+            const auto r = c.Post(("/api/v1/international/games?rules=" + rules).c_str(), body, "text/plain");
+            REQUIRE(r);
+            CHECK(r->status == 200);
+            const auto cli = nlohmann::json::parse(dtb_output({"adjudicate", "--json", "--rules", rules, "--db",
+                                                               std::string(DTB_TEST_TABLES) + "/international", "--turkish-db",
+                                                               std::string(DTB_TEST_TABLES) + "/turkish", "--pdn", path.string()}));
+            CHECK(parse(r) == cli);
+        }
+    }
+    const auto empty = c.Post("/api/v1/international/games", "just text, no game", "text/plain");
+    REQUIRE(empty);
+    CHECK(empty->status == 400);
+    const auto bad_rules = c.Post("/api/v1/international/games?rules=x", "1. 32-28 *", "text/plain");
+    REQUIRE(bad_rules);
+    CHECK(bad_rules->status == 400);
+}
+
 TEST_CASE("GET /api/v1/status and the page", "[server]") {
     auto c = fixture_server().client();
     const auto s = parse(c.Get("/api/v1/status"));

@@ -1,0 +1,30 @@
+// The JSON API (docs/API.md). Every call resolves to {ok, status, data}; never throws.
+
+export async function api(path, init) {
+  let res;
+  try {
+    res = await fetch(path, init);
+  } catch (e) {
+    if (e.name === 'AbortError') return { ok: false, status: 0, aborted: true, data: { error: 'cancelled' } };
+    return { ok: false, status: 0, data: { error: `the server did not answer (${e.message})` } };
+  }
+  let data;
+  const text = await res.text().catch(() => '');
+  try {
+    data = JSON.parse(text);
+  } catch {
+    data = res.ok ? { error: 'the answer is not JSON' } : { error: text.slice(0, 300) || res.statusText };
+  }
+  if (!res.ok && (!data || typeof data.error !== 'string')) data = { error: `${res.status} ${res.statusText}` };
+  return { ok: res.ok, status: res.status, data };
+}
+
+export function errorText(r) {
+  if (r.ok) return '';
+  const msg = r.data && r.data.error ? r.data.error : 'unknown error';
+  if (r.status === 0) return msg;
+  const kind = { 400: 'bad input', 404: 'not found', 413: 'too large', 503: 'unavailable' }[r.status] || 'error';
+  return `${kind} (${r.status}): ${msg}`;
+}
+
+export const probeUrl = (variant, fen) => `api/v1/${variant}?fen=${encodeURIComponent(fen)}`;

@@ -1,0 +1,345 @@
+// The game panel: a PDN text is judged by POST api/v1/international/games; the answer's games are
+// listed with their verdict, events, a chart of the values along the game and the plies.
+import { probeUrl, errorText } from './api.js';
+import { parseFen } from './board.js';
+
+const $ = (id) => document.getElementById(id);
+const START = 'W:W31-50:B1-20';
+const RESULT = /^(2-0|0-2|1-1|0-0|1-0|0-1|\*|½-½|1\/2-1\/2)$/;
+const EXAMPLE = `[Event "16-move limit passed, then a win recorded"]
+[GameType "20"]
+[SetUp "1"]
+[FEN "W:WK40,K45,50:BK11"]
+[Result "2-0"]
+1. 40-18 11-28 2. 18-27 28-39 3. 27-38 39-25 4. 45-40 25-48 5. 40-18 48-25 6. 38-27 25-30
+7. 27-22 30-48 8. 22-28 48-43 9. 18-12 43-27 10. 28-11 27-43 11. 12-18 43-16 12. 18-7 16-43
+13. 11-22 43-21 14. 7-2 21-38 15. 22-13 38-32 16. 2-8 32-49 17. 13-22 49-38 2-0
+`;
+
+// Splits a PDN text into games: [{tags, moves: ['32-28', ...], result}]. Comments, variations,
+// move numbers and NAGs are skipped. Only used to list the plies; the server judges the text.
+export function splitPdn(text) {
+  const games = [];
+  let g = null;
+  const fresh = () => ({ tags: {}, moves: [], result: null });
+  const re = /\[\s*(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]|\{[^}]*\}|;[^\n]*|\([^()]*\)|\$\d+|\d+\.(\.\.)?|[^\s[{;(]+/g;
+  let m;
+  while ((m = re.exec(text))) {
+    const tok = m[0];
+    if (m[1]) {
+      if (!g || g.moves.length || g.result) { g = fresh(); games.push(g); }
+      g.tags[m[1]] = m[2];
+      continue;
+    }
+    if (/^[{;(]/.test(tok) || /^\$\d/.test(tok) || /^\d+\.(\.\.)?$/.test(tok)) continue;
+    if (!g) { g = fresh(); games.push(g); }
+    if (RESULT.test(tok)) { g.result = tok; g = null; continue; }
+    const mv = /^(\d+\.+)?([a-h]?\d+(?:[-x:][a-h]?\d+)+)[!?+#]*$/i.exec(tok);
+    if (mv) g.moves.push(mv[2]);
+  }
+  return games.filter((x) => x.moves.length || x.result || Object.keys(x.tags).length);
+}
+
+const white = (v, fen) => {
+  // A value from White's point of view: 1, 0, -1 or null.
+  if (v == null) return null;
+  const s = String(v).toLowerCase();
+  if (s.startsWith('white')) return 1;
+  if (s.startsWith('black')) return -1;
+  if (s === 'draw') return 0;
+  if ((s === 'win' || s === 'loss') && fen) return (s === 'win') === (fen[0].toUpperCase() === 'W') ? 1 : -1;
+  return null;
+};
+const VALUE_TEXT = { 1: 'White wins', 0: 'Draw', '-1': 'Black wins' };
+
+// Per-ply values and positions, if the answer carries them (any array of objects in the game
+// besides events and problems): normalised to [{ply, fen, theo, rule, dtw}].
+function perPly(g) {
+  let arr = null;
+  for (const [k, v] of Object.entries(g)) {
+    if (k !== 'events' && k !== 'problems' && Array.isArray(v) && v.length && v[0] && typeof v[0] === 'object') { arr = v; break; }
+  }
+  if (!arr) return null;
+  const offset = arr[0].ply === undefined && (arr[0].move || arr[0].text) ? 1 : 0;
+  return arr.map((e, i) => {
+    const fen = e.fen || e.fen_after || null;
+    return {
+      ply: Number.isInteger(e.ply) ? e.ply : i + offset,
+      fen,
+      move: e.move || e.text || null,
+      theo: white(e.theoretical ?? e.theoretical_value ?? e.value ?? e.wdl, fen),
+      rule: white(e.rule_value ?? e.under_rules ?? e.rules_value ?? e.result, fen),
+      dtw: e.dtw ?? e.theoretical_dtw ?? e.plies ?? null,
+    };
+  });
+}
+
+function matchMove(list, text) {
+  const exact = list.find((m) => m.move === text);
+  if (exact) return exact;
+  const sq = text.toLowerCase().split(/[-x:]/);
+  return list.find((m) => Array.isArray(m.path) && m.path[0] === sq[0] && m.path[m.path.length - 1] === sq[sq.length - 1] &&
+    sq.slice(1, -1).every((s) => m.path.includes(s)));
+}
+
+function pieceCount(fen) {
+  try { return parseFen('international', fen).pieces.size; } catch { return 99; }
+}
+
+const NS = 'http://www.w3.org/2000/svg';
+function svgEl(name, attrs, parent, text) {
+  const e = document.createElementNS(NS, name);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (text != null) e.textContent = text;
+  parent.appendChild(e);
+  return e;
+}
+
+function drawChart(svg, g, plies) {
+  svg.replaceChildren();
+  const n = Math.max(1, g.plies || plies.length - 1 || 1);
+  const W = 320, H = 100, L = 70, R = 8;
+  svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
+  const x = (p) => L + (p / n) * (W - L - R);
+  const y = (v) => (v === 1 ? 18 : v === 0 ? 50 : 82);
+  for (const v of [1, 0, -1]) {
+    svgEl('line', { x1: L, x2: W - R, y1: y(v), y2: y(v), class: 'grid' }, svg);
+    svgEl('text', { x: L - 4, y: y(v) + 3, class: 'axis', 'text-anchor': 'end' }, svg, VALUE_TEXT[v]);
+  }
+  svgEl('text', { x: L, y: H - 2, class: 'axis' }, svg, 'ply 0');
+  svgEl('text', { x: W - R, y: H - 2, class: 'axis', 'text-anchor': 'end' }, svg, `ply ${n}`);
+  for (const ev of g.events || []) {
+    const name = String(ev.event || '');
+    const cls = /start/.test(name) ? 'ev-start' : /draw|repetition/.test(name) ? 'ev-draw' : 'ev-other';
+    const l = svgEl('line', { x1: x(ev.ply), x2: x(ev.ply), y1: 8, y2: 90, class: `event ${cls}`, 'data-event': name, 'data-ply': ev.ply }, svg);
+    svgEl('title', {}, l, `ply ${ev.ply}: ${name}${ev.detail ? ` (${ev.detail})` : ''}`);
+  }
+  const series = (key, cls, dy) => {
+    const pts = plies.filter((p) => p && p[key] != null);
+    if (pts.length > 1) {
+      let d = `M${x(pts[0].ply)} ${y(pts[0][key]) + dy}`;
+      for (const p of pts.slice(1)) d += ` H${x(p.ply)} V${y(p[key]) + dy}`;
+      svgEl('path', { d, class: `series ${cls}`, 'data-series': cls }, svg);
+    }
+  };
+  series('theo', 'theo', -2);
+  series('rule', 'rule', 2);
+  // The answer's own judgements: at the first judged ply and at the end.
+  const marks = [
+    [g.first_judged_ply, g.theoretical_at_first_judged, 'theo', -2], [g.first_judged_ply, g.rule_value_at_first_judged, 'rule', 2],
+    [g.plies, g.theoretical_at_end, 'theo', -2], [g.plies, g.rule_value_at_end, 'rule', 2],
+  ];
+  for (const [p, v, cls, dy] of marks) {
+    const w = white(v);
+    if (p == null || w == null) continue;
+    const c = svgEl('circle', { cx: x(p), cy: y(w) + dy, r: 3, class: `mark ${cls}` }, svg);
+    svgEl('title', {}, c, `ply ${p}: ${cls === 'theo' ? 'theoretical' : 'under the rules'} ${v}`);
+  }
+}
+
+export function initGames(ctx) {
+  let answer = null, parsed = [], seq = 0;
+
+  const el = (tag, text, attrs = {}) => {
+    const e = document.createElement(tag);
+    if (text != null) e.textContent = text;
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    return e;
+  };
+
+  async function submit() {
+    const text = $('pdn-text').value;
+    const out = $('game-output');
+    out.replaceChildren(el('p', 'Judging...'));
+    out.dataset.state = 'loading';
+    const my = ++seq;
+    const r = await ctx.api('api/v1/international/games', { method: 'POST', body: text, headers: { 'Content-Type': 'text/plain' } });
+    if (my !== seq) return;
+    out.replaceChildren();
+    if (!r.ok) {
+      out.dataset.state = 'error';
+      out.appendChild(el('p', `The game could not be judged: ${errorText(r)}`, { class: 'error', id: 'game-error' }));
+      return;
+    }
+    answer = r.data;
+    parsed = splitPdn(text);
+    const games = Array.isArray(answer.games) ? answer.games : [];
+    if (!games.length) {
+      out.dataset.state = 'error';
+      out.appendChild(el('p', 'The answer holds no game.', { class: 'error', id: 'game-error' }));
+      return;
+    }
+    out.dataset.state = 'ready';
+    if (answer.rules) out.appendChild(el('p', `Rules: ${String(answer.rules).toUpperCase()}`, { class: 'muted' }));
+    if (games.length > 1) {
+      const lab = el('label', 'Game: ', { for: 'game-select' });
+      const sel = el('select', null, { id: 'game-select' });
+      games.forEach((g, i) => sel.appendChild(new Option(`${i + 1}. ${(g.tags && g.tags.Event) || 'game'} (${g.consistent ? 'consistent' : g.judged === false ? 'not judged' : 'inconsistent'})`, String(i))));
+      sel.addEventListener('change', () => showGame(Number(sel.value)));
+      lab.appendChild(sel);
+      out.appendChild(lab);
+    }
+    out.appendChild(el('div', null, { id: 'game-detail' }));
+    showGame(0);
+  }
+
+  function showGame(i) {
+    const g = answer.games[i];
+    const idx = Number.isInteger(g.index) && parsed[g.index] ? g.index : i;
+    const pg = parsed[idx] || { tags: g.tags || {}, moves: [] };
+    const tags = g.tags || pg.tags || {};
+    const box = $('game-detail');
+    box.replaceChildren();
+    const title = [tags.Event, tags.White && tags.Black ? `${tags.White} - ${tags.Black}` : null].filter(Boolean).join(', ');
+    if (title) box.appendChild(el('h3', title));
+    const verdict = el('div', null, { id: 'game-verdict', 'data-consistent': String(!!g.consistent), 'data-judged': String(g.judged !== false), 'data-outcome': g.outcome || '' });
+    const unjudged = g.judged === false || (g.first_judged_ply == null && g.consistent);
+    const status = g.judged === false ? 'Not judged'
+      : !g.consistent ? 'Inconsistent: the recorded result disagrees with the tables'
+      : g.first_judged_ply == null ? 'Nothing to judge: no position of this game is within the tables'
+      : 'Consistent: the recorded result agrees with the tables';
+    verdict.appendChild(el('p', status, { class: unjudged ? 'warn' : g.consistent ? 'ok' : 'bad', id: 'game-status' }));
+    const facts = [
+      ['Recorded result', `${g.recorded ?? '?'}${g.result ? ` (${g.result})` : ''}`],
+      ['Outcome', g.outcome],
+      ['Plies', g.plies],
+      ['First judged at ply', g.first_judged_ply],
+      ['Theoretical value there', g.theoretical_at_first_judged],
+      ['Under the rules there', g.rule_value_at_first_judged],
+      ['Theoretical value at the end', g.theoretical_at_end],
+      ['Under the rules at the end', g.rule_value_at_end],
+    ];
+    const dl = el('dl');
+    for (const [k, v] of facts) if (v != null && v !== '') { dl.appendChild(el('dt', k)); dl.appendChild(el('dd', String(v))); }
+    verdict.appendChild(dl);
+    const probs = Array.isArray(g.problems) ? g.problems : [];
+    if (probs.length) {
+      const ul = el('ul', null, { class: 'problems' });
+      for (const p of probs) ul.appendChild(el('li', p));
+      verdict.appendChild(el('p', 'Problems:'));
+      verdict.appendChild(ul);
+    }
+    box.appendChild(verdict);
+
+    const events = Array.isArray(g.events) ? g.events : [];
+    if (events.length) {
+      box.appendChild(el('h4', 'Events'));
+      const ul = el('ul', null, { id: 'game-events' });
+      for (const e of events) ul.appendChild(el('li', `ply ${e.ply}: ${e.event}${e.detail ? ` (${e.detail})` : ''}`, { 'data-ply': e.ply, 'data-event': e.event }));
+      box.appendChild(ul);
+    }
+
+    // Plies: from the answer if it carries them, else replayed through the probe route when the
+    // game starts inside the tables' reach.
+    const api = perPly(g);
+    const moveTexts = pg.moves.length ? pg.moves : (api ? api.filter((p) => p.move).map((p) => p.move) : []);
+    const plies = [];
+    if (api) for (const p of api) plies[p.ply] = p;
+    const startFen = tags.FEN || (plies[0] && plies[0].fen) || START;
+    if (!plies[0]) plies[0] = { ply: 0, fen: startFen };
+    else if (!plies[0].fen) plies[0].fen = startFen;
+    const paths = [];
+
+    box.appendChild(el('h4', 'Values along the game'));
+    const chart = document.createElementNS(NS, 'svg');
+    chart.id = 'game-chart';
+    chart.setAttribute('role', 'img');
+    chart.setAttribute('aria-label', `Chart of the theoretical value (solid) and the value under the rules (dashed) along the game; vertical lines mark events: ${events.map((e) => `ply ${e.ply} ${e.event}`).join('; ') || 'none'}`);
+    box.appendChild(chart);
+    box.appendChild(el('p', 'Solid: theoretical value; dashed: value under the counting rules; dots: the server\'s judgements; blue lines: a counting rule starts; red lines: a draw by a limit or repetition.', { class: 'muted small' }));
+
+    box.appendChild(el('h4', 'Moves'));
+    const ol = el('ol', null, { id: 'game-moves', class: 'plies' });
+    box.appendChild(ol);
+    const note = el('p', '', { class: 'muted small', id: 'game-moves-note' });
+    box.appendChild(note);
+
+    const fensUpTo = () => {
+      const fens = [];
+      for (let k = 0; plies[k] && plies[k].fen; k++) fens.push(plies[k].fen);
+      return fens;
+    };
+    const clickPly = (k) => {
+      const fens = fensUpTo();
+      if (k >= fens.length) { note.textContent = `The position after ply ${k} is not available.`; return; }
+      ctx.showLine(fens, moveTexts, paths, k);
+      for (const b of ol.querySelectorAll('button')) b.setAttribute('aria-current', String(Number(b.dataset.ply) === k));
+    };
+    const renderPlies = () => {
+      ol.replaceChildren();
+      const li0 = el('li', null, { class: 'start' });
+      li0.appendChild(button('start position', 0));
+      ol.appendChild(li0);
+      const off = startFen.trim()[0].toUpperCase() === 'B' ? 1 : 0;
+      moveTexts.forEach((t, k) => {
+        const li = el('li');
+        const label = `${Math.floor((k + off) / 2) + 1}.${(k + off) % 2 ? '..' : ''} ${t}`;
+        li.appendChild(button(label, k + 1));
+        ol.appendChild(li);
+      });
+      // The events beside the ply they happen at.
+      for (const e of events) {
+        const b = ol.querySelector(`button[data-ply="${e.ply}"]`);
+        if (b) b.parentNode.appendChild(el('span', ` [${e.event}]`, { class: 'ply-event', 'data-event': e.event }));
+      }
+      drawChart(chart, g, plies);
+    };
+    function button(label, k) {
+      const p = plies[k];
+      const b = el('button', label, { type: 'button', class: 'link', 'data-ply': String(k) });
+      const val = p && (p.rule ?? p.theo);
+      if (p && (p.theo != null || p.rule != null)) {
+        const parts = [];
+        if (p.theo != null) parts.push(`${VALUE_TEXT[p.theo]}${p.dtw != null && p.theo ? ` in ${p.dtw}` : ''}`);
+        if (p.rule != null) parts.push(`rules: ${VALUE_TEXT[p.rule]}`);
+        const s = el('span', ` ${parts.join(', ')}`, { class: `ply-value v${val}`, 'data-value': String(val) });
+        b.appendChild(s);
+      }
+      b.addEventListener('click', () => clickPly(k));
+      return b;
+    }
+    renderPlies();
+
+    const hasFens = plies.length > 1 && plies.every((p) => p && p.fen);
+    if (!hasFens && pieceCount(startFen) <= ctx.largestPieces('international')) {
+      note.textContent = 'Replaying the game through the tables...';
+      replay(startFen, moveTexts, plies, paths).then((done) => {
+        if ($('game-detail') !== box || !box.isConnected) return;
+        note.textContent = done === moveTexts.length ? '' : `Positions known up to ply ${done}.`;
+        renderPlies();
+      });
+    } else if (!hasFens) {
+      note.textContent = 'The positions along this game are beyond the tables: plies cannot be shown on the board.';
+    }
+  }
+
+  // Follows the moves through the probe route; fills plies[k] with fen and theoretical value.
+  // Returns the last ply whose position is known.
+  async function replay(fen, moveTexts, plies, paths) {
+    for (let k = 0; ; k++) {
+      const r = await ctx.api(probeUrl('international', fen));
+      if (!r.ok) return k;
+      const p = plies[k] || (plies[k] = { ply: k });
+      p.fen = p.fen || fen;
+      if (p.theo == null) p.theo = white(r.data.wdl, fen);
+      if (p.dtw == null) p.dtw = r.data.dtw;
+      if (k >= moveTexts.length) return k;
+      const m = matchMove(r.data.moves || [], moveTexts[k]);
+      if (!m || !m.fen) return k;
+      paths[k] = m.path;
+      fen = m.fen;
+      if (!plies[k + 1]) plies[k + 1] = { ply: k + 1 };
+      plies[k + 1].fen = fen;
+    }
+  }
+
+  $('pdn-submit').addEventListener('click', submit);
+  $('pdn-example').addEventListener('click', () => { $('pdn-text').value = EXAMPLE; submit(); });
+  $('pdn-file').addEventListener('change', async (e) => {
+    const f = e.target.files && e.target.files[0];
+    if (!f) return;
+    if (f.size > 1 << 20) { $('game-output').textContent = 'The file is over 1 MB, the server\'s limit.'; return; }
+    $('pdn-text').value = await f.text();
+    submit();
+  });
+}
