@@ -1,7 +1,6 @@
 // Tablebase.adjudicate and adjudicate_pdn: results under the counting rules of international
 // draughts (probe/adjudicate.hpp, adjudicate/game_check.hpp), with the fields of
 // `dtb adjudicate --json` and `dtb adjudicate --pdn --json`.
-#include <pybind11/stl.h>
 
 #include <optional>
 

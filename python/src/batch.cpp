@@ -1,6 +1,6 @@
 // Tablebase.probe_many: WDL of many positions in one call, into a numpy int8 array (-1 loss,
-// 0 draw, 1 win). The FENs are copied out while the GIL is held; parsing and probing run
-// without it.
+// 0 draw, 1 win). The FENs are copied out while the GIL is held; parsing (the canonical form
+// first, canonical_fen.hpp) and probing run without it.
 #include <pybind11/numpy.h>
 
 #include <cstdint>
@@ -8,6 +8,7 @@
 
 #include "rules/fen.hpp"
 #include "src/bindings.hpp"
+#include "src/canonical_fen.hpp"
 
 namespace dtb::python {
 
@@ -55,9 +56,14 @@ std::optional<Failure> probe_all(const probe::Tablebase& tb, const Batch& b, std
     for (std::size_t i = 0; i < b.parsed.size(); ++i) {
         Position p = b.positions[i];
         if (!b.parsed[i]) {
-            auto parsed = parse_fen<R>(std::string_view(b.text).substr(begin, b.end[i] - begin));
-            if (!parsed) return Failure{i, parsed.error(), {}, {}};
-            p = *parsed;
+            const std::string_view fen = std::string_view(b.text).substr(begin, b.end[i] - begin);
+            if (const auto fast = parse_canonical_fen<R>(fen)) {
+                p = *fast;
+            } else {
+                auto parsed = parse_fen<R>(fen);
+                if (!parsed) return Failure{i, parsed.error(), {}, {}};
+                p = *parsed;
+            }
         }
         begin = b.end[i];
         const probe::Result r = tb.probe_wdl(p);

@@ -2,6 +2,9 @@
 // each file binds one concept and says here what the others may use.
 #pragma once
 #include <pybind11/pybind11.h>
+// Every file sees the same type casters (std::optional, std::vector, std::string): a caster
+// missing from one file would make its functions refuse those arguments.
+#include <pybind11/stl.h>
 
 #include <memory>
 #include <string>

@@ -1,6 +1,5 @@
 // Position, Move and perft: the rules of both variants without tables (rules/fen.hpp,
 // rules/notation.hpp, rules/perft.hpp). Positions are immutable: play() returns a new one.
-#include <pybind11/stl.h>
 
 #include <functional>
 
@@ -8,6 +7,7 @@
 #include "rules/notation.hpp"
 #include "rules/perft.hpp"
 #include "src/bindings.hpp"
+#include "src/canonical_fen.hpp"
 
 namespace dtb::python {
 
@@ -27,6 +27,7 @@ std::string square_name(int sq) {
 }
 
 Position parse_fen_or_raise(std::string_view fen, VariantId variant) {
+    if (const auto fast = with_variant(variant, [&](auto r) { return parse_canonical_fen<decltype(r)>(fen); })) return *fast;
     auto p = with_variant(variant, [&](auto r) { return parse_fen<decltype(r)>(fen); });
     if (!p) throw py::value_error(p.error());
     return *p;

@@ -1,6 +1,5 @@
 // dtb.Tablebase: a handle on a folder of tables (probe/probe.hpp) with the values of `dtb probe`.
 // The GIL is released while the tables are read, so Python threads probe one handle at once.
-#include <pybind11/stl.h>
 
 #include <filesystem>
 

@@ -61,3 +61,29 @@ def test_errors():
         dtb.perft(None, -1)
     with pytest.raises(ValueError, match="captures"):
         dtb.perft(None, 1, captures="all")
+
+
+TRICKY_FENS = [
+    ("W:W28,K46:BK5", "international"), ("B:WK46,28:B5,K1", "international"), ("W:W:BK5", "international"),
+    ("W:WK46:B", "international"), ("W:W28,28:B5", "international"), ("W:W3:B5", "international"),
+    ("W:W28:B48", "international"), ("W:W28,:B5", "international"), ("W:W28:B5,", "international"),
+    ("W:W28:B5:W1", "international"), ("W:B5:W28", "international"), ("w:w28:b5", "international"),
+    ("W:W31-35:B1-3", "international"), (" W:W28:B5.", "international"), ("W:W0:B5", "international"),
+    ("W:W007:B5", "international"), ("W:WK51:B5", "international"), ("W:W28:B5 ", "international"),
+    ("W:W6-26:B1", "international"), ("W:W6-50:B1", "international"), ("X:W28:B5", "international"),
+    ("W:Wa2,Kd4:Bh7", "turkish"), ("W:Wa1:Bh7", "turkish"), ("W:Wa8:Bh7", "turkish"), ("B:Wa2:Bh1", "turkish"),
+    ("W:Wka2:Bh7", "turkish"), ("W:Wi2:Bh7", "turkish"), ("W:WA2:Bh7", "turkish"), ("W:Wa2-h2:Bh7", "turkish"),
+]
+
+
+def test_fen_reading_equals_cli(cli):
+    # Position reads the canonical form itself (fast) and anything else through the library's
+    # parser: both must agree with the CLI's reading, and refuse what it refuses.
+    for fen, variant in TRICKY_FENS:
+        try:
+            got = dtb.Position.from_fen(fen, variant).fen()
+        except ValueError:
+            got = None
+        out = cli(["perft", "--variant", variant, "--depth", 0, "--json", "--fen", fen],
+                  expected_exit=2 if got is None else 0)
+        assert got is None or out[0]["fen"] == got, fen
