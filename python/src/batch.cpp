@@ -17,24 +17,29 @@ namespace {
 // The batch as C++ sees it: FEN texts one after another in `text`, or positions already parsed.
 struct Batch {
     std::string text;
-    std::vector<std::uint32_t> end;     // end of item i's text in `text`
-    std::vector<Position> positions;    // item i's position when given as a Position
-    std::vector<std::uint8_t> parsed;   // 1: item i is in positions
+    std::vector<std::uint32_t> end;   // end of item i's text in `text`
+    std::vector<Position> positions;  // the items given as Positions, in order
+    std::vector<std::uint8_t> given;  // 1: item i is the next of `positions`
 };
 
 Batch collect(const py::iterable& items, VariantId variant) {
     Batch b;
+    // One caster for the batch: it finds Position's type once, then checks each item by pointer.
+    py::detail::make_caster<PyPosition> position_caster;
     for (py::handle h : items) {
         if (PyUnicode_Check(h.ptr())) {
             Py_ssize_t size = 0;
             const char* s = PyUnicode_AsUTF8AndSize(h.ptr(), &size);
             if (!s) throw py::error_already_set();
             b.text.append(s, static_cast<std::size_t>(size));
-            b.positions.emplace_back();
-            b.parsed.push_back(0);
+            b.given.push_back(0);
+        } else if (position_caster.load(h, false) &&
+                   py::detail::cast_op<const PyPosition&>(position_caster).variant == variant) {
+            b.positions.push_back(py::detail::cast_op<const PyPosition&>(position_caster).position);
+            b.given.push_back(1);
         } else {
-            b.positions.push_back(position_arg(h, variant));
-            b.parsed.push_back(1);
+            b.positions.push_back(position_arg(h, variant));  // raises the error the item calls for
+            b.given.push_back(1);
         }
         b.end.push_back(static_cast<std::uint32_t>(b.text.size()));
     }
@@ -53,9 +58,12 @@ template <class R>
 std::optional<Failure> probe_all(const probe::Tablebase& tb, const Batch& b, std::int8_t* out,
                                  std::optional<int> unreachable) {
     std::uint32_t begin = 0;
-    for (std::size_t i = 0; i < b.parsed.size(); ++i) {
-        Position p = b.positions[i];
-        if (!b.parsed[i]) {
+    std::size_t next_given = 0;
+    for (std::size_t i = 0; i < b.given.size(); ++i) {
+        Position p;
+        if (b.given[i]) {
+            p = b.positions[next_given++];
+        } else {
             const std::string_view fen = std::string_view(b.text).substr(begin, b.end[i] - begin);
             if (const auto fast = parse_canonical_fen<R>(fen)) {
                 p = *fast;
@@ -81,7 +89,7 @@ py::array_t<std::int8_t> probe_many(const PyTablebase& self, const py::iterable&
     if (missing && (*missing < -128 || *missing > 127)) throw py::value_error("missing must fit in an int8");
     const auto tb = self.tables();
     const Batch batch = collect(fens, self.variant());
-    py::array_t<std::int8_t> out(static_cast<py::ssize_t>(batch.parsed.size()));
+    py::array_t<std::int8_t> out(static_cast<py::ssize_t>(batch.given.size()));
     std::int8_t* data = out.mutable_data();
     std::optional<Failure> failure;
     {

@@ -99,8 +99,8 @@ std::string fen_of(const Position& p, VariantId variant) {
 Position position_arg(py::handle fen_or_position, VariantId variant) {
     if (py::isinstance<py::str>(fen_or_position))
         return parse_fen_or_raise(fen_or_position.cast<std::string>(), variant);
-    if (py::isinstance<PyPosition>(fen_or_position)) {
-        const PyPosition& p = fen_or_position.cast<const PyPosition&>();
+    if (py::detail::make_caster<PyPosition> caster; caster.load(fen_or_position, false)) {
+        const PyPosition& p = py::detail::cast_op<const PyPosition&>(caster);
         if (p.variant != variant)
             throw py::value_error("a " + std::string(variant_name(p.variant)) + " position where a " +
                                   std::string(variant_name(variant)) + " one is needed");
