@@ -110,13 +110,15 @@ std::string pdn_text(const py::object& text_or_path, std::string& source) {
     return data.cast<std::string>();
 }
 
-py::object adjudicate_pdn(const PyTablebase& self, const py::object& text_or_path, const std::string& rules) {
+py::object adjudicate_pdn(const PyTablebase& self, const py::object& text_or_path, const std::string& rules,
+                          bool strict) {
     const RuleSet rule_set = rules_arg(rules);
     std::string source;
     const std::string text = pdn_text(text_or_path, source);
     const auto tb = self.tables();
     std::string dumped;
     const adjudicate::GameReport* failed = nullptr;
+    const adjudicate::GameReport* bad = nullptr;  // the first record that cannot be judged
     std::vector<adjudicate::GameReport> reports;
     std::vector<PdnGame> games;
     {
@@ -128,6 +130,7 @@ py::object adjudicate_pdn(const PyTablebase& self, const py::object& text_or_pat
         for (const PdnGame& g : games) {
             reports.push_back(adjudicate::check_game(*tb, judge, g));
             if (!reports.back().table_error.empty() && !failed) failed = &reports.back();
+            if (reports.back().bad_record && !bad) bad = &reports.back();
             out.push_back(adjudicate::game_report_json(g, reports.back()));
         }
         // As the CLI prints it; text that is not UTF-8 (legacy tag encodings) is replaced.
@@ -135,6 +138,9 @@ py::object adjudicate_pdn(const PyTablebase& self, const py::object& text_or_pat
                                                                       nlohmann::json::error_handler_t::replace);
     }
     if (games.empty()) throw py::value_error("no game in " + source);
+    if (strict && bad)
+        throw py::value_error(bad->problems.empty() ? pdn_game_label(*bad->game) + ": cannot be judged"
+                                                    : bad->problems.front());
     if (failed) raise_tables(failed->table_status, pdn_game_label(*failed->game) + ": " + failed->table_error);
     return py::module_::import("json").attr("loads")(dumped);
 }
@@ -182,11 +188,13 @@ void bind_adjudication(py::module_& m, TablebaseClass& c) {
           "The result of an international position under the counting rules ('fmjd', 'ffjd' or 'none') with the "
           "game's counters in plies (reversible: since the last man move or capture; endgame: since the 16-move "
           "class was entered; small: since the 5-move class was entered). Needs the rule tables of `dtb gen`.")
-        .def("adjudicate_pdn", &adjudicate_pdn, py::arg("text_or_path"), py::arg("rules") = "fmjd",
+        .def("adjudicate_pdn", &adjudicate_pdn, py::arg("text_or_path"), py::arg("rules") = "fmjd", py::kw_only(),
+             py::arg("strict") = false,
              "Every game of a PDN file (a path, or the PDN text) replayed and judged: a dict with the fields of "
-             "`dtb adjudicate --pdn --json` ({'rules', 'games': [...]}). Records that cannot be judged are reported "
-             "in their game (judged False, problems); ValueError when the text holds no game; TablesMissing / "
-             "TableCorrupt when the tables fail a game.");
+             "`dtb adjudicate --pdn --json` ({'rules', 'games': [...]}). Records that cannot be judged (a syntax "
+             "error, a bad FEN, another variant) are reported in their game (judged False, problems), or raise "
+             "ValueError with the reader's message when strict; ValueError when the text holds no game; "
+             "TablesMissing / TableCorrupt when the tables fail a game.");
 }
 
 }  // namespace dtb::python

@@ -17,7 +17,7 @@ namespace {
 // The batch as C++ sees it: FEN texts one after another in `text`, or positions already parsed.
 struct Batch {
     std::string text;
-    std::vector<std::uint32_t> end;   // end of item i's text in `text`
+    std::vector<std::size_t> end;     // end of item i's text in `text`
     std::vector<Position> positions;  // the items given as Positions, in order
     std::vector<std::uint8_t> given;  // 1: item i is the next of `positions`
 };
@@ -41,7 +41,7 @@ Batch collect(const py::iterable& items, VariantId variant) {
             b.positions.push_back(position_arg(h, variant));  // raises the error the item calls for
             b.given.push_back(1);
         }
-        b.end.push_back(static_cast<std::uint32_t>(b.text.size()));
+        b.end.push_back(b.text.size());
     }
     return b;
 }
@@ -57,7 +57,7 @@ struct Failure {
 template <class R>
 std::optional<Failure> probe_all(const probe::Tablebase& tb, const Batch& b, std::int8_t* out,
                                  std::optional<int> unreachable) {
-    std::uint32_t begin = 0;
+    std::size_t begin = 0;
     std::size_t next_given = 0;
     for (std::size_t i = 0; i < b.given.size(); ++i) {
         Position p;

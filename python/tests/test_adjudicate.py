@@ -65,6 +65,10 @@ def test_adjudicate_pdn_bad_records(tables, cli, tmp_path):
         got = tb.adjudicate_pdn(pdn)
         assert got == want
         assert [g["judged"] for g in got["games"]] == [g["judged"] for g in want["games"]]
+        problem = next(g["problems"][0] for g in want["games"] if not g["judged"])
+        with pytest.raises(ValueError) as e:
+            tb.adjudicate_pdn(pdn, strict=True)
+        assert str(e.value) == problem
         with pytest.raises(ValueError, match="no game"):
             tb.adjudicate_pdn("")
         with pytest.raises(FileNotFoundError):
