@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "adjudicate/game_check.hpp"
+#include "json/probe_json.hpp"
 #include "src/bindings.hpp"
 
 namespace dtb::python {
@@ -29,33 +30,10 @@ struct PyAdjudication {
     bool theoretical_known = true;
     Wdl theoretical = Wdl::draw;
     int theoretical_dtw = -1;
+    std::string json;  // `dtb adjudicate --json`'s object (json/probe_json.hpp)
 };
 
 py::object optional_int(const std::optional<int>& v) { return v ? py::object(py::int_(*v)) : py::object(py::none()); }
-
-py::dict adjudication_dict(const PyAdjudication& a) {
-    py::dict d;
-    d["fen"] = a.fen;
-    d["rules"] = a.rules;
-    d["reversible"] = a.counters.reversible;
-    d["endgame"] = optional_int(a.counters.endgame);
-    d["small"] = optional_int(a.counters.small);
-    d["result"] = std::string(to_string(a.result));
-    d["plies"] = distance_object(a.result, a.plies);
-    d["rule"] = a.rule;
-    py::list moves;
-    for (const PyRuleMove& m : a.moves) {
-        py::dict md;
-        md["move"] = m.move;
-        md["result"] = std::string(to_string(m.result));
-        md["plies"] = distance_object(m.result, m.plies);
-        moves.append(md);
-    }
-    d["moves"] = moves;
-    d["theoretical"] = a.theoretical_known ? py::object(py::str(std::string(to_string(a.theoretical)))) : py::object(py::none());
-    d["theoretical_dtw"] = distance_object(a.theoretical, a.theoretical_dtw);
-    return d;
-}
 
 RuleSet rules_arg(const std::string& rules) {
     const auto r = parse_rule_set(rules);
@@ -79,7 +57,7 @@ PyAdjudication adjudicate(const PyTablebase& self, const py::object& fen, const 
     if (!a.ok()) raise_result(*tb, a.status, tb->to_fen(p));
     PyAdjudication out{tb->to_fen(p), rules, a.counters, a.result, a.plies, a.plies_known,
                        std::string(probe::to_string(a.rule)), {}, a.theoretical_known, a.theoretical,
-                       a.theoretical_dtw};
+                       a.theoretical_dtw, json::adjudication_json(*tb, p, rules, a).dump()};
     for (const probe::RuleMove& m : a.moves)
         out.moves.push_back({m.text, tb->to_fen(make_move(p, m.move)), m.result, m.plies});
     return out;
@@ -178,7 +156,8 @@ void bind_adjudication(py::module_& m, TablebaseClass& c) {
             "The value without the counting rules; None beyond the tables' reach.")
         .def_property_readonly("theoretical_dtw",
                                [](const PyAdjudication& a) { return distance_object(a.theoretical, a.theoretical_dtw); })
-        .def("to_dict", &adjudication_dict, "The fields of `dtb adjudicate --json`, with the same keys and values.")
+        .def("to_dict", [](const PyAdjudication& a) { return py::module_::import("json").attr("loads")(a.json); },
+             "The object of `dtb adjudicate --json`, the same keys and values (json/probe_json.hpp builds both).")
         .def("__repr__", [](const PyAdjudication& a) {
             return "Adjudication(fen='" + a.fen + "', result=" + std::string(to_string(a.result)) + ", rule='" + a.rule + "')";
         });

@@ -3,6 +3,7 @@
 
 #include <filesystem>
 
+#include "json/probe_json.hpp"
 #include "src/bindings.hpp"
 
 namespace dtb::python {
@@ -17,6 +18,8 @@ struct PyMoveValue {
     int dtw = -1, dtc = -1;
     int captures = 0;
     bool promotes = false;
+    std::vector<std::string> path;  // the squares the piece stands on, start to end
+    std::string json;               // the move's object in `dtb probe --json`
 };
 
 // What `dtb probe --json` prints for a position.
@@ -26,31 +29,10 @@ struct PyProbe {
     int dtw = -1, dtc = -1;
     std::vector<PyMoveValue> moves;
     std::vector<std::string> pv;
+    std::string json;  // `dtb probe --json`'s object (json/probe_json.hpp)
 };
 
-py::dict move_dict(const PyMoveValue& m) {
-    py::dict d;
-    d["move"] = m.move;
-    d["wdl"] = std::string(to_string(m.wdl));
-    d["dtw"] = distance_object(m.wdl, m.dtw);
-    d["dtc"] = distance_object(m.wdl, m.dtc);
-    return d;
-}
-
-// Keys and values exactly as `dtb probe --json` (tools/probe_command.cpp).
-py::dict probe_dict(const PyProbe& p) {
-    py::dict d;
-    d["fen"] = p.fen;
-    d["variant"] = p.variant;
-    d["wdl"] = std::string(to_string(p.wdl));
-    d["dtw"] = distance_object(p.wdl, p.dtw);
-    d["dtc"] = distance_object(p.wdl, p.dtc);
-    py::list moves;
-    for (const PyMoveValue& m : p.moves) moves.append(move_dict(m));
-    d["moves"] = moves;
-    d["pv"] = py::cast(p.pv);
-    return d;
-}
+py::object json_object(const std::string& text) { return py::module_::import("json").attr("loads")(text); }
 
 std::vector<std::string> directories_arg(const py::object& path) {
     const py::object fspath = py::module_::import("os").attr("fspath");
@@ -72,10 +54,15 @@ PyProbe probe(const PyTablebase& self, const py::object& fen) {
         a = tb->analyse(p);
     }
     if (!a.result.ok()) raise_result(*tb, a.result, tb->to_fen(p));
-    PyProbe out{tb->to_fen(p), std::string(variant_name(self.variant())), a.result.wdl, a.result.dtw, a.result.dtc, {}, {}};
-    for (const probe::MoveValue& m : a.moves)
+    const nlohmann::json j = json::analysis_json(*tb, p, a);
+    PyProbe out{tb->to_fen(p), std::string(variant_name(self.variant())), a.result.wdl, a.result.dtw, a.result.dtc,
+                {}, {}, j.dump()};
+    for (std::size_t i = 0; i < a.moves.size(); ++i) {
+        const probe::MoveValue& m = a.moves[i];
+        const nlohmann::json& jm = j["moves"][i];
         out.moves.push_back({m.text, tb->to_fen(make_move(p, m.move)), m.wdl, m.dtw, m.dtc, m.move.num_captured(),
-                             m.move.promotes});
+                             m.move.promotes, jm["path"].get<std::vector<std::string>>(), jm.dump()});
+    }
     for (const probe::MoveValue& m : a.pv) out.pv.push_back(m.text);
     return out;
 }
@@ -125,7 +112,9 @@ TablebaseClass bind_tablebase(py::module_& m) {
         .def_readonly("captures", &PyMoveValue::captures, "Pieces the move captures (0: a plain move).")
         .def_property_readonly("is_capture", [](const PyMoveValue& v) { return v.captures > 0; })
         .def_readonly("promotes", &PyMoveValue::promotes, "True when a man ends the move on its promotion row.")
-        .def("to_dict", &move_dict, "The move as in `dtb probe --json`: move, wdl, dtw, dtc.")
+        .def_readonly("path", &PyMoveValue::path, "The squares the piece stands on, start to end.")
+        .def("to_dict", [](const PyMoveValue& v) { return json_object(v.json); },
+             "The move's object in `dtb probe --json` (move, wdl, dtw, dtc, fen, captures, promotes, path).")
         .def("__repr__", [](const PyMoveValue& v) {
             return "MoveValue(move='" + v.move + "', wdl=" + std::string(to_string(v.wdl)) + ")";
         });
@@ -144,7 +133,8 @@ TablebaseClass bind_tablebase(py::module_& m) {
         .def_property_readonly(
             "best_move", [](const PyProbe& p) { return p.moves.empty() ? py::object(py::none()) : py::cast(p.moves.front()); },
             "The first of moves, or None when the side to move has no move.")
-        .def("to_dict", &probe_dict, "The fields of `dtb probe --json`, with the same keys and values.")
+        .def("to_dict", [](const PyProbe& p) { return json_object(p.json); },
+             "The object of `dtb probe --json`, the same keys and values (json/probe_json.hpp builds both).")
         .def("__repr__", [](const PyProbe& p) {
             return "ProbeResult(fen='" + p.fen + "', wdl=" + std::string(to_string(p.wdl)) +
                    (p.wdl == Wdl::draw ? std::string() : ", dtw=" + std::to_string(p.dtw)) + ")";

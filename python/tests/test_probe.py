@@ -43,6 +43,7 @@ def test_probe_result_fields(tables):
         assert r.best_move.move == r.moves[0].move == r.pv[0] and r.dtw == len(r.pv) == 3
         assert [(m.move, m.captures, m.promotes) for m in r.moves][:2] == [("28-22", 0, False), ("28-23", 0, False)]
         assert r.moves[0].fen == "B:W22,K46:BK5" and r.moves[0].to_dict() == r.to_dict()["moves"][0]
+        assert r.moves[0].path == ["28", "22"] and tb.probe("B:W28,K46:BK5").moves[0].path[0] == "5"
         draw = tb.probe("W:WK1,K3:BK50")
         assert draw.wdl is dtb.Wdl.DRAW and draw.dtw is None and draw.dtc is None and draw.pv == []
         assert tb.dtw("W:WK1,K3:BK50") is None
