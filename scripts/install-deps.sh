@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Installs the Debian packages dtb needs, when any is missing. Safe to run again.
 set -euo pipefail
+# The Python module and its tests: python3-dev pybind11-dev, python3-pytest python3-numpy, and
+# python3-matplotlib for the example's test.
 packages=(g++ cmake make pkg-config libzstd-dev catch2 libxxhash-dev nlohmann-json3-dev libcli11-dev
-          libbenchmark-dev zstd libcpp-httplib-dev)
+          libbenchmark-dev zstd libcpp-httplib-dev python3-dev pybind11-dev python3-pytest python3-numpy
+          python3-matplotlib)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,0 +1,184 @@
+// Tablebase.adjudicate and adjudicate_pdn: results under the counting rules of international
+// draughts (probe/adjudicate.hpp, probe/game_check.hpp), with the fields of
+// `dtb adjudicate --json` and `dtb adjudicate --pdn --json`.
+
+#include <optional>
+
+#include "json/game_json.hpp"
+#include "probe/game_check.hpp"
+#include "probe/game_report.hpp"
+#include "json/probe_json.hpp"
+#include "src/bindings.hpp"
+
+namespace dtb::python {
+
+namespace {
+
+struct PyRuleMove {
+    std::string move, fen;
+    Wdl result = Wdl::draw;
+    int plies = -1;
+};
+
+// What `dtb adjudicate --fen ... --json` prints (tools/adjudicate_command.cpp).
+struct PyAdjudication {
+    std::string fen, rules;
+    probe::Counters counters;
+    Wdl result = Wdl::draw;
+    int plies = -1;
+    bool plies_known = true;
+    std::string rule;
+    std::vector<PyRuleMove> moves;
+    bool theoretical_known = true;
+    Wdl theoretical = Wdl::draw;
+    int theoretical_dtw = -1;
+    std::string json;  // `dtb adjudicate --json`'s object (json/probe_json.hpp)
+};
+
+py::object optional_int(const std::optional<int>& v) { return v ? py::object(py::int_(*v)) : py::object(py::none()); }
+
+RuleSet rules_arg(const std::string& rules) {
+    const auto r = parse_rule_set(rules);
+    if (!r) throw py::value_error("rules must be 'fmjd', 'ffjd' or 'none', not '" + rules + "'");
+    return *r;
+}
+
+PyAdjudication adjudicate(const PyTablebase& self, const py::object& fen, const std::string& rules, int reversible,
+                          std::optional<int> endgame, std::optional<int> small) {
+    const RuleSet rule_set = rules_arg(rules);
+    for (const auto& [name, value] : {std::pair{"reversible", std::optional<int>(reversible)}, std::pair{"endgame", endgame},
+                                      std::pair{"small", small}})
+        if (value && *value < 0) throw py::value_error(std::string(name) + " must be 0 or more");
+    const auto tb = self.tables();
+    const Position p = position_arg(fen, self.variant());
+    probe::Adjudication a;
+    {
+        py::gil_scoped_release unlocked;
+        a = probe::Adjudicator(*tb, rule_set).adjudicate(p, {reversible, endgame, small});
+    }
+    if (!a.ok()) raise_result(*tb, a.status, tb->to_fen(p));
+    PyAdjudication out{tb->to_fen(p), rules, a.counters, a.result, a.plies, a.plies_known,
+                       std::string(probe::to_string(a.rule)), {}, a.theoretical_known, a.theoretical,
+                       a.theoretical_dtw, json::adjudication_json(*tb, p, rules, a).dump()};
+    for (const probe::RuleMove& m : a.moves)
+        out.moves.push_back({m.text, tb->to_fen(make_move(p, m.move)), m.result, m.plies});
+    return out;
+}
+
+// The text of a PDN file: a path (str naming an existing file, or os.PathLike), else PDN text.
+std::string pdn_text(const py::object& text_or_path, std::string& source) {
+    const py::module_ os = py::module_::import("os");
+    bool is_path = py::isinstance(text_or_path, os.attr("PathLike"));
+    if (!is_path && py::isinstance<py::str>(text_or_path)) {
+        const std::string s = text_or_path.cast<std::string>();
+        is_path = s.find('\n') == std::string::npos && os.attr("path").attr("isfile")(text_or_path).cast<bool>();
+        if (!is_path) {
+            source = "the text";
+            return s;
+        }
+    }
+    if (py::isinstance<py::bytes>(text_or_path)) {
+        source = "the text";
+        return text_or_path.cast<std::string>();
+    }
+    if (!is_path) throw py::type_error("adjudicate_pdn takes PDN text (str or bytes) or a path");
+    source = os.attr("fspath")(text_or_path).cast<std::string>();
+    // Read as bytes, as the CLI does (tag text may be in a legacy encoding).
+    const py::object file = py::module_::import("builtins").attr("open")(text_or_path, "rb");
+    const py::object data = file.attr("read")();
+    file.attr("close")();
+    return data.cast<std::string>();
+}
+
+py::object adjudicate_pdn(const PyTablebase& self, const py::object& text_or_path, const std::string& rules,
+                          bool strict) {
+    const RuleSet rule_set = rules_arg(rules);
+    std::string source;
+    const std::string text = pdn_text(text_or_path, source);
+    const auto tb = self.tables();
+    std::string dumped;
+    std::string failed, bad;  // the first table failure, the first record that cannot be judged
+    std::vector<PdnGame> games;
+    {
+        py::gil_scoped_release unlocked;
+        games = read_pdn(text);
+        const probe::Adjudicator judge(*tb, rule_set);
+        probe::GameTables tables;
+        tables.international = &*tb;
+        tables.judge = &judge;
+        tables.turkish_error = "the Python handle holds international tables only";
+        probe::GameSummary summary;
+        nlohmann::json out = nlohmann::json::array();
+        for (const PdnGame& g : games) {
+            const probe::GameCheck c = probe::check_game(g, tables);
+            summary.add(c);
+            if (!c.table_error.empty() && failed.empty()) failed = pdn_game_label(g) + ": " + c.table_error;
+            if (c.bad_record && bad.empty())
+                bad = c.problems.empty() ? pdn_game_label(g) + ": cannot be judged" : c.problems.front();
+            out.push_back(json::game_check_json(g, c));
+        }
+        // As the CLI prints it; text that is not UTF-8 (legacy tag encodings) is replaced.
+        dumped = nlohmann::json{{"rules", rules}, {"games", out}, {"summary", json::game_summary_json(summary)}}.dump(
+            -1, ' ', false, nlohmann::json::error_handler_t::replace);
+    }
+    if (games.empty()) throw py::value_error("no game in " + source);
+    if (strict && !bad.empty()) throw py::value_error(bad);
+    if (!failed.empty())
+        raise_tables(failed.find("corrupt") != std::string::npos ? probe::Status::corrupt : probe::Status::missing, failed);
+    return py::module_::import("json").attr("loads")(dumped);
+}
+
+}  // namespace
+
+void bind_adjudication(py::module_& m, TablebaseClass& c) {
+    py::class_<PyRuleMove>(m, "RuleMove", "A move that keeps the adjudicated result.")
+        .def_readonly("move", &PyRuleMove::move)
+        .def_readonly("fen", &PyRuleMove::fen, "The position after the move.")
+        .def_property_readonly("result", [](const PyRuleMove& r) { return wdl_object(r.result); },
+                               "The result it keeps for the side that plays it.")
+        .def_property_readonly("plies", [](const PyRuleMove& r) { return distance_object(r.result, r.plies); },
+                               "Plies to the end under the rules; None for a draw.")
+        .def("__repr__", [](const PyRuleMove& r) { return "RuleMove(move='" + r.move + "', result=" + std::string(to_string(r.result)) + ")"; });
+
+    py::class_<PyAdjudication>(m, "Adjudication", "A position's result under the counting rules (dtb adjudicate).")
+        .def_readonly("fen", &PyAdjudication::fen)
+        .def_readonly("rules", &PyAdjudication::rules)
+        .def_property_readonly("reversible", [](const PyAdjudication& a) { return a.counters.reversible; })
+        .def_property_readonly("endgame", [](const PyAdjudication& a) { return optional_int(a.counters.endgame); })
+        .def_property_readonly("small", [](const PyAdjudication& a) { return optional_int(a.counters.small); })
+        .def_property_readonly("result", [](const PyAdjudication& a) { return wdl_object(a.result); },
+                               "The result for the side to move under the rules.")
+        .def_property_readonly("plies", [](const PyAdjudication& a) { return distance_object(a.result, a.plies); },
+                               "Plies to the end under the rules; None for a draw (or when not searched).")
+        .def_readonly("plies_known", &PyAdjudication::plies_known)
+        .def_readonly("rule", &PyAdjudication::rule,
+                      "The rule that turns the theoretical result into a draw: 'none', '25-move', '16-move', "
+                      "'5-move', '2k-v-k'.")
+        .def_readonly("moves", &PyAdjudication::moves, "The moves that keep the result, best first.")
+        .def_property_readonly(
+            "theoretical",
+            [](const PyAdjudication& a) { return a.theoretical_known ? wdl_object(a.theoretical) : py::object(py::none()); },
+            "The value without the counting rules; None beyond the tables' reach.")
+        .def_property_readonly("theoretical_dtw",
+                               [](const PyAdjudication& a) { return distance_object(a.theoretical, a.theoretical_dtw); })
+        .def("to_dict", [](const PyAdjudication& a) { return py::module_::import("json").attr("loads")(a.json); },
+             "The object of `dtb adjudicate --json`, the same keys and values (json/probe_json.hpp builds both).")
+        .def("__repr__", [](const PyAdjudication& a) {
+            return "Adjudication(fen='" + a.fen + "', result=" + std::string(to_string(a.result)) + ", rule='" + a.rule + "')";
+        });
+
+    c.def("adjudicate", &adjudicate, py::arg("fen"), py::arg("rules") = "fmjd", py::arg("reversible") = 0,
+          py::arg("endgame") = py::none(), py::arg("small") = py::none(),
+          "The result of an international position under the counting rules ('fmjd', 'ffjd' or 'none') with the "
+          "game's counters in plies (reversible: since the last man move or capture; endgame: since the 16-move "
+          "class was entered; small: since the 5-move class was entered). Needs the rule tables of `dtb gen`.")
+        .def("adjudicate_pdn", &adjudicate_pdn, py::arg("text_or_path"), py::arg("rules") = "fmjd", py::kw_only(),
+             py::arg("strict") = false,
+             "Every game of a PDN file (a path, or the PDN text) replayed and judged: a dict with the fields of "
+             "`dtb adjudicate --pdn --json` ({'rules', 'games': [...]}). Records that cannot be judged (a syntax "
+             "error, a bad FEN, another variant) are reported in their game (judged False, problems), or raise "
+             "ValueError with the reader's message when strict; ValueError when the text holds no game; "
+             "TablesMissing / TableCorrupt when the tables fail a game.");
+}
+
+}  // namespace dtb::python

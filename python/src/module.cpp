@@ -1,0 +1,18 @@
+// dtb._dtb: the extension behind `import dtb` (python/dtb/__init__.py).
+#include "src/bindings.hpp"
+
+#ifndef DTB_VERSION
+#define DTB_VERSION "unknown"
+#endif
+
+PYBIND11_MODULE(_dtb, m) {
+    using namespace dtb::python;
+    m.doc() = "Draughts endgame tablebases (international 10x10, Turkish 8x8): probe, adjudicate, move generation.";
+    m.attr("__version__") = DTB_VERSION;
+    bind_errors(m);
+    bind_values(m);
+    bind_position(m);
+    TablebaseClass tablebase = bind_tablebase(m);
+    bind_batch(tablebase);
+    bind_adjudication(m, tablebase);
+}

@@ -1,0 +1,49 @@
+# The extension dtb._dtb is built by CMake (python/CMakeLists.txt), for the interpreter running
+# pip; the package's Python files come from python/dtb (pyproject.toml). Extra CMake arguments:
+# DTB_CMAKE_ARGS, e.g. "-DDTB_NATIVE=OFF" for a module that runs on other x86-64 machines.
+import glob
+import os
+import pathlib
+import shlex
+import shutil
+import subprocess
+import sys
+
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+ROOT = pathlib.Path(__file__).resolve().parent
+
+
+class CMakeExtension(Extension):
+    def __init__(self, name):
+        super().__init__(name, sources=[])
+
+
+class CMakeBuild(build_ext):
+    def build_extension(self, ext):
+        build = pathlib.Path(self.build_temp).resolve() / "cmake"
+        args = [
+            f"-DPython3_EXECUTABLE={sys.executable}",
+            "-DCMAKE_BUILD_TYPE=Release",
+            "-DDTB_BUILD_TESTS=OFF",
+            "-DDTB_BUILD_BENCH=OFF",
+            "-DDTB_BUILD_PYTHON=ON",
+            *shlex.split(os.environ.get("DTB_CMAKE_ARGS", "")),
+        ]
+        subprocess.run(["cmake", "-S", str(ROOT), "-B", str(build), *args], check=True)
+        jobs = str(self.parallel or os.cpu_count() or 1)
+        subprocess.run(["cmake", "--build", str(build), "--target", "_dtb", "-j", jobs], check=True)
+        built = glob.glob(str(build / "python" / "dtb" / "_dtb*.so"))
+        if len(built) != 1:
+            raise RuntimeError(f"expected one built module in {build / 'python' / 'dtb'}, found {built}")
+        target = pathlib.Path(self.get_ext_fullpath(ext.name))
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(built[0], target)
+
+
+setup(
+    ext_modules=[CMakeExtension("dtb._dtb")],
+    cmdclass={"build_ext": CMakeBuild},
+    options={"build": {"build_base": "build/pip"}},
+)
