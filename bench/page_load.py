@@ -1,0 +1,23 @@
+# The explorer page loaded in headless Chromium (Debian chromium + chromium-driver, Selenium):
+# DOM interactive, load event, and the time until the move list of a position is shown.
+# Usage: /usr/bin/python3 bench/page_load.py http://127.0.0.1:8080/   (a running dtb serve)
+import sys, tempfile, time
+URL = sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:8080/"
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.common.by import By
+o = webdriver.ChromeOptions()
+o.binary_location = "/usr/bin/chromium"
+for a in ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--user-data-dir=" + tempfile.mkdtemp()]:
+    o.add_argument(a)
+d = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=o)
+for k in range(3):
+    d.get("about:blank")
+    t0 = time.time()
+    d.get(URL + "#international/W:WK6,K22,K27:BK49")
+    WebDriverWait(d, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "tr[data-move]"))
+    t1 = time.time()
+    nav = d.execute_script("const t=performance.timing; return [t.domInteractive-t.navigationStart, t.loadEventEnd-t.navigationStart]")
+    print("run", k, "dom interactive %d ms, load %d ms, moves listed %.0f ms" % (nav[0], nav[1], (t1 - t0) * 1000))
+d.quit()
