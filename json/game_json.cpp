@@ -58,4 +58,15 @@ nlohmann::json game_summary_json(const probe::GameSummary& s) {
             {"not_judged", s.not_judged}, {"other_variant", s.other_variant}};
 }
 
+nlohmann::json games_json(const std::string& rules, const std::vector<PdnGame>& games,
+                          const std::vector<probe::GameCheck>& checks) {
+    probe::GameSummary summary;
+    nlohmann::json out = nlohmann::json::array();
+    for (std::size_t k = 0; k < games.size() && k < checks.size(); ++k) {
+        summary.add(checks[k]);
+        out.push_back(game_check_json(games[k], checks[k]));
+    }
+    return {{"rules", rules}, {"games", out}, {"summary", game_summary_json(summary)}};
+}
+
 }  // namespace dtb::json

@@ -2,6 +2,8 @@
 // --pdn --json` prints it (README: the keys) and other front ends serve it.
 #pragma once
 #include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 #include "probe/game_check.hpp"
 #include "probe/game_report.hpp"
@@ -17,5 +19,11 @@ nlohmann::json game_check_json(const PdnGame& g, const probe::GameCheck& c);
 
 // {"games","judged","consistent","inconsistent","not_judged","other_variant"}.
 nlohmann::json game_summary_json(const probe::GameSummary& s);
+
+// The answer for a whole PDN text, as `dtb adjudicate --pdn --json` prints it and the explorer's
+// games route serves it: {"rules","games":[game_check_json...],"summary":game_summary_json};
+// checks[k] is the check of games[k].
+nlohmann::json games_json(const std::string& rules, const std::vector<PdnGame>& games,
+                          const std::vector<probe::GameCheck>& checks);
 
 }  // namespace dtb::json

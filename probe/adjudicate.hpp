@@ -32,6 +32,10 @@
 namespace dtb::probe {
 
 // The counters of a game (RULES.md 1), in plies.
+// The largest counter value (plies) the front ends take: far past every limit of the counting
+// rules, which are decided long before it.
+inline constexpr int kMaxCounterPlies = 1'000'000;
+
 struct Counters {
     int reversible = 0;          // since the last man move or capture
     std::optional<int> endgame;  // since the 16-move class was entered (a carried limit in the

@@ -1,16 +1,15 @@
 #include "server/explorer.hpp"
 
-#include <charconv>
 #include <nlohmann/json.hpp>
 
 #include "json/game_json.hpp"
 #include "json/probe_json.hpp"
 #include "probe/game_check.hpp"
-#include "probe/game_report.hpp"
 #include "rules/pdn.hpp"
 #include "probe/adjudicate.hpp"
 #include "rules/fen.hpp"
 #include "rules/quote.hpp"
+#include "rules/whole_number.hpp"
 #include "server/static_files.hpp"
 
 namespace dtb::server {
@@ -18,7 +17,6 @@ namespace dtb::server {
 namespace {
 
 constexpr std::string_view kApi = "/api/v1/";
-constexpr long long kMaxPlies = 1'000'000;
 
 Response json_response(const nlohmann::json& j, bool cacheable) {
     Response r;
@@ -31,7 +29,7 @@ Response json_response(const nlohmann::json& j, bool cacheable) {
 // The status a failed probe answers with: 400 for a position no game reaches, else 503.
 int status_of(probe::Status s) { return s == probe::Status::illegal ? 400 : 503; }
 
-// A counter parameter: absent, or plain decimal in [0, kMaxPlies].
+// A counter parameter: absent, or plain decimal in [0, probe::kMaxCounterPlies].
 struct Counter {
     std::optional<int> value;
     std::string error;
@@ -39,13 +37,23 @@ struct Counter {
 Counter counter_param(const Explorer::Params& params, const char* name) {
     const auto it = params.find(name);
     if (it == params.end() || it->second.empty()) return {};
-    const std::string& text = it->second;
-    long long v = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (ec != std::errc() || end != text.data() + text.size() || text[0] == '-' || v > kMaxPlies)
-        return {std::nullopt, std::string(name) + " must be a whole number from 0 to 1000000, not " + quote_input(text, 24)};
-    return {static_cast<int>(v), {}};
+    if (const auto v = parse_whole_number(it->second, 0, probe::kMaxCounterPlies)) return {static_cast<int>(*v), {}};
+    return {std::nullopt, std::string(name) + " must be a whole number from 0 to " + std::to_string(probe::kMaxCounterPlies) +
+                              ", not " + quote_input(it->second, 24)};
 }
+
+// The rules parameter: fmjd when absent; an error message when it names no rule set.
+struct Rules {
+    std::string name;
+    std::optional<RuleSet> rules;
+};
+Rules rules_param(const Explorer::Params& params) {
+    const auto it = params.find("rules");
+    Rules r{it == params.end() || it->second.empty() ? "fmjd" : it->second, std::nullopt};
+    r.rules = parse_rule_set(r.name);
+    return r;
+}
+Response bad_rules(const Rules& r) { return error_response(400, "rules must be fmjd, ffjd or none, not " + quote_input(r.name, 24)); }
 
 int count_pieces(const std::string& name) {
     int n = 0;
@@ -166,10 +174,8 @@ Response Explorer::probe_position(const Variant& v, const Params& params) const 
 Response Explorer::adjudicate_position(const Variant& v, const Params& params) const {
     const auto fen = params.find("fen");
     if (fen == params.end() || fen->second.empty()) return error_response(400, "give the position: ?fen=W:W31,...:B1,...");
-    const auto rules_param = params.find("rules");
-    const std::string rules_name = rules_param == params.end() || rules_param->second.empty() ? "fmjd" : rules_param->second;
-    const auto rules = parse_rule_set(rules_name);
-    if (!rules) return error_response(400, "rules must be fmjd, ffjd or none, not " + quote_input(rules_name, 24));
+    const Rules rules = rules_param(params);
+    if (!rules.rules) return bad_rules(rules);
     const Counter reversible = counter_param(params, "reversible"), endgame = counter_param(params, "endgame"),
                   small = counter_param(params, "small");
     for (const Counter* c : {&reversible, &endgame, &small})
@@ -181,22 +187,20 @@ Response Explorer::adjudicate_position(const Variant& v, const Params& params) c
     auto p = parse_fen<International>(fen->second);
     if (!p) return error_response(400, p.error());
     if (!v.tables) return error_response(503, v.missing);
-    const probe::Adjudicator judge(*v.tables, *rules);
+    const probe::Adjudicator judge(*v.tables, *rules.rules);
     const probe::Adjudication a = judge.adjudicate(*p, counters);
     if (!a.ok()) return error_response(status_of(a.status.status), v.tables->to_fen(*p) + ": " + v.tables->explain(a.status));
-    return json_response(json::adjudication_json(*v.tables, *p, rules_name, a), true);
+    return json_response(json::adjudication_json(*v.tables, *p, rules.name, a), true);
 }
 
 Response Explorer::judge_games(const Variant& v, std::string_view body, const Params& params) const {
     if (body.size() > kMaxBodyBytes) return error_response(413, "a PDN body may hold at most 1 MB");
-    const auto rules_param = params.find("rules");
-    const std::string rules_name = rules_param == params.end() || rules_param->second.empty() ? "fmjd" : rules_param->second;
-    const auto rules = parse_rule_set(rules_name);
-    if (!rules) return error_response(400, "rules must be fmjd, ffjd or none, not " + quote_input(rules_name, 24));
+    const Rules rules = rules_param(params);
+    if (!rules.rules) return bad_rules(rules);
     const std::vector<PdnGame> games = read_pdn(body);
     if (games.empty()) return error_response(400, "no game in the body (a PDN text: tags and moves)");
     if (!v.tables) return error_response(503, v.missing);
-    const probe::Adjudicator judge(*v.tables, *rules);
+    const probe::Adjudicator judge(*v.tables, *rules.rules);
     probe::GameTables tables;
     tables.international = &*v.tables;
     tables.judge = &judge;
@@ -205,15 +209,9 @@ Response Explorer::judge_games(const Variant& v, std::string_view body, const Pa
         tables.turkish = &*turkish->tables;
     else
         tables.turkish_error = turkish ? turkish->missing : "no Turkish tables";
-    probe::GameSummary summary;
-    nlohmann::json out = nlohmann::json::array();
-    for (const PdnGame& g : games) {
-        const probe::GameCheck c = probe::check_game(g, tables);
-        summary.add(c);
-        out.push_back(json::game_check_json(g, c));
-    }
-    Response r = json_response({{"rules", rules_name}, {"games", out}, {"summary", json::game_summary_json(summary)}}, false);
-    return r;
+    std::vector<probe::GameCheck> checks;
+    for (const PdnGame& g : games) checks.push_back(probe::check_game(g, tables));
+    return json_response(json::games_json(rules.name, games, checks), false);
 }
 
 }  // namespace dtb::server

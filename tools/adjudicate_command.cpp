@@ -125,10 +125,10 @@ void add_adjudicate_command(CLI::App& app, AdjudicateOptions& o, std::function<i
     cmd->add_option("--fen", o.fen, "The position (PDN FEN, side to move first)");
     cmd->add_option("--pdn", o.pdn, "A PDN file: every game is replayed and checked");
     cmd->add_option("--reversible", o.reversible, "Plies since the last man move or capture")
-        ->check(integer_in(0, kMaxPlies))
+        ->check(integer_in(0, probe::kMaxCounterPlies))
         ->default_val(0);
-    cmd->add_option("--endgame", o.endgame, "Plies since the 16-move class was entered")->check(integer_in(0, kMaxPlies));
-    cmd->add_option("--small", o.small, "Plies since the 5-move class was entered (fmjd)")->check(integer_in(0, kMaxPlies));
+    cmd->add_option("--endgame", o.endgame, "Plies since the 16-move class was entered")->check(integer_in(0, probe::kMaxCounterPlies));
+    cmd->add_option("--small", o.small, "Plies since the 5-move class was entered (fmjd)")->check(integer_in(0, probe::kMaxCounterPlies));
     cmd->add_flag("--json", o.json, "JSON output (one object per position; for --pdn one object)");
     cmd->footer(
         "--fen JSON: {\"fen\",\"rules\",\"reversible\",\"endgame\",\"small\",\"result\",\"plies\",\"rule\",\n"

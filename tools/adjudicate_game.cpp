@@ -55,10 +55,10 @@ int adjudicate_pdn_games(const probe::Tablebase& tb, const probe::Adjudicator& j
 
     bool any_bad_record = false, any_table_error = false, any_inconsistent = false;
     probe::GameSummary summary;
-    nlohmann::json out_games = nlohmann::json::array();
+    std::vector<probe::GameCheck> checks;
     std::ostringstream report;
     for (const PdnGame& g : games) {
-        const probe::GameCheck c = probe::check_game(g, tables);
+        const probe::GameCheck& c = checks.emplace_back(probe::check_game(g, tables));
         summary.add(c);
         any_bad_record = any_bad_record || c.bad_record;
         any_inconsistent = any_inconsistent || c.verdict == probe::GameVerdict::inconsistent;
@@ -66,16 +66,11 @@ int adjudicate_pdn_games(const probe::Tablebase& tb, const probe::Adjudicator& j
             any_table_error = true;
             std::cerr << "dtb adjudicate: " << pdn_game_label(g) << ": " << c.table_error << "\n";
         }
-        if (o.json)
-            out_games.push_back(json::game_check_json(g, c));
-        else
-            report << probe::game_report_text(g, c);
+        if (!o.json) report << probe::game_report_text(g, c);
     }
     if (o.json) {
-        const nlohmann::json s = json::game_summary_json(summary);
         // Every string is UTF-8 already (the reader converts); replace guards the output anyway.
-        std::cout << nlohmann::json{{"rules", o.rules}, {"games", out_games}, {"summary", s}}.dump(
-                         -1, ' ', false, nlohmann::json::error_handler_t::replace)
+        std::cout << json::games_json(o.rules, games, checks).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
                   << "\n";
     } else {
         std::cout << report.str() << probe::game_summary_text(summary);

@@ -3,7 +3,6 @@
 // code of each kind of error (README.md, "Exit codes").
 #pragma once
 #include <CLI/CLI.hpp>
-#include <charconv>
 #include <cstdint>
 #include <filesystem>
 #include <iostream>
@@ -15,6 +14,7 @@
 #include "probe/regular_file.hpp"
 #include "rules/expected.hpp"
 #include "rules/quote.hpp"
+#include "rules/whole_number.hpp"
 #include "rules/variant.hpp"
 #include "tools/commands.hpp"
 
@@ -22,23 +22,15 @@ namespace dtb::tools {
 
 // The largest PDN file dtb reads (a tournament's file is a few MB; a bigger collection is split).
 inline constexpr std::size_t kMaxPdnBytes = std::size_t{64} << 20;
-// The largest counter (plies) dtb adjudicate takes: far past every limit of the counting rules.
-inline constexpr long long kMaxPlies = 1'000'000;
 
 // An integer in plain decimal ("-" allowed where lo < 0; no "+", "0x", blanks or empty text)
 // within [lo, hi]. CLI11's own conversion would take "0x10" as 16 and "" as 0.
 inline CLI::Validator integer_in(long long lo, long long hi) {
     return CLI::Validator(
         [lo, hi](std::string& text) -> std::string {
-            const std::string shown = quote_input(text, 24);
-            const bool negative = !text.empty() && text[0] == '-';
-            const std::string_view digits = std::string_view(text).substr(negative ? 1 : 0);
-            if (digits.empty() || digits.find_first_not_of("0123456789") != std::string_view::npos)
-                return shown + " is not a whole number";
-            long long value = 0;
-            const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-            if (ec != std::errc() || end != text.data() + text.size() || value < lo || value > hi)
-                return shown + " is out of range: " + std::to_string(lo) + " to " + std::to_string(hi);
+            if (!is_whole_number_text(text)) return quote_input(text, 24) + " is not a whole number";
+            if (!parse_whole_number(text, lo, hi))
+                return quote_input(text, 24) + " is out of range: " + std::to_string(lo) + " to " + std::to_string(hi);
             return {};
         },
         "INT in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]", "integer_in");

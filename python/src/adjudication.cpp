@@ -6,7 +6,6 @@
 
 #include "json/game_json.hpp"
 #include "probe/game_check.hpp"
-#include "probe/game_report.hpp"
 #include "json/probe_json.hpp"
 #include "src/bindings.hpp"
 
@@ -107,19 +106,15 @@ py::object adjudicate_pdn(const PyTablebase& self, const py::object& text_or_pat
         tables.international = &*tb;
         tables.judge = &judge;
         tables.turkish_error = "the Python handle holds international tables only";
-        probe::GameSummary summary;
-        nlohmann::json out = nlohmann::json::array();
+        std::vector<probe::GameCheck> checks;
         for (const PdnGame& g : games) {
-            const probe::GameCheck c = probe::check_game(g, tables);
-            summary.add(c);
+            const probe::GameCheck& c = checks.emplace_back(probe::check_game(g, tables));
             if (!c.table_error.empty() && failed.empty()) failed = pdn_game_label(g) + ": " + c.table_error;
             if (c.bad_record && bad.empty())
                 bad = c.problems.empty() ? pdn_game_label(g) + ": cannot be judged" : c.problems.front();
-            out.push_back(json::game_check_json(g, c));
         }
         // As the CLI prints it; text that is not UTF-8 (legacy tag encodings) is replaced.
-        dumped = nlohmann::json{{"rules", rules}, {"games", out}, {"summary", json::game_summary_json(summary)}}.dump(
-            -1, ' ', false, nlohmann::json::error_handler_t::replace);
+        dumped = json::games_json(rules, games, checks).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     }
     if (games.empty()) throw py::value_error("no game in " + source);
     if (strict && !bad.empty()) throw py::value_error(bad);
