@@ -5,18 +5,19 @@
 # (static), with dtb::rules and dtb::index (header-only) behind it. Layout under the prefix:
 #   bin/dtb                      the command-line tool
 #   include/dtb/dtb.h            the C interface
-#   include/dtb/{rules,index,probe}/*.hpp
-#   lib/libdtb_probe.a
+#   include/dtb/{rules,index,format,probe}/*.hpp
+#   lib/libdtb_probe.a, lib/libdtb_format.a
 #   lib/cmake/dtb/               dtbConfig.cmake, dtbConfigVersion.cmake, dtbTargets*.cmake
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 set(DTB_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/dtb)
 
-# Exported names: dtb::dtb (probe), dtb::rules, dtb::index. Inside the tree, dtb::dtb is an alias.
+# Exported names: dtb::dtb (probe), dtb::format, dtb::rules, dtb::index. Inside the tree, dtb::dtb is an alias.
 set_target_properties(dtb_probe PROPERTIES EXPORT_NAME dtb)
 set_target_properties(dtb_rules PROPERTIES EXPORT_NAME rules)
 set_target_properties(dtb_index PROPERTIES EXPORT_NAME index)
+set_target_properties(dtb_format PROPERTIES EXPORT_NAME format)
 add_library(dtb::dtb ALIAS dtb_probe)
 # The headers include each other as "rules/x.hpp", "probe/y.hpp": installed under include/dtb,
 # that folder is on the include path as well as include/ (for <dtb/...>).
@@ -28,14 +29,16 @@ target_compile_definitions(dtb_probe PRIVATE DTB_PROJECT_VERSION_MAJOR=${PROJECT
 
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/rules ${PROJECT_SOURCE_DIR}/index
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/dtb FILES_MATCHING PATTERN "*.hpp")
-# The public probe headers only (format_layout.hpp and probe_engine.hpp are internal).
+# The public headers only (format/layout.hpp and probe/probe_engine.hpp are internal).
+install(FILES ${PROJECT_SOURCE_DIR}/format/format.hpp ${PROJECT_SOURCE_DIR}/format/bit_packing.hpp
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/dtb/format)
 install(FILES ${PROJECT_SOURCE_DIR}/probe/probe.hpp ${PROJECT_SOURCE_DIR}/probe/cache.hpp
-              ${PROJECT_SOURCE_DIR}/probe/format.hpp ${PROJECT_SOURCE_DIR}/probe/value.hpp
+              ${PROJECT_SOURCE_DIR}/probe/value.hpp
               ${PROJECT_SOURCE_DIR}/probe/adjudicate.hpp ${PROJECT_SOURCE_DIR}/probe/counting_rules.hpp
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/dtb/probe)
 install(FILES ${PROJECT_SOURCE_DIR}/include/dtb/dtb.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/dtb)
 
-install(TARGETS dtb_rules dtb_index dtb_probe EXPORT dtbTargets
+install(TARGETS dtb_rules dtb_index dtb_format dtb_probe EXPORT dtbTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS dtb RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

@@ -1,4 +1,4 @@
-// libFuzzer target: the table reader (probe/format.hpp) on arbitrary file contents:
+// libFuzzer target: the table reader (format/format.hpp) on arbitrary file contents:
 // TableReader::open, then read_all (or a few blocks of a large table), get, verify_checksums.
 //
 // The input is the whole file, kept in memory: a memfd opened through /proc/self/fd, since the
@@ -19,13 +19,13 @@
 #include <string>
 #include <vector>
 
-#include "probe/format.hpp"
+#include "format/format.hpp"
 
 namespace {
 
 using Bytes = std::vector<unsigned char>;
 
-// Offsets of the layout documented in probe/format.hpp.
+// Offsets of the layout documented in format/format.hpp.
 constexpr std::size_t kHeader = 72, kEntry = 20, kTrailer = 16;
 
 [[noreturn]] void fail(const char* what) {

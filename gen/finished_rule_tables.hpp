@@ -16,7 +16,7 @@
 #include "gen/table_values.hpp"
 #include "index/slice_index.hpp"
 #include "probe/counting_rules.hpp"
-#include "probe/format.hpp"
+#include "format/format.hpp"
 #include "probe/open_table.hpp"
 #include "probe/rule_captures.hpp"
 #include "probe/value.hpp"

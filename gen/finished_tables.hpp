@@ -33,7 +33,7 @@
 #include "index/slice_index.hpp"
 #include "probe/counting_rules.hpp"
 #include "probe/derived_wdl.hpp"
-#include "probe/format.hpp"
+#include "format/format.hpp"
 #include "probe/open_table.hpp"
 #include "probe/rule_captures.hpp"
 #include "probe/value.hpp"

@@ -21,7 +21,7 @@
 #include "index/scheme_version.hpp"
 #include "index/slice_index.hpp"
 #include "probe/derived_wdl.hpp"
-#include "probe/format.hpp"
+#include "format/format.hpp"
 #include "probe/open_table.hpp"
 #include "gen/dependencies.hpp"
 #include "gen/folder_lock.hpp"

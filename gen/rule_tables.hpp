@@ -34,7 +34,7 @@
 #include "gen/slice_solver.hpp"
 #include "index/slice_index.hpp"
 #include "probe/counting_rules.hpp"
-#include "probe/format.hpp"
+#include "format/format.hpp"
 #include "probe/rule_captures.hpp"
 #include "probe/value.hpp"
 

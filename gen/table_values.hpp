@@ -7,7 +7,7 @@
 
 #include "gen/big_array.hpp"
 #include "gen/parallel.hpp"
-#include "probe/format.hpp"
+#include "format/format.hpp"
 #include "rules/expected.hpp"
 
 namespace dtb::gen {

@@ -16,7 +16,7 @@
 #include "gen/positions.hpp"
 #include "index/slice_index.hpp"
 #include "probe/derived_wdl.hpp"
-#include "probe/format.hpp"
+#include "format/format.hpp"
 #include "probe/value.hpp"
 #include "rules/expected.hpp"
 #include "rules/fen.hpp"

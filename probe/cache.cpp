@@ -41,26 +41,6 @@ std::uint64_t mix(std::uint64_t h) {
     return h;
 }
 
-// Packs n values at Bits (2, 4 or 8) per entry: one output byte per 8 / Bits values, so the
-// compiler can vectorise the loop (this runs on every cache miss).
-template <int Bits>
-void pack_narrow(const std::uint16_t* values, std::size_t n, std::uint8_t* out) {
-    constexpr int kPerByte = 8 / Bits;
-    constexpr unsigned kMask = (1u << Bits) - 1;
-    const std::size_t full = n / kPerByte;
-    for (std::size_t k = 0; k < full; ++k) {
-        unsigned byte = 0;
-        for (int t = 0; t < kPerByte; ++t) byte |= (values[k * kPerByte + t] & kMask) << (t * Bits);
-        out[k] = static_cast<std::uint8_t>(byte);
-    }
-    if (const std::size_t rest = n - full * kPerByte; rest > 0) {
-        unsigned byte = 0;
-        for (std::size_t t = 0; t < rest; ++t)
-            byte |= (values[full * kPerByte + t] & kMask) << (t * Bits);
-        out[full] = static_cast<std::uint8_t>(byte);
-    }
-}
-
 // A cached block: immutable after publication except for its reference mark. Header and bytes
 // are one allocation, so a hit touches the slot and then this node only.
 struct Node {
@@ -179,25 +159,9 @@ ThreadCacheReaderSlots& thread_reader_slots() {
 PackedBlock PackedBlock::pack(const std::uint16_t* values, std::size_t n, int bits) {
     PackedBlock b;
     b.bits = bits;
-    b.size = (n * static_cast<std::size_t>(bits) + 7) / 8;
+    b.size = format::packed_bytes(n, bits);
     b.bytes = std::make_unique_for_overwrite<std::uint8_t[]>(b.size);  // every byte is written
-    std::uint8_t* out = b.bytes.get();
-    switch (bits) {
-        case 2:
-            pack_narrow<2>(values, n, out);
-            break;
-        case 4:
-            pack_narrow<4>(values, n, out);
-            break;
-        case 8:
-            pack_narrow<8>(values, n, out);
-            break;
-        default:
-            for (std::size_t j = 0; j < n; ++j) {
-                out[2 * j] = static_cast<std::uint8_t>(values[j]);
-                out[2 * j + 1] = static_cast<std::uint8_t>(values[j] >> 8);
-            }
-    }
+    format::pack(values, n, bits, b.bytes.get());
     return b;
 }
 
@@ -375,7 +339,7 @@ std::optional<std::uint16_t> lock_free_entry(const SlotArray* t, std::size_t hom
         if (!n) break;
         if (n->key != key) continue;
         if (!n->referenced.load(std::memory_order_relaxed)) n->referenced.store(true, std::memory_order_relaxed);
-        return packed_entry(n->data(), n->bits, j);
+        return format::packed_entry(n->data(), n->bits, j);
     }
     return std::nullopt;
 }
@@ -390,7 +354,7 @@ std::optional<std::uint16_t> BlockCache::locked_lookup(Shard& s, std::uint64_t k
     }
     ++s.hits;
     n->referenced.store(true, std::memory_order_relaxed);
-    return packed_entry(n->data(), n->bits, j);
+    return format::packed_entry(n->data(), n->bits, j);
 }
 
 std::optional<std::uint16_t> BlockCache::lookup(const BlockKey& key, std::size_t j) {

@@ -31,6 +31,8 @@
 #include <optional>
 #include <vector>
 
+#include "format/bit_packing.hpp"
+
 namespace dtb::probe {
 
 // A block's identity: which table (an id the owner assigns) and which block of it.
@@ -40,21 +42,14 @@ struct BlockKey {
     bool operator==(const BlockKey&) const = default;
 };
 
-// Entry j of values packed at `bits` (2, 4, 8 or 16) per entry, least significant bits first.
-inline std::uint16_t packed_entry(const std::uint8_t* bytes, int bits, std::size_t j) {
-    if (bits == 16) return static_cast<std::uint16_t>(bytes[2 * j] | (bytes[2 * j + 1] << 8));
-    const std::size_t bit = j * static_cast<std::size_t>(bits);
-    return static_cast<std::uint16_t>((bytes[bit >> 3] >> (bit & 7)) & ((1u << bits) - 1));
-}
-
-// One block's values, packed (see packed_entry).
+// One block's values, packed as in a table block (format/bit_packing.hpp).
 struct PackedBlock {
     std::unique_ptr<std::uint8_t[]> bytes;
     std::size_t size = 0;  // bytes
     int bits = 16;
 
     static PackedBlock pack(const std::uint16_t* values, std::size_t n, int bits);
-    std::uint16_t get(std::size_t j) const { return packed_entry(bytes.get(), bits, j); }
+    std::uint16_t get(std::size_t j) const { return format::packed_entry(bytes.get(), bits, j); }
 };
 
 struct CacheStats {

@@ -12,7 +12,7 @@
 #include <string_view>
 
 #include "index/material.hpp"
-#include "probe/format.hpp"
+#include "format/format.hpp"
 
 namespace dtb {
 

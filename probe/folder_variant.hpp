@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "probe/format.hpp"
+#include "format/format.hpp"
 #include "rules/variant.hpp"
 
 namespace dtb::format {

@@ -8,7 +8,7 @@
 #include "index/material.hpp"
 #include "index/scheme_version.hpp"
 #include "index/slice_index.hpp"
-#include "probe/format.hpp"
+#include "format/format.hpp"
 #include "rules/expected.hpp"
 #include "rules/variant.hpp"
 

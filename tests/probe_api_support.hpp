@@ -13,7 +13,7 @@
 
 #include "index/scheme_version.hpp"
 #include "index/slice_index.hpp"
-#include "probe/format.hpp"
+#include "format/format.hpp"
 #include "probe/probe.hpp"
 #include "tests/file_compare_support.hpp"
 

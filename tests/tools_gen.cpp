@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "index/scheme_version.hpp"
-#include "probe/format.hpp"
+#include "format/format.hpp"
 #include "rules/variant.hpp"
 #include "tests/tools_stats_support.hpp"
 

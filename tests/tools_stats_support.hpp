@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "tests/file_compare_support.hpp"
+#include "tests/temp_dir.hpp"
 
 extern char** environ;
 
@@ -29,27 +30,6 @@ struct RunResult {
     int exit_code = -1;  // -1 when killed by a signal
     int signal = 0;
     std::string out, err;
-};
-
-// A fresh, empty folder under the temporary directory, unique to this process.
-inline fs::path fresh_dir(const std::string& name) {
-    const fs::path d =
-        fs::temp_directory_path() / ("dtb_tools_stats_" + name + "_" + std::to_string(::getpid()));
-    fs::remove_all(d);
-    fs::create_directories(d);
-    return d;
-}
-
-// A folder removed when the object goes (at exit for a function-local static).
-struct TempDir {
-    fs::path path;
-    explicit TempDir(const std::string& name) : path(fresh_dir(name)) {}
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
 };
 
 // Starts `dtb args...` with stdout and stderr going to out_file and err_file, in folder cwd

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "index/slice_index.hpp"
-#include "probe/format.hpp"
+#include "format/format.hpp"
 #include "rules/fen.hpp"
 #include "rules/movegen.hpp"
 #include "tests/tools_stats_support.hpp"

@@ -11,7 +11,7 @@
 
 #include "gen/generate.hpp"
 #include "probe/folder_variant.hpp"
-#include "probe/regular_file.hpp"
+#include "format/regular_file.hpp"
 #include "rules/expected.hpp"
 #include "rules/quote.hpp"
 #include "rules/whole_number.hpp"

@@ -30,7 +30,7 @@
 #include "gen/verify.hpp"
 #include "probe/open_table.hpp"
 #include "index/slice_index.hpp"
-#include "probe/format.hpp"
+#include "format/format.hpp"
 #include "probe/value.hpp"
 #include "rules/expected.hpp"
 #include "rules/fen.hpp"

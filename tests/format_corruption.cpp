@@ -8,27 +8,15 @@
 #include <random>
 #include <string>
 
-#include "probe/format.hpp"
+#include "format/format.hpp"
+#include "tests/temp_dir.hpp"
 
 namespace fs = std::filesystem;
 using namespace dtb;
 using namespace dtb::format;
+using dtb::test::TempDir;
 
 namespace {
-
-struct TempDir {
-    fs::path path;
-    explicit TempDir(const std::string& name)
-        : path(fs::path(DTB_BINARY_DIR) / "probe_format_tmp" /
-               (name + "-" + std::to_string(::getpid()))) {
-        fs::remove_all(path);
-        fs::create_directories(path);
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
-};
 
 std::string slurp(const fs::path& p) {
     std::ifstream in(p, std::ios::binary);

@@ -1,5 +1,5 @@
 // Header encoding and checking, value packing, names: shared by the writer and the reader.
-#include "probe/format_layout.hpp"
+#include "format/layout.hpp"
 
 #include <xxhash.h>
 
@@ -139,76 +139,6 @@ Status decode_header(const unsigned char* in, const std::string& what, TableInfo
     info = t;
     block_table_hash = get_u64(in + 56);
     return {};
-}
-
-void pack(const std::uint16_t* values, std::size_t n, int bits, unsigned char* out) {
-    switch (bits) {
-        case 16:
-            for (std::size_t i = 0; i < n; ++i) {
-                out[2 * i] = static_cast<unsigned char>(values[i]);
-                out[2 * i + 1] = static_cast<unsigned char>(values[i] >> 8);
-            }
-            return;
-        case 8:
-            for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<unsigned char>(values[i]);
-            return;
-        default: {  // 2 or 4: 8 / bits values per byte, first value in the low bits
-            const std::size_t per_byte = 8 / static_cast<std::size_t>(bits);
-            const std::size_t bytes = packed_bytes(n, bits);
-            for (std::size_t b = 0; b < bytes; ++b) {
-                unsigned byte = 0;
-                const std::size_t first = b * per_byte;
-                const std::size_t count = std::min(per_byte, n - first);
-                for (std::size_t k = 0; k < count; ++k)
-                    byte |= static_cast<unsigned>(values[first + k]) << (k * bits);
-                out[b] = static_cast<unsigned char>(byte);
-            }
-        }
-    }
-}
-
-namespace {
-
-// Byte -> the 8 / bits values it packs, as little-endian uint16s: unpacking one byte is one copy.
-template <int Bits>
-struct UnpackTable {
-    static constexpr int kPerByte = 8 / Bits;
-    std::array<std::array<std::uint16_t, kPerByte>, 256> values{};
-    constexpr UnpackTable() {
-        for (unsigned b = 0; b < 256; ++b)
-            for (int k = 0; k < kPerByte; ++k)
-                values[b][k] = static_cast<std::uint16_t>((b >> (k * Bits)) & ((1u << Bits) - 1));
-    }
-};
-
-template <int Bits>
-void unpack_small(const unsigned char* in, std::size_t n, std::uint16_t* out) {
-    static constexpr UnpackTable<Bits> table;
-    constexpr std::size_t per_byte = UnpackTable<Bits>::kPerByte;
-    const std::size_t whole = n / per_byte;
-    for (std::size_t b = 0; b < whole; ++b)
-        std::memcpy(out + b * per_byte, table.values[in[b]].data(),
-                    sizeof(std::uint16_t) * per_byte);
-    for (std::size_t i = whole * per_byte; i < n; ++i)
-        out[i] = table.values[in[whole]][i - whole * per_byte];
-}
-
-}  // namespace
-
-void unpack(const unsigned char* in, std::size_t n, int bits, std::uint16_t* out) {
-    switch (bits) {
-        case 16:
-            for (std::size_t i = 0; i < n; ++i)
-                out[i] = static_cast<std::uint16_t>(in[2 * i] | (in[2 * i + 1] << 8));
-            return;
-        case 8:
-            for (std::size_t i = 0; i < n; ++i) out[i] = in[i];
-            return;
-        case 4:
-            return unpack_small<4>(in, n, out);
-        default:
-            return unpack_small<2>(in, n, out);
-    }
 }
 
 std::string errno_text(int err) {

@@ -1,4 +1,4 @@
-#include "probe/regular_file.hpp"
+#include "format/regular_file.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -16,8 +16,8 @@
 #include <thread>
 #include <vector>
 
-#include "probe/format_layout.hpp"
-#include "probe/regular_file.hpp"
+#include "format/layout.hpp"
+#include "format/regular_file.hpp"
 
 namespace dtb::format {
 namespace {

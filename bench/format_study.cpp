@@ -1,24 +1,39 @@
-// Compression experiments behind the WriteOptions defaults (BENCHMARKS.md, "Table format").
-// Hidden: run with `probe_tests "[.bench]"`; prints markdown tables to stdout.
+// Compression experiments behind the WriteOptions defaults (BENCHMARKS.md, "Table format"):
+// `format_study [name...]` runs the named studies (all without a name) and prints markdown
+// tables to stdout.
 #include <unistd.h>
 #include <zstd.h>
 
 #include <algorithm>
 #include <array>
-#include <catch2/catch.hpp>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
+#include <cstdlib>
+#include <functional>
+#include <iostream>
 #include <random>
+#include <string>
+#include <vector>
 
-#include "probe/format.hpp"
+#include "format/format.hpp"
 
 namespace fs = std::filesystem;
 using namespace dtb;
 using namespace dtb::format;
 
 namespace {
+
+// A study stops at the first failure: its figures would be meaningless.
+void require(bool ok, const char* what) {
+    if (!ok) {
+        std::fprintf(stderr, "format_study: %s failed\n", what);
+        std::exit(1);
+    }
+}
+#define REQUIRE(x) require(static_cast<bool>(x), #x)
+#define REQUIRE_FALSE(x) require(!(x), "not " #x)
 
 using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t) {
@@ -128,14 +143,12 @@ void describe(const std::vector<std::uint16_t>& wdl, const std::vector<std::uint
 
 fs::path bench_dir() {
     const fs::path dir =
-        fs::path(DTB_BINARY_DIR) / "probe_format_tmp" / ("bench-" + std::to_string(::getpid()));
+        fs::temp_directory_path() / ("dtb_format_study_" + std::to_string(::getpid()));
     fs::create_directories(dir);
     return dir;
 }
 
-}  // namespace
-
-TEST_CASE("format bench: zstd levels at 16K and 64K entries per block", "[.bench]") {
+void study_1() {  // zstd levels at 16K and 64K entries per block
     std::vector<std::uint16_t> wdl, dtw;
     synthetic_slice(wdl, dtw);
     describe(wdl, dtw);
@@ -156,7 +169,7 @@ TEST_CASE("format bench: zstd levels at 16K and 64K entries per block", "[.bench
     fs::remove_all(dir);
 }
 
-TEST_CASE("format bench: block size x zstd level", "[.bench]") {
+void study_2() {  // block size x zstd level
     std::vector<std::uint16_t> wdl, dtw;
     synthetic_slice(wdl, dtw);
     describe(wdl, dtw);
@@ -183,7 +196,7 @@ TEST_CASE("format bench: block size x zstd level", "[.bench]") {
     fs::remove_all(dir);
 }
 
-TEST_CASE("format bench: WDL packing and long-distance matching", "[.bench]") {
+void study_3() {  // WDL packing and long-distance matching
     std::vector<std::uint16_t> wdl, dtw;
     synthetic_slice(wdl, dtw);
     auto compressed_size = [](const std::vector<unsigned char>& raw, std::size_t block_bytes,
@@ -223,7 +236,7 @@ TEST_CASE("format bench: WDL packing and long-distance matching", "[.bench]") {
     }
 }
 
-TEST_CASE("format bench: decode latency per block", "[.bench]") {
+void study_4() {  // decode latency per block
     std::vector<std::uint16_t> wdl, dtw;
     synthetic_slice(wdl, dtw);
     const fs::path dir = bench_dir();
@@ -260,7 +273,7 @@ TEST_CASE("format bench: decode latency per block", "[.bench]") {
     fs::remove_all(dir);
 }
 
-TEST_CASE("format bench: the defaults", "[.bench]") {
+void study_5() {  // the defaults
     std::vector<std::uint16_t> wdl, dtw;
     synthetic_slice(wdl, dtw);
     const fs::path dir = bench_dir();
@@ -289,4 +302,24 @@ TEST_CASE("format bench: the defaults", "[.bench]") {
                         cpu);
         }
     fs::remove_all(dir);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const std::vector<std::pair<std::string, std::function<void()>>> studies = {
+        {"zstd levels at 16K and 64K entries per block", study_1},
+        {"block size x zstd level", study_2},
+        {"WDL packing and long-distance matching", study_3},
+        {"decode latency per block", study_4},
+        {"the defaults", study_5},
+    };
+    for (const auto& [name, run] : studies) {
+        bool wanted = argc == 1;
+        for (int i = 1; i < argc; ++i) wanted |= name.find(argv[i]) != std::string::npos;
+        if (!wanted) continue;
+        std::cout << "## " << name << "\n\n";
+        run();
+        std::cout << "\n";
+    }
 }

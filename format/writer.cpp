@@ -15,7 +15,7 @@
 #include <mutex>
 #include <thread>
 
-#include "probe/format_layout.hpp"
+#include "format/layout.hpp"
 
 namespace dtb::format {
 namespace {

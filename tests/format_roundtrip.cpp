@@ -13,11 +13,13 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
-#include "probe/format.hpp"
+#include "format/format.hpp"
+#include "tests/temp_dir.hpp"
 
 namespace fs = std::filesystem;
 using namespace dtb;
 using namespace dtb::format;
+using dtb::test::TempDir;
 
 namespace {
 
@@ -25,20 +27,6 @@ constexpr std::uint16_t win_code(int dtc) { return static_cast<std::uint16_t>(2 
 constexpr std::uint16_t loss_code(int dtc) { return static_cast<std::uint16_t>(2 * dtc + 2); }
 
 // A fresh directory per test, removed afterwards.
-struct TempDir {
-    fs::path path;
-    explicit TempDir(const std::string& name)
-        : path(fs::path(DTB_BINARY_DIR) / "probe_format_tmp" /
-               (name + "-" + std::to_string(::getpid()))) {
-        fs::remove_all(path);
-        fs::create_directories(path);
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
-};
-
 // Values below `limit` in runs of random length, like a table ordered by piece squares.
 std::vector<std::uint16_t> runs(std::size_t n, std::uint32_t limit, std::uint64_t seed) {
     std::mt19937_64 rng(seed);

@@ -1,12 +1,13 @@
 // Internal to the format module: byte layout constants, header encoding and checking, value
-// packing. The layout itself is documented once, in probe/format.hpp.
+// packing (format/bit_packing.hpp). The layout is documented once, in format/format.hpp.
 #pragma once
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string>
 
-#include "probe/format.hpp"
+#include "format/bit_packing.hpp"
+#include "format/format.hpp"
 
 namespace dtb::format::detail {
 
@@ -36,24 +37,11 @@ inline std::uint64_t get_u64(const unsigned char* p) {
     return v;
 }
 
-inline bool valid_bits(int bits) {
-    return bits == 2 || bits == 4 || bits == 8 || bits == 16;
-}
-// The narrowest valid width that holds max_value (16 at most: values are 16-bit).
-inline int bits_for(std::uint64_t max_value) {
-    int bits = 2;
-    while (bits < 16 && (max_value >> bits) != 0) bits *= 2;
-    return bits;
-}
 
 inline std::uint64_t blocks_for(std::uint64_t entries, std::uint32_t block_entries) {
     return entries / block_entries + (entries % block_entries != 0);
 }
 
-// Decompressed size of a block of `entries` values.
-inline std::size_t packed_bytes(std::uint64_t entries, int bits) {
-    return static_cast<std::size_t>((entries * static_cast<unsigned>(bits) + 7) / 8);
-}
 
 std::uint64_t xxh64(const void* data, std::size_t n);
 
@@ -65,9 +53,6 @@ void encode_header(const TableInfo& info, std::uint64_t block_table_hash, unsign
 Status decode_header(const unsigned char* in, const std::string& what, TableInfo& info,
                      std::uint64_t& block_table_hash);
 
-// Packs values[0..n) at `bits` into out (packed_bytes(n, bits) bytes, all written).
-void pack(const std::uint16_t* values, std::size_t n, int bits, unsigned char* out);
-void unpack(const unsigned char* in, std::size_t n, int bits, std::uint16_t* out);
 
 // The system's message for an errno value, for the reader's and writer's errors.
 std::string errno_text(int err);
