@@ -1,5 +1,5 @@
 // The JSON of a PDN game checked against the tables (probe/game_check.hpp), as `dtb adjudicate
-// --pdn --json` prints it (README: the keys) and other front ends serve it.
+// --pdn --json` prints it (docs/CLI.md: the keys) and other front ends serve it.
 #pragma once
 #include <nlohmann/json.hpp>
 #include <string>

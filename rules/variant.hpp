@@ -1,5 +1,5 @@
 // Variants as data. Each struct lists the rule fields a move generator needs; each field cites the
-// sentence of ../shared/RULES.md it encodes. A new variant (Brazilian: international rules on the
+// sentence of docs/RULES.md it encodes. A new variant (Brazilian: international rules on the
 // 8x8 dark squares) is a new struct plus a geometry, never a new move generator.
 //
 // Directions are written for White; Black uses the same directions turned 180 degrees.

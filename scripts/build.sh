@@ -3,9 +3,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Unity build, four sources per unit: the headers (Catch, CLI11, nlohmann-json, the project's
-# templates) are parsed once per unit instead of once per file. Measured on this VM (session
-# 20), a clean build: 202 s wall and 375 compiler CPU-s, against 297 s and 575 CPU-s file by file.
-# -DCMAKE_UNITY_BUILD=OFF as an argument turns it off (incremental work on one file).
+# templates) are parsed once per unit instead of once per file, which takes a clean build about a
+# third less time (BENCHMARKS.md, "Build and CI"). -DCMAKE_UNITY_BUILD=OFF as an argument turns it
+# off (quicker for incremental work on one file).
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCMAKE_UNITY_BUILD=ON -DCMAKE_UNITY_BUILD_BATCH_SIZE=4 \
   "$@" >/dev/null
 cmake --build build -j"$(nproc)"

@@ -1,6 +1,6 @@
 // Perft acceptance counts of the "Foundation" issue.
 //
-// Sources of the published numbers: the Foundation issue text, and ../shared/RULES.md sections 1
+// Sources of the published numbers: the Foundation issue text, and docs/RULES.md sections 1
 // ("international start position, depth 9: 41,022,423 unique, 41,022,614 paths") and 2 ("the
 // published Turkish counts (start position: 8, 64, 708, 7538, 85090, 931312, 10782382, ...)
 // count paths, and the unique count at depth 7 is 10,782,308"). The other international positions

@@ -196,7 +196,7 @@ Expected<std::vector<SliceStats>> table_stats(const std::filesystem::path& dir) 
     return out;
 }
 
-// {"slices":[{"name":..,"wk":..,..}]}: the fields in the order README.md lists them.
+// {"slices":[{"name":..,"wk":..,..}]}: the fields in the order docs/CLI.md lists them.
 inline nlohmann::ordered_json stats_json(const std::vector<SliceStats>& stats) {
     using J = nlohmann::ordered_json;
     auto plies = [](const Longest& l) { return l.plies < 0 ? J() : J(l.plies); };
