@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "index/slice_index.hpp"
-#include "probe/adjudicate.hpp"
-#include "probe/game_check.hpp"
+#include "adjudicate/adjudicator.hpp"
+#include "adjudicate/game_check.hpp"
 #include "probe/probe.hpp"
 #include "rules/fen.hpp"
 #include "rules/movegen.hpp"

@@ -17,7 +17,7 @@
 
 #include "index/slice_index.hpp"
 #include "format/format.hpp"
-#include "probe/adjudicate.hpp"
+#include "adjudicate/adjudicator.hpp"
 #include "probe/probe.hpp"
 #include "rules/movegen.hpp"
 
@@ -259,7 +259,7 @@ void BM_MemoryForBudget(benchmark::State& state) {
 
 }  // namespace
 
-// Counting rules (probe/adjudicate.hpp): the counter-aware WDL an engine asks, and the whole
+// Counting rules (adjudicate/adjudicator.hpp): the counter-aware WDL an engine asks, and the whole
 // adjudication (result, plies to the end, moves that keep it) a user asks. Counters: fresh,
 // except `reversible` cycling through 0..49. Warm cache with the rule tables.
 const Tablebase& hot_rule_tablebase() {

@@ -5,27 +5,28 @@
 # (static), with dtb::rules and dtb::index (header-only) behind it. Layout under the prefix:
 #   bin/dtb                      the command-line tool
 #   include/dtb/dtb.h            the C interface
-#   include/dtb/{rules,index,format,probe}/*.hpp
-#   lib/libdtb_probe.a, lib/libdtb_format.a
+#   include/dtb/{rules,index,format,probe,adjudicate}/*.hpp
+#   lib/libdtb_{format,probe,adjudicate,c_api}.a
 #   lib/cmake/dtb/               dtbConfig.cmake, dtbConfigVersion.cmake, dtbTargets*.cmake
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 set(DTB_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/dtb)
 
-# Exported names: dtb::dtb (probe), dtb::format, dtb::rules, dtb::index. Inside the tree, dtb::dtb is an alias.
-set_target_properties(dtb_probe PROPERTIES EXPORT_NAME dtb)
+# Exported names: dtb::dtb (the whole probe library: dtb_library), and its parts dtb::c_api,
+# dtb::adjudicate, dtb::probe, dtb::format, dtb::rules, dtb::index. Inside the tree, dtb::dtb is
+# an alias.
+set_target_properties(dtb_library PROPERTIES EXPORT_NAME dtb)
+set_target_properties(dtb_c_api PROPERTIES EXPORT_NAME c_api)
+set_target_properties(dtb_adjudicate PROPERTIES EXPORT_NAME adjudicate)
+set_target_properties(dtb_probe PROPERTIES EXPORT_NAME probe)
 set_target_properties(dtb_rules PROPERTIES EXPORT_NAME rules)
 set_target_properties(dtb_index PROPERTIES EXPORT_NAME index)
 set_target_properties(dtb_format PROPERTIES EXPORT_NAME format)
-add_library(dtb::dtb ALIAS dtb_probe)
+add_library(dtb::dtb ALIAS dtb_library)
 # The headers include each other as "rules/x.hpp", "probe/y.hpp": installed under include/dtb,
 # that folder is on the include path as well as include/ (for <dtb/...>).
 target_include_directories(dtb_rules INTERFACE $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/dtb>)
-# The C header's version must be the project's version.
-target_compile_definitions(dtb_probe PRIVATE DTB_PROJECT_VERSION_MAJOR=${PROJECT_VERSION_MAJOR}
-                           DTB_PROJECT_VERSION_MINOR=${PROJECT_VERSION_MINOR}
-                           DTB_PROJECT_VERSION_PATCH=${PROJECT_VERSION_PATCH})
 
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/rules ${PROJECT_SOURCE_DIR}/index
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/dtb FILES_MATCHING PATTERN "*.hpp")
@@ -33,15 +34,19 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/rules ${PROJECT_SOURCE_DIR}/index
 install(FILES ${PROJECT_SOURCE_DIR}/format/format.hpp ${PROJECT_SOURCE_DIR}/format/bit_packing.hpp
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/dtb/format)
 install(FILES ${PROJECT_SOURCE_DIR}/probe/probe.hpp ${PROJECT_SOURCE_DIR}/probe/cache.hpp
-              ${PROJECT_SOURCE_DIR}/probe/value.hpp
-              ${PROJECT_SOURCE_DIR}/probe/adjudicate.hpp ${PROJECT_SOURCE_DIR}/probe/counting_rules.hpp
+              ${PROJECT_SOURCE_DIR}/probe/value.hpp ${PROJECT_SOURCE_DIR}/probe/counting_rules.hpp
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/dtb/probe)
+install(FILES ${PROJECT_SOURCE_DIR}/adjudicate/adjudicator.hpp ${PROJECT_SOURCE_DIR}/adjudicate/game_check.hpp
+              ${PROJECT_SOURCE_DIR}/adjudicate/game_report.hpp
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/dtb/adjudicate)
 install(FILES ${PROJECT_SOURCE_DIR}/include/dtb/dtb.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/dtb)
 
-install(TARGETS dtb_rules dtb_index dtb_format dtb_probe EXPORT dtbTargets
+install(TARGETS dtb_rules dtb_index dtb_format dtb_probe dtb_adjudicate dtb_c_api dtb_library EXPORT dtbTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
-install(TARGETS dtb RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+if(TARGET dtb)
+  install(TARGETS dtb RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()
 install(EXPORT dtbTargets NAMESPACE dtb:: DESTINATION ${DTB_INSTALL_CMAKEDIR})
 
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/dtbConfig.cmake.in

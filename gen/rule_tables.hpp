@@ -14,7 +14,7 @@
 //   ffjd 2K v K, K v K  drawn at once unless the side to move must capture (or cannot move).
 // The 25-move budget inside a class is not part of these tables: after the first capture or man
 // move it is 50 again, more than any class budget, so it can bind only on counters given at the
-// start of a query; probe/adjudicate.cpp solves that case at query time.
+// start of a query; adjudicate/adjudicator.cpp solves that case at query time.
 #pragma once
 #include <algorithm>
 #include <atomic>

@@ -1,12 +1,12 @@
-// The JSON of a PDN game checked against the tables (probe/game_check.hpp), as `dtb adjudicate
+// The JSON of a PDN game checked against the tables (adjudicate/game_check.hpp), as `dtb adjudicate
 // --pdn --json` prints it (docs/CLI.md: the keys) and other front ends serve it.
 #pragma once
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include "probe/game_check.hpp"
-#include "probe/game_report.hpp"
+#include "adjudicate/game_check.hpp"
+#include "adjudicate/game_report.hpp"
 #include "rules/pdn.hpp"
 
 namespace dtb::json {

@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "probe/adjudicate.hpp"
+#include "adjudicate/adjudicator.hpp"
 #include "probe/probe.hpp"
 #include "rules/position.hpp"
 

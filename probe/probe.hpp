@@ -66,7 +66,7 @@ inline constexpr unsigned kWdl = 1u << 0;
 inline constexpr unsigned kDtw = 1u << 1;
 inline constexpr unsigned kDtc = 1u << 2;
 inline constexpr unsigned kAllMetrics = kWdl | kDtw | kDtc;
-// Rule-aware tables (international; probe/adjudicate.hpp reads them): a handle opens them only
+// Rule-aware tables (international; adjudicate/adjudicator.hpp reads them): a handle opens them only
 // when asked for at open.
 inline constexpr unsigned kFmjd = 1u << 3;
 inline constexpr unsigned kFfjd = 1u << 4;

@@ -2,7 +2,7 @@
 #pragma once
 #include <bit>
 #include <cstdint>
-#if defined(__BMI2__)
+#if defined(__x86_64__)
 #include <immintrin.h>
 #endif
 
@@ -33,22 +33,32 @@ struct BitRange {
 };
 constexpr BitRange bits(Bitboard b) { return {b}; }
 
-// Parallel bit deposit: the k-th lowest set bit of `into` is kept where bit k of `mask` is set.
-// One instruction where the build targets BMI2 (unranking places a subset, given by positions
-// among the free squares, with it); this loop elsewhere, and in the test that compares the two.
+// Parallel bit deposit: the k-th lowest set bit of `into` is kept where bit k of `mask` is set
+// (unranking places a subset, given by positions among the free squares, with it).
 constexpr Bitboard deposit_bits_portable(Bitboard mask, Bitboard into) {
     Bitboard out = 0;
     for (; into && mask; mask >>= 1, into = without_lowest(into))
         if (mask & 1) out |= into & (0 - into);
     return out;
 }
-inline Bitboard deposit_bits(Bitboard mask, Bitboard into) {
-#if defined(__BMI2__)
+
+// One definition whatever flags a translation unit is compiled with (no ODR trap when a program
+// mixes a portable library with code built for its machine): BMI2's one instruction where the
+// processor has it, chosen at run time, the loop elsewhere.
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+[[gnu::target("bmi2")]] inline Bitboard deposit_bits_bmi2(Bitboard mask, Bitboard into) {
     return _pdep_u64(mask, into);
-#else
-    return deposit_bits_portable(mask, into);
-#endif
 }
+inline bool processor_has_bmi2() {
+    static const bool has = __builtin_cpu_supports("bmi2");
+    return has;
+}
+inline Bitboard deposit_bits(Bitboard mask, Bitboard into) {
+    return processor_has_bmi2() ? deposit_bits_bmi2(mask, into) : deposit_bits_portable(mask, into);
+}
+#else
+inline Bitboard deposit_bits(Bitboard mask, Bitboard into) { return deposit_bits_portable(mask, into); }
+#endif
 static_assert(deposit_bits_portable(0b101, 0b11010) == 0b10010);
 
 }  // namespace dtb

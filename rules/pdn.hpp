@@ -1,6 +1,6 @@
 // PDN game records: read a whole file into games (pdn_reader.hpp, text forms in pdn_text.hpp),
 // the variant of a game (pdn_game_type.hpp), replay a game under the rules of its variant
-// (pdn_replay.hpp). Judging a game against the tables: probe/game_check.hpp.
+// (pdn_replay.hpp). Judging a game against the tables: adjudicate/game_check.hpp.
 //
 //   for (const PdnGame& g : read_pdn(text)) {
 //       const auto replay = follow_pdn_game(g, VariantId::international);  // GameType decides

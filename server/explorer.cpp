@@ -4,9 +4,9 @@
 
 #include "json/game_json.hpp"
 #include "json/probe_json.hpp"
-#include "probe/game_check.hpp"
+#include "adjudicate/game_check.hpp"
 #include "rules/pdn.hpp"
-#include "probe/adjudicate.hpp"
+#include "adjudicate/adjudicator.hpp"
 #include "rules/fen.hpp"
 #include "rules/quote.hpp"
 #include "rules/whole_number.hpp"

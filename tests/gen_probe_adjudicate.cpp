@@ -1,4 +1,4 @@
-// Adjudication under the counting rules (probe/adjudicate.hpp) against the generator's rule
+// Adjudication under the counting rules (adjudicate/adjudicator.hpp) against the generator's rule
 // tables: the boundary cases of RULES.md and the issue, and two independent checks over the
 // counting classes, both with the counters as part of the state and the counter bookkeeping
 // written here from RULES.md 1, not taken from the library:
@@ -17,7 +17,7 @@
 #include <random>
 
 #include "index/slice_index.hpp"
-#include "probe/adjudicate.hpp"
+#include "adjudicate/adjudicator.hpp"
 #include "rules/fen.hpp"
 #include "rules/movegen.hpp"
 #include "tests/gen_probe_support.hpp"

@@ -1,11 +1,11 @@
 // dtb adjudicate: a position (--fen) or every game of a PDN file (--pdn) judged under the
-// counting rules (probe/adjudicate.hpp).
+// counting rules (adjudicate/adjudicator.hpp).
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "json/probe_json.hpp"
-#include "probe/adjudicate.hpp"
+#include "adjudicate/adjudicator.hpp"
 #include "rules/fen.hpp"
 #include "tools/adjudicate_game.hpp"
 #include "tools/arguments.hpp"

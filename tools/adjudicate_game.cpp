@@ -1,5 +1,5 @@
-// dtb adjudicate --pdn: every game of the file checked by probe::check_game (probe/game_check.hpp),
-// printed as the report for people (probe/game_report.hpp) or as JSON. Turkish games are judged
+// dtb adjudicate --pdn: every game of the file checked by probe::check_game (adjudicate/game_check.hpp),
+// printed as the report for people (adjudicate/game_report.hpp) or as JSON. Turkish games are judged
 // against the Turkish tables, opened only when the file holds such a game.
 #include "tools/adjudicate_game.hpp"
 
@@ -10,8 +10,8 @@
 #include <sstream>
 
 #include "json/game_json.hpp"
-#include "probe/game_check.hpp"
-#include "probe/game_report.hpp"
+#include "adjudicate/game_check.hpp"
+#include "adjudicate/game_report.hpp"
 #include "rules/pdn.hpp"
 #include "tools/arguments.hpp"
 

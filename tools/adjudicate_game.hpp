@@ -1,8 +1,8 @@
-// dtb adjudicate --pdn: every game of a PDN file checked (probe/game_check.hpp) and printed.
+// dtb adjudicate --pdn: every game of a PDN file checked (adjudicate/game_check.hpp) and printed.
 #pragma once
 #include <vector>
 
-#include "probe/adjudicate.hpp"
+#include "adjudicate/adjudicator.hpp"
 #include "rules/pdn.hpp"
 #include "tools/commands.hpp"
 

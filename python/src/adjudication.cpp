@@ -1,11 +1,11 @@
 // Tablebase.adjudicate and adjudicate_pdn: results under the counting rules of international
-// draughts (probe/adjudicate.hpp, probe/game_check.hpp), with the fields of
+// draughts (adjudicate/adjudicator.hpp, adjudicate/game_check.hpp), with the fields of
 // `dtb adjudicate --json` and `dtb adjudicate --pdn --json`.
 
 #include <optional>
 
 #include "json/game_json.hpp"
-#include "probe/game_check.hpp"
+#include "adjudicate/game_check.hpp"
 #include "json/probe_json.hpp"
 #include "src/bindings.hpp"
 

@@ -1,8 +1,9 @@
-# Registers `probe_consumer_project` (see run.cmake): install, find_package(dtb), build, run.
+# Registers `probe_consumer_project` (see run.cmake): a library-only build installed,
+# find_package(dtb), build, run.
 # Included from the top-level CMakeLists.txt after tests/probe_c_consumer (fixture tables).
 add_test(NAME probe_consumer_project
          COMMAND ${CMAKE_COMMAND}
-                 -DDTB_BUILD_DIR=${PROJECT_BINARY_DIR}
+                 -DDTB_SOURCE_DIR=${PROJECT_SOURCE_DIR}
                  -DCONSUMER_SOURCE_DIR=${CMAKE_CURRENT_LIST_DIR}
                  -DWORK_DIR=${PROJECT_BINARY_DIR}/probe_consumer_project
                  -DTABLES=${DTB_FIXTURE_TABLES}

@@ -1,6 +1,8 @@
-# ctest driver (test `probe_consumer_project`): installs the dtb build tree into a fresh prefix,
-# then configures, builds and runs this folder's project against that install only.
-# Arguments (-D): DTB_BUILD_DIR, CONSUMER_SOURCE_DIR, WORK_DIR, TABLES, C_COMPILER, CXX_COMPILER.
+# ctest driver (test `probe_consumer_project`): builds the probe library alone from the source
+# tree (DTB_BUILD_TOOLS=OFF, with OpenMP, CLI11, nlohmann_json, Catch2, Google Benchmark and
+# pybind11 made unfindable, so that a dependency on them fails the build), installs it into a
+# fresh prefix, then configures, builds and runs this folder's project against that install only.
+# Arguments (-D): DTB_SOURCE_DIR, CONSUMER_SOURCE_DIR, WORK_DIR, TABLES, C_COMPILER, CXX_COMPILER.
 cmake_minimum_required(VERSION 3.20)
 
 function(run_step what)
@@ -12,7 +14,27 @@ function(run_step what)
 endfunction()
 
 file(REMOVE_RECURSE "${WORK_DIR}")
-run_step("install" ${CMAKE_COMMAND} --install "${DTB_BUILD_DIR}" --prefix "${WORK_DIR}/prefix")
+set(no_package)
+foreach(package OpenMP CLI11 nlohmann_json Catch2 benchmark pybind11 Python3)
+  list(APPEND no_package -DCMAKE_DISABLE_FIND_PACKAGE_${package}=ON)
+endforeach()
+run_step("configure the library-only build" ${CMAKE_COMMAND} -S "${DTB_SOURCE_DIR}" -B "${WORK_DIR}/dtb-build"
+         -DCMAKE_BUILD_TYPE=Release -DDTB_BUILD_TOOLS=OFF -DDTB_BUILD_TESTS=OFF -DDTB_BUILD_BENCH=OFF
+         -DDTB_BUILD_PYTHON=OFF -DCMAKE_UNITY_BUILD=ON ${no_package}
+         "-DCMAKE_C_COMPILER=${C_COMPILER}" "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}")
+run_step("build the library" ${CMAKE_COMMAND} --build "${WORK_DIR}/dtb-build" -j2)
+run_step("install" ${CMAKE_COMMAND} --install "${WORK_DIR}/dtb-build" --prefix "${WORK_DIR}/prefix")
+# What was installed is the library: no program, no OpenMP in the exported targets.
+if(EXISTS "${WORK_DIR}/prefix/bin/dtb")
+  message(FATAL_ERROR "a library-only build installed bin/dtb")
+endif()
+file(GLOB target_files "${WORK_DIR}/prefix/lib*/cmake/dtb/dtbTargets*.cmake")
+foreach(f ${target_files})
+  file(READ "${f}" text)
+  if(text MATCHES "OpenMP|nlohmann|CLI11")
+    message(FATAL_ERROR "${f} names a tools-only dependency")
+  endif()
+endforeach()
 run_step("configure" ${CMAKE_COMMAND} -S "${CONSUMER_SOURCE_DIR}" -B "${WORK_DIR}/build"
          -DCMAKE_BUILD_TYPE=Release "-DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix" -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF
          "-DCMAKE_C_COMPILER=${C_COMPILER}" "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}")

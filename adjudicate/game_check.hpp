@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "probe/adjudicate.hpp"
+#include "adjudicate/adjudicator.hpp"
 #include "probe/probe.hpp"
 #include "rules/pdn.hpp"
 

@@ -1,5 +1,5 @@
-// Adjudication: see probe/adjudicate.hpp and docs/ADJUDICATION.md.
-#include "probe/adjudicate.hpp"
+// Adjudication: see adjudicate/adjudicator.hpp and docs/ADJUDICATION.md.
+#include "adjudicate/adjudicator.hpp"
 
 #include <algorithm>
 #include <limits>

@@ -1,6 +1,6 @@
 // check_game (game_check.hpp): replay, counters and repetition ply by ply, the tables at the
 // first position they reach and at the end, then the recorded result against what that shows.
-#include "probe/game_check.hpp"
+#include "adjudicate/game_check.hpp"
 
 #include <algorithm>
 #include <optional>

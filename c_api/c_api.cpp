@@ -5,7 +5,7 @@
 #include <string>
 
 #include "dtb/dtb.h"
-#include "probe/adjudicate.hpp"
+#include "adjudicate/adjudicator.hpp"
 #include "probe/probe.hpp"
 
 struct dtb_tablebase {

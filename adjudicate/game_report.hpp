@@ -6,7 +6,7 @@
 #pragma once
 #include <string>
 
-#include "probe/game_check.hpp"
+#include "adjudicate/game_check.hpp"
 
 namespace dtb::probe {
 
