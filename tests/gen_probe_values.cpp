@@ -12,7 +12,7 @@
 #include <sstream>
 
 #include "gen/parallel.hpp"
-#include "gen/verify.hpp"
+#include "verify/verify_slice.hpp"
 #include "probe/derived_wdl.hpp"
 #include "rules/fen.hpp"
 #include "tests/gen_probe_support.hpp"

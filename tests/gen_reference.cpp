@@ -1,5 +1,5 @@
 // The default set (both variants, up to 4 pieces) against data/reference: the same statistics
-// (tools/stats.hpp, what `dtb stats --json` prints) and the same sha256 of every table file.
+// (verify/table_stats.hpp, what `dtb stats --json` prints) and the same sha256 of every table file.
 // The reference is generated with one thread (scripts/update-reference.sh), the default set here
 // with all cores, and a 3-piece set with two threads: tables must be byte-identical whatever
 // the number of threads. After an intended change of the tables, run the script and commit.
@@ -18,7 +18,8 @@
 #include <vector>
 
 #include "gen/generate.hpp"
-#include "tools/stats.hpp"
+#include "json/stats_json.hpp"
+#include "verify/table_stats.hpp"
 
 namespace fs = std::filesystem;
 using namespace dtb;
@@ -117,10 +118,10 @@ void check_stats() {
     const std::string expected_text = read_text(reference_dir() / (variant + "-stats.json"));
     REQUIRE(!expected_text.empty());
     const auto expected = nlohmann::ordered_json::parse(expected_text);
-    auto stats = tools::table_stats<R>(default_set<R>());
+    auto stats = verify::table_stats<R>(default_set<R>());
     INFO((stats ? "" : stats.error()));
     REQUIRE(stats);
-    const auto actual = tools::stats_json(*stats);
+    const auto actual = json::stats_json(*stats);
     const auto& a = actual.at("slices");
     const auto& e = expected.at("slices");
     CHECK(a.size() == e.size());

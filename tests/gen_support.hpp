@@ -8,7 +8,7 @@
 #include <string>
 
 #include "gen/generate.hpp"
-#include "gen/verify.hpp"
+#include "verify/verify_slice.hpp"
 #include "rules/fen.hpp"
 #include "tests/gen_probe_support.hpp"
 

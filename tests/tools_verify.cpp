@@ -1,7 +1,7 @@
 // `dtb verify --full` against a table in which one stored value was changed on purpose and the
 // file rewritten with valid checksums (so only the re-derivation can find it): exit 1, and the
 // report names the file, the index, the position and the stored and derived values. Done for a
-// DTW table and for a rule table (gen/verify_rules.hpp).
+// DTW table and for a rule table (verify/verify_rules.hpp).
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 

@@ -1,22 +1,23 @@
 // dtb stats: per slice and side to move, value counts, longest wins and losses with an example
-// position, and bytes on disk (tools/stats.hpp computes, this file prints).
+// position, and bytes on disk (verify/table_stats.hpp computes, this file prints).
 #include <cstdio>
 #include <iostream>
 #include <sstream>
 
 #include "tools/arguments.hpp"
 #include "tools/commands.hpp"
-#include "tools/stats.hpp"
+#include "json/stats_json.hpp"
+#include "verify/table_stats.hpp"
 
 namespace dtb::tools {
 
 namespace {
 
-std::string plies_text(const Longest& l) {
+std::string plies_text(const verify::Longest& l) {
     return l.plies < 0 ? "-" : std::to_string(l.plies);
 }
 
-void print_text(const std::vector<SliceStats>& stats, const std::string& variant,
+void print_text(const std::vector<verify::SliceStats>& stats, const std::string& variant,
                 const std::filesystem::path& dir) {
     std::ostringstream out;
     out << variant << " tables in " << dir.string() << ": " << stats.size() / 2
@@ -32,7 +33,7 @@ void print_text(const std::vector<SliceStats>& stats, const std::string& variant
                   "slice", "stm", "positions", "win", "draw", "loss", "quiet win", "quiet draw",
                   "quiet loss", "DTW+", "DTW-", "DTC+", "DTC-", "bytes", "bits/pos");
     out << line;
-    for (const SliceStats& s : stats) {
+    for (const verify::SliceStats& s : stats) {
         const auto w = static_cast<int>(Wdl::win), d = static_cast<int>(Wdl::draw),
                    l = static_cast<int>(Wdl::loss);
         std::snprintf(line, sizeof line,
@@ -54,7 +55,7 @@ void print_text(const std::vector<SliceStats>& stats, const std::string& variant
         out << line;
     }
     out << "\nExamples (the first position, by index, with the longest distance):\n";
-    for (const SliceStats& s : stats) {
+    for (const verify::SliceStats& s : stats) {
         const char* stm = s.side_to_move == Color::white ? "white" : "black";
         for (auto [label, longest] :
              {std::pair{"DTW win ", &s.dtw_win}, std::pair{"DTW loss", &s.dtw_loss},
@@ -73,13 +74,13 @@ int run_stats(const StatsOptions& o) {
     const std::filesystem::path dir = o.db.empty()
                                           ? std::filesystem::path("data/tb") / std::string(R::kName)
                                           : std::filesystem::path(o.db);
-    auto stats = table_stats<R>(dir);
+    auto stats = verify::table_stats<R>(dir);
     if (!stats) {
         print_error("stats", stats.error());
         return kExitTables;
     }
     if (o.json)
-        std::cout << stats_json(*stats).dump() << "\n" << std::flush;
+        std::cout << json::stats_json(*stats).dump() << "\n" << std::flush;
     else
         print_text(*stats, std::string(R::kName), dir);
     return kExitOk;

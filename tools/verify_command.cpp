@@ -1,5 +1,5 @@
 // dtb verify: checksums of every table (fast), and with --full a re-derivation of every stored
-// value from its successors by forward move generation (gen/verify.hpp).
+// value from its successors by forward move generation (verify/verify_slice.hpp).
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -10,11 +10,11 @@
 
 #include "gen/finished_tables.hpp"
 #include "gen/rule_tables.hpp"
-#include "gen/verify.hpp"
-#include "gen/verify_rules.hpp"
+#include "verify/verify_slice.hpp"
+#include "verify/verify_rules.hpp"
 #include "probe/open_table.hpp"
 #include "probe/derived_wdl.hpp"
-#include "gen/folder_check.hpp"
+#include "verify/folder_check.hpp"
 #include "tools/arguments.hpp"
 #include "tools/commands.hpp"
 
@@ -29,7 +29,7 @@ nlohmann::json rule_value_json(ValueCode v) {
     return nlohmann::json{{"wdl", std::string(to_string(wdl_of(v)))}, {"threshold", distance_of(v)}};
 }
 
-// --full, rule tables (gen/verify_rules.hpp): every threshold from its successors' thresholds.
+// --full, rule tables (verify/verify_rules.hpp): every threshold from its successors' thresholds.
 template <class R>
 std::uint64_t verify_rules(const std::filesystem::path& dir, const std::vector<Material>& slices,
                            const VerifyOptions& o, nlohmann::json& problems, std::atomic<std::uint64_t>& mismatches) {
@@ -93,7 +93,7 @@ int run_verify(const VerifyOptions& o) {
     // Turkish mirror index an entry stands for a position and its mirror (index/slice_index.hpp).
     std::uint64_t entries = 0, positions = 0;
     std::atomic<std::uint64_t> mismatches{0};
-    // --full re-derives the complete slices (gen/folder_check.hpp); the others are listed.
+    // --full re-derives the complete slices (verify/folder_check.hpp); the others are listed.
     nlohmann::json not_checked = nlohmann::json::array();
     std::vector<Material> to_derive;
     for (const Material& m : slices) {

@@ -14,7 +14,8 @@
 // Counts are of positions, not of entries: an entry of a mirror-symmetric index (Turkish) stands
 // for a position and its mirror. "The first position" is the smallest index.
 //
-// Computation only: the tool prints, tests compare (tests/gen_reference.cpp).
+// Computation only: the tool prints (json/stats_json.hpp for --json), tests compare
+// (tests/gen_reference.cpp).
 #pragma once
 #include <omp.h>
 
@@ -22,12 +23,12 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "gen/parallel.hpp"
-#include "gen/verify.hpp"
+#include "verify/slice_stats.hpp"
+#include "verify/verify_slice.hpp"
 #include "probe/open_table.hpp"
 #include "index/slice_index.hpp"
 #include "format/format.hpp"
@@ -36,36 +37,7 @@
 #include "rules/fen.hpp"
 #include "rules/movegen.hpp"
 
-namespace dtb::tools {
-
-// The longest distance among the positions of one value, and the first position that has it.
-struct Longest {
-    int plies = -1;           // -1: no position has that value
-    std::uint64_t index = 0;  // the smallest index with `plies`, in the table serving the slice
-    std::string fen;
-
-    // Keeps the larger distance; on a tie the smaller index (so the result does not depend on
-    // which thread saw which position first).
-    void offer(int d, std::uint64_t i) {
-        if (d > plies || (d == plies && i < index)) {
-            plies = d;
-            index = i;
-        }
-    }
-    void merge(const Longest& o) {
-        if (o.plies >= 0) offer(o.plies, o.index);
-    }
-};
-
-struct SliceStats {
-    Material material;  // as named: White's pieces first
-    Color side_to_move = Color::white;
-    std::uint64_t positions = 0;
-    std::array<std::uint64_t, 3> count{};  // by Wdl (loss, draw, win), side to move's view
-    std::array<std::uint64_t, 3> quiet{};  // the same, positions without a capture only
-    Longest dtw_win, dtw_loss, dtc_win, dtc_loss;
-    std::uint64_t bytes = 0;  // the three files that serve the slice
-};
+namespace dtb::verify {
 
 namespace stats_detail {
 
@@ -196,39 +168,4 @@ Expected<std::vector<SliceStats>> table_stats(const std::filesystem::path& dir) 
     return out;
 }
 
-// {"slices":[{"name":..,"wk":..,..}]}: the fields in the order docs/CLI.md lists them.
-inline nlohmann::ordered_json stats_json(const std::vector<SliceStats>& stats) {
-    using J = nlohmann::ordered_json;
-    auto plies = [](const Longest& l) { return l.plies < 0 ? J() : J(l.plies); };
-    auto fen = [](const Longest& l) { return l.plies < 0 ? J() : J(l.fen); };
-    J slices = J::array();
-    for (const SliceStats& s : stats) {
-        J j;
-        j["name"] = s.material.name();
-        j["wk"] = s.material.wk;
-        j["wm"] = s.material.wm;
-        j["bk"] = s.material.bk;
-        j["bm"] = s.material.bm;
-        j["stm"] = s.side_to_move == Color::white ? "white" : "black";
-        j["positions"] = s.positions;
-        j["win"] = s.count[static_cast<int>(Wdl::win)];
-        j["draw"] = s.count[static_cast<int>(Wdl::draw)];
-        j["loss"] = s.count[static_cast<int>(Wdl::loss)];
-        j["quiet_win"] = s.quiet[static_cast<int>(Wdl::win)];
-        j["quiet_draw"] = s.quiet[static_cast<int>(Wdl::draw)];
-        j["quiet_loss"] = s.quiet[static_cast<int>(Wdl::loss)];
-        j["max_dtw"] = plies(s.dtw_win);
-        j["max_dtw_fen"] = fen(s.dtw_win);
-        j["max_dtw_loss"] = plies(s.dtw_loss);
-        j["max_dtw_loss_fen"] = fen(s.dtw_loss);
-        j["max_dtc"] = plies(s.dtc_win);
-        j["max_dtc_fen"] = fen(s.dtc_win);
-        j["max_dtc_loss"] = plies(s.dtc_loss);
-        j["max_dtc_loss_fen"] = fen(s.dtc_loss);
-        j["bytes"] = s.bytes;
-        slices.push_back(std::move(j));
-    }
-    return J{{"slices", std::move(slices)}};
-}
-
-}  // namespace dtb::tools
+}  // namespace dtb::verify

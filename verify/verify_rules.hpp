@@ -1,6 +1,6 @@
 // `dtb verify --full` for the rule tables (gen/rule_tables.hpp): every stored threshold is
 // re-derived from the stored thresholds of its successors by forward move generation, the way
-// gen/verify.hpp re-derives WDL, DTW and DTC: a win at t needs a move to a loss at t - 1 and no
+// verify/verify_slice.hpp re-derives WDL, DTW and DTC: a win at t needs a move to a loss at t - 1 and no
 // faster one, a loss at t has every move lead to a win, the longest at t - 1, a draw has neither.
 // Moves that leave the slice are valued by rule_exit_value, shared with the generator (the
 // counting rules live in one place); what this adds is the independent forward pass.
