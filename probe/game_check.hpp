@@ -36,6 +36,34 @@ struct GameValue {
                      // -1 for a draw or when the tables hold no DTW
 };
 
+// One position of the game (ply 0: the start; ply k: after the k-th move) with its values: the
+// theory from the tables (WDL, DTW: what `dtb probe` says) and the value under the counting rules
+// with the game's counters at that point (what `dtb adjudicate` says with those counters; for a
+// Turkish game, rule set none, the theory). `judged` is false beyond the tables' reach (more
+// pieces than their largest slice) and when the tables failed in the game (GameCheck::table_error).
+// The plies to the end under the rules are not given: `dtb adjudicate` searches for them, a
+// quarter of a second on average for the positions of 5-piece games tried (minutes for a file of
+// 100 such games, against a tenth of a second without), too much for every ply.
+struct GamePosition {
+    int ply = 0;
+    std::string move;  // the move that led here, as PDN writes it (the shortest unambiguous
+                       // notation, as `dtb probe` lists moves); empty at ply 0
+    std::string fen;
+    bool judged = false;
+    Wdl theoretical = Wdl::draw;  // for the side to move
+    int theoretical_dtw = -1;     // -1 for a draw, or when the tables hold no DTW
+    Wdl rule_value = Wdl::draw;   // under the rule set applied
+    // International only: the counters at this point (RULES.md 1, Adjudicator::after_move from
+    // the start) and the count that binds here under the rule set ("25-move", "16-move",
+    // "5-move", "2k-v-k"; empty under rule set none).
+    bool has_counters = false;
+    Counters counters;
+    std::string counting_rule;
+    std::string started;   // "16-move" or "5-move" when that count starts at this ply, else empty
+    std::string drawn_by;  // "25-move", "16-move", "5-move", "2k-v-k" or "repetition" when the
+                           // game is drawn at this ply, else empty
+};
+
 enum class GameVerdict : std::uint8_t {
     consistent,     // the recorded result agrees with what the record and the tables show
     inconsistent,   // it does not, or a move of the record is illegal or ambiguous (exit 1)
@@ -65,6 +93,9 @@ struct GameCheck {
     // Why the tables could not judge a position they should cover (exit 3): a table missing,
     // corrupt, or at odds with the others. Such a game is not judged, never called consistent.
     std::string table_error;
+    // Every position followed, ply 0 to `plies` (empty for a game not replayed: another
+    // variant, a record that cannot be followed from its start).
+    std::vector<GamePosition> positions;
 };
 
 // The tables a check may use; either side may be missing (nullptr, with why in *_error).
