@@ -17,7 +17,7 @@ nlohmann::json text_or_null(const std::string& s) { return s.empty() ? nlohmann:
 nlohmann::json position_json(const probe::GamePosition& at) {
     const auto value = [&](Wdl w) { return at.judged ? nlohmann::json(std::string(to_string(w))) : nlohmann::json(); };
     const auto distance = [&](Wdl w, int d) { return at.judged ? distance_json(w, d) : nlohmann::json(); };
-    return {{"ply", at.ply},
+    nlohmann::json j{{"ply", at.ply},
             {"move", text_or_null(at.move)},
             {"fen", at.fen},
             {"theoretical", value(at.theoretical)},
@@ -27,6 +27,8 @@ nlohmann::json position_json(const probe::GamePosition& at) {
             {"counting_rule", text_or_null(at.counting_rule)},
             {"started", text_or_null(at.started)},
             {"drawn_by", text_or_null(at.drawn_by)}};
+    if (!at.error.empty()) j["error"] = at.error;
+    return j;
 }
 
 }  // namespace

@@ -21,7 +21,8 @@ namespace dtb::json {
 // the side to move, null beyond the tables' reach),"counters" ({"reversible",
 // "endgame","small"}, null for Turkish),"counting_rule" (the count that binds there),"started"
 // ("16-move"/"5-move" when that count starts there),"drawn_by" (the limit or "repetition" that
-// draws the game there)}.
+// draws the game there), and "error" when the tables failed at a position within their reach}.
+// The check must have been made with GameTables::positions (the default).
 nlohmann::json game_check_json(const PdnGame& g, const probe::GameCheck& c);
 
 // {"games","judged","consistent","inconsistent","not_judged","other_variant"}.

@@ -133,11 +133,10 @@ std::string counting_rule_at(const Position& p, const Counters& k, RuleSet rules
 // (WDL, DTW) and, for an international game, the value under the rules with the game's counters
 // (Adjudicator::probe_wdl: the rule tables' thresholds, what `dtb adjudicate` says with those
 // counters, without its search for plies: that search can cost seconds a position, too much for
-// every ply of a file of games). A failure of the tables goes to table_error (illegal positions,
+// every ply of a file of games). A failure of the tables goes to at.error (illegal positions,
 // which no replay reaches, are left unjudged).
 template <class R>
-void value_position(const Tablebase& tb, const Adjudicator* judge, const Position& p, GamePosition& at,
-                    std::string& table_error) {
+void value_position(const Tablebase& tb, const Adjudicator* judge, const Position& p, GamePosition& at) {
     MoveList moves;
     generate_moves<R>(p, moves);
     if (moves.empty()) {  // lost: no piece or no move (RULES.md), before any limit
@@ -150,8 +149,7 @@ void value_position(const Tablebase& tb, const Adjudicator* judge, const Positio
     const Result rule = theory.ok() && judge ? judge->probe_wdl(p, at.counters) : theory;
     const Result& failed = !theory.ok() ? theory : rule;
     if (!failed.ok()) {
-        if (failed.status != Status::illegal)
-            table_error = "ply " + std::to_string(at.ply) + ", " + tb.to_fen(p) + ": " + tb.explain(failed);
+        if (failed.status != Status::illegal) at.error = tb.explain(failed);
         return;
     }
     at.judged = true;
@@ -173,7 +171,8 @@ void judge_plies(const PdnReplay& replay, const Tablebase& tb, const Adjudicator
     for (std::size_t ply = 0; ply < positions.size(); ++ply) {
         const Position& p = positions[ply];
         const int n = static_cast<int>(ply);
-        GamePosition& at = c.positions[ply];
+        GamePosition none;  // when the positions are not wanted
+        GamePosition& at = ply < c.positions.size() ? c.positions[ply] : none;
         if (judge) {
             const CountClass now = class_of(p, rules);
             const CountClass before = ply > 0 ? class_of(positions[ply - 1], rules) : CountClass::none;
@@ -190,7 +189,7 @@ void judge_plies(const PdnReplay& replay, const Tablebase& tb, const Adjudicator
             at.counters = k;
             at.counting_rule = counting_rule_at(p, k, rules);
         }
-        if (c.table_error.empty() && within_tables(tb, p)) value_position<R>(tb, judge, p, at, c.table_error);
+        if (ply < c.positions.size() && within_tables(tb, p)) value_position<R>(tb, judge, p, at);
         generate_moves<R>(p, moves);
         if (moves.empty()) {
             if (ply + 1 == positions.size()) ended = true;
@@ -298,7 +297,7 @@ void check_followed(const PdnGame& g, const PdnReplay& replay, const GameTables&
     const Tablebase* tb = turkish ? t.turkish : t.international;
     const Adjudicator* judge = turkish ? nullptr : t.judge;
     c.rules = judge ? judge->rules() : RuleSet::none;
-    list_positions<R>(replay, c);
+    if (t.positions) list_positions<R>(replay, c);
     if (!tb || (!turkish && !judge)) {
         c.table_error = "no " + std::string(R::kName) + " tables: " +
                         (turkish ? t.turkish_error : t.international_error);

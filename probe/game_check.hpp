@@ -40,7 +40,8 @@ struct GameValue {
 // theory from the tables (WDL, DTW: what `dtb probe` says) and the value under the counting rules
 // with the game's counters at that point (what `dtb adjudicate` says with those counters; for a
 // Turkish game, rule set none, the theory). `judged` is false beyond the tables' reach (more
-// pieces than their largest slice) and when the tables failed in the game (GameCheck::table_error).
+// pieces than their largest slice), when the tables failed there (`error`) and in a game they
+// cannot judge (GameCheck::table_error).
 // The plies to the end under the rules are not given: `dtb adjudicate` searches for them, a
 // quarter of a second on average for the positions of 5-piece games tried (minutes for a file of
 // 100 such games, against a tenth of a second without), too much for every ply.
@@ -62,6 +63,10 @@ struct GamePosition {
     std::string started;   // "16-move" or "5-move" when that count starts at this ply, else empty
     std::string drawn_by;  // "25-move", "16-move", "5-move", "2k-v-k" or "repetition" when the
                            // game is drawn at this ply, else empty
+    // Why the tables could not value this position within their reach (judged false), else
+    // empty. The game's verdict does not depend on it: that reads the first and the last
+    // positions the tables reach (GameCheck::table_error), as without positions.
+    std::string error;
 };
 
 enum class GameVerdict : std::uint8_t {
@@ -94,7 +99,8 @@ struct GameCheck {
     // corrupt, or at odds with the others. Such a game is not judged, never called consistent.
     std::string table_error;
     // Every position followed, ply 0 to `plies` (empty for a game not replayed: another
-    // variant, a record that cannot be followed from its start).
+    // variant, a record that cannot be followed from its start; and when GameTables::positions
+    // is false).
     std::vector<GamePosition> positions;
 };
 
@@ -105,6 +111,10 @@ struct GameTables {
     std::string international_error;
     const Tablebase* turkish = nullptr;
     std::string turkish_error;
+    // Also value every position of the game (GameCheck::positions): a probe of the theory and one
+    // of the rule value per ply within the tables' reach, where the check alone probes two
+    // positions a game. What the JSON of games carries; a report for people needs none of it.
+    bool positions = true;
 };
 
 GameCheck check_game(const PdnGame& g, const GameTables& tables);
