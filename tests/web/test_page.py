@@ -368,6 +368,7 @@ def step_counters(page):
     check(shown() == expected, f"after {move['move']} the page shows the counters {shown()}, the API says {expected}")
     check(expected != {"reversible": "5", "endgame": "3", "small": ""}, "the counters did not change")
     print(f"  after {move['move']}: counters {expected} (were 5/3)")
+    page.shot("counters-followed")
     page.wait(lambda: f"reversible={want['reversible']}" in page.js("return decodeURIComponent(location.hash)"),
               "the new counters in the URL")
     # Back one ply: the counters of that position again.
@@ -382,12 +383,12 @@ def step_counters(page):
     check(shown() == {"reversible": "5", "endgame": "3", "small": ""}, f"the link restored the counters {shown()}")
     # Set-up edits start afresh.
     page.el("#setup-toggle").click()
-    page.el("#palette-wm").click()
-    page.click_square("33")
-    page.wait(lambda: page.fen_box() == "W:WK6,K22,K27,33:BK49", f"a man added in set-up (FEN box {page.fen_box()!r})")
+    page.el("#palette-x").click()
+    page.click_square("6")
+    page.wait(lambda: page.fen_box() == "W:WK22,K27:BK49", f"a king removed in set-up (FEN box {page.fen_box()!r})")
     page.wait(lambda: shown() == {"reversible": "0", "endgame": "", "small": ""}, f"fresh counters after a set-up edit ({shown()})")
+    page.wait_analysis("W:WK22,K27:BK49", "the set-up position")
     page.el("#setup-done").click()
-    page.shot("counters-followed")
 
 
 def step_turkish(page):
