@@ -7,7 +7,9 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "rules/fen.hpp"
 #include "rules/movegen.hpp"
+#include "rules/notation.hpp"
 
 namespace dtb::probe {
 
@@ -101,7 +103,63 @@ struct PositionKeyHash {
     }
 };
 
-// The plies of a followed replay: events, the first and last values, how the record ended.
+// The count that binds at p with counters k (applicable to p) under `rules`: the class's when its
+// budget is the smaller, else the 25-move one; empty under rule set none.
+std::string counting_rule_at(const Position& p, const Counters& k, RuleSet rules) {
+    if (rules == RuleSet::none) return "";
+    const Material m = Material::of(p);
+    const int rho = kReversibleLimit - k.reversible;
+    std::optional<int> c;  // the class budget, if any
+    std::string name;
+    switch (count_class(m, rules)) {
+        case CountClass::sixteen:
+            c = kSixteenMoveLimit - k.endgame.value_or(0), name = "16-move";
+            break;
+        case CountClass::five:
+            c = kFiveMoveLimit - k.small.value_or(0), name = "5-move";
+            if (k.endgame && kSixteenMoveLimit - *k.endgame < *c) c = kSixteenMoveLimit - *k.endgame, name = "16-move";
+            break;
+        case CountClass::ffjd_small:
+            return "2k-v-k";  // drawn at its first position without a capture
+        case CountClass::none:
+            if (rules == RuleSet::ffjd && is_ffjd_carried(m) && k.endgame)
+                c = kSixteenMoveLimit - *k.endgame, name = "16-move";
+            break;
+    }
+    return c && *c <= rho ? name : "25-move";
+}
+
+// The values of position p of the game (`at` has its ply, move, FEN and counters): the theory
+// (WDL, DTW) and, for an international game, the value under the rules with the game's counters
+// (Adjudicator::probe_wdl: the rule tables' thresholds, what `dtb adjudicate` says with those
+// counters, without its search for plies: a quarter of a second a 5-piece position on average,
+// too much for every ply of a file of games). A failure of the tables goes to at.error (illegal positions,
+// which no replay reaches, are left unjudged).
+template <class R>
+void value_position(const Tablebase& tb, const Adjudicator* judge, const Position& p, GamePosition& at) {
+    MoveList moves;
+    generate_moves<R>(p, moves);
+    if (moves.empty()) {  // lost: no piece or no move (RULES.md), before any limit
+        at.judged = true;
+        at.theoretical = at.rule_value = Wdl::loss;
+        at.theoretical_dtw = 0;
+        return;
+    }
+    const Result theory = tb.probe(p, kWdl | (tb.metrics() & kDtw));
+    const Result rule = theory.ok() && judge ? judge->probe_wdl(p, at.counters) : theory;
+    const Result& failed = !theory.ok() ? theory : rule;
+    if (!failed.ok()) {
+        if (failed.status != Status::illegal) at.error = tb.explain(failed);
+        return;
+    }
+    at.judged = true;
+    at.theoretical = theory.wdl;
+    at.theoretical_dtw = theory.wdl == Wdl::draw ? -1 : theory.dtw;
+    at.rule_value = rule.wdl;
+}
+
+// The plies of a followed replay: events, the first and last values, how the record ended, and
+// every position with its values (c.positions, listed before: ply, move, FEN).
 template <class R>
 void judge_plies(const PdnReplay& replay, const Tablebase& tb, const Adjudicator* judge, GameCheck& c,
                  std::optional<int>& drawn_at, std::string& drawn_by, bool& ended) {
@@ -113,14 +171,25 @@ void judge_plies(const PdnReplay& replay, const Tablebase& tb, const Adjudicator
     for (std::size_t ply = 0; ply < positions.size(); ++ply) {
         const Position& p = positions[ply];
         const int n = static_cast<int>(ply);
+        GamePosition none;  // when the positions are not wanted
+        GamePosition& at = ply < c.positions.size() ? c.positions[ply] : none;
         if (judge) {
             const CountClass now = class_of(p, rules);
             const CountClass before = ply > 0 ? class_of(positions[ply - 1], rules) : CountClass::none;
             if (ply > 0) k = judge->after_move(positions[ply - 1], k, replay.moves[ply - 1]);
-            if (now == CountClass::sixteen && before != CountClass::sixteen)
+            if (now == CountClass::sixteen && before != CountClass::sixteen) {
                 c.events.push_back({n, "16-move started", ""});
-            if (now == CountClass::five && before != CountClass::five) c.events.push_back({n, "5-move started", ""});
+                at.started = "16-move";
+            }
+            if (now == CountClass::five && before != CountClass::five) {
+                c.events.push_back({n, "5-move started", ""});
+                at.started = "5-move";
+            }
+            at.has_counters = true;
+            at.counters = k;
+            at.counting_rule = counting_rule_at(p, k, rules);
         }
+        if (ply < c.positions.size() && within_tables(tb, p)) value_position<R>(tb, judge, p, at);
         generate_moves<R>(p, moves);
         if (moves.empty()) {
             if (ply + 1 == positions.size()) ended = true;
@@ -132,6 +201,7 @@ void judge_plies(const PdnReplay& replay, const Tablebase& tb, const Adjudicator
                     drawn_at = n;
                     drawn_by = "draw by " + std::string(to_string(r));
                     c.events.push_back({n, drawn_by, ""});
+                    at.drawn_by = std::string(to_string(r));
                 }
             }
             const PositionKey key{p.pieces[0], p.pieces[1], p.kings, static_cast<int>(p.side_to_move)};
@@ -139,11 +209,11 @@ void judge_plies(const PdnReplay& replay, const Tablebase& tb, const Adjudicator
                 drawn_at = n;
                 drawn_by = "repetition";
                 c.events.push_back({n, drawn_by, "third occurrence of this position"});
+                at.drawn_by = "repetition";
             }
         }
-        if (c.first.ply < 0 && within_tables(tb, p)) {
+        if (c.first.ply < 0 && c.table_error.empty() && within_tables(tb, p)) {
             c.first = judge_at<R>(tb, judge, p, k, n, false, c.table_error);
-            if (!c.table_error.empty()) return;
             if (c.first.ply >= 0) {
                 std::string detail = "theoretical " + c.first.theoretical;
                 if (judge) detail += ", under the rules " + c.first.rule_value;
@@ -151,7 +221,25 @@ void judge_plies(const PdnReplay& replay, const Tablebase& tb, const Adjudicator
             }
         }
     }
-    if (c.first.ply >= 0) c.end = judge_at<R>(tb, judge, positions.back(), k, c.plies, true, c.table_error);
+    if (c.first.ply >= 0 && c.table_error.empty())
+        c.end = judge_at<R>(tb, judge, positions.back(), k, c.plies, true, c.table_error);
+    if (!c.table_error.empty())
+        for (GamePosition& at : c.positions) at.judged = false;  // a game the tables cannot judge
+}
+
+// Ply, move and FEN of every position of a followed replay (values: judge_plies).
+template <class R>
+void list_positions(const PdnReplay& replay, GameCheck& c) {
+    c.positions.resize(replay.positions.size());
+    MoveList legal;
+    for (std::size_t ply = 0; ply < replay.positions.size(); ++ply) {
+        GamePosition& at = c.positions[ply];
+        at.ply = static_cast<int>(ply);
+        at.fen = to_fen<R>(replay.positions[ply]);
+        if (ply == 0) continue;
+        generate_moves<R>(replay.positions[ply - 1], legal);
+        at.move = move_to_string<R>(replay.moves[ply - 1], legal);
+    }
 }
 
 // What the record proves, then whether the recorded result agrees.
@@ -209,6 +297,7 @@ void check_followed(const PdnGame& g, const PdnReplay& replay, const GameTables&
     const Tablebase* tb = turkish ? t.turkish : t.international;
     const Adjudicator* judge = turkish ? nullptr : t.judge;
     c.rules = judge ? judge->rules() : RuleSet::none;
+    if (t.positions) list_positions<R>(replay, c);
     if (!tb || (!turkish && !judge)) {
         c.table_error = "no " + std::string(R::kName) + " tables: " +
                         (turkish ? t.turkish_error : t.international_error);

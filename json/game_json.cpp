@@ -1,6 +1,8 @@
 // The JSON of checked PDN games (game_json.hpp).
 #include "json/game_json.hpp"
 
+#include "json/probe_json.hpp"
+
 namespace dtb::json {
 
 namespace {
@@ -8,6 +10,25 @@ namespace {
 nlohmann::json value_json(const probe::GameValue& v, bool theoretical) {
     if (v.ply < 0) return nullptr;
     return theoretical ? nlohmann::json(v.theoretical) : nlohmann::json(v.rule_value);
+}
+
+nlohmann::json text_or_null(const std::string& s) { return s.empty() ? nlohmann::json() : nlohmann::json(s); }
+
+nlohmann::json position_json(const probe::GamePosition& at) {
+    const auto value = [&](Wdl w) { return at.judged ? nlohmann::json(std::string(to_string(w))) : nlohmann::json(); };
+    const auto distance = [&](Wdl w, int d) { return at.judged ? distance_json(w, d) : nlohmann::json(); };
+    nlohmann::json j{{"ply", at.ply},
+            {"move", text_or_null(at.move)},
+            {"fen", at.fen},
+            {"theoretical", value(at.theoretical)},
+            {"theoretical_dtw", distance(at.theoretical, at.theoretical_dtw)},
+            {"rule_value", value(at.rule_value)},
+            {"counters", at.has_counters ? counters_json(at.counters) : nlohmann::json()},
+            {"counting_rule", text_or_null(at.counting_rule)},
+            {"started", text_or_null(at.started)},
+            {"drawn_by", text_or_null(at.drawn_by)}};
+    if (!at.error.empty()) j["error"] = at.error;
+    return j;
 }
 
 }  // namespace
@@ -24,6 +45,8 @@ nlohmann::json game_check_json(const PdnGame& g, const probe::GameCheck& c) {
     nlohmann::json notes = nlohmann::json::array();
     for (const PdnNote& n : c.notes)
         notes.push_back({{"ply", n.ply}, {"line", n.line}, {"column", n.column}, {"message", n.message}});
+    nlohmann::json positions = nlohmann::json::array();
+    for (const probe::GamePosition& at : c.positions) positions.push_back(position_json(at));
     const bool other = c.verdict == probe::GameVerdict::other_variant;
     const auto or_null = [](int v) { return v >= 0 ? nlohmann::json(v) : nlohmann::json(); };
     return {{"index", g.index},
@@ -49,7 +72,8 @@ nlohmann::json game_check_json(const PdnGame& g, const probe::GameCheck& c) {
             {"decisive_ply", or_null(c.decisive_ply)},
             {"stopped_at_ply", c.stop_ply > 0 ? nlohmann::json(c.stop_ply) : nlohmann::json()},
             {"notes", notes},
-            {"problems", c.problems}};
+            {"problems", c.problems},
+            {"positions", positions}};
 }
 
 nlohmann::json game_summary_json(const probe::GameSummary& s) {

@@ -45,6 +45,21 @@ nlohmann::json analysis_json(const probe::Tablebase& tb, const Position& p, cons
             {"pv", pv}};
 }
 
+nlohmann::json counters_json(const probe::Counters& k) {
+    const auto counter = [](const std::optional<int>& c) { return c ? nlohmann::json(*c) : nlohmann::json(); };
+    return {{"reversible", k.reversible}, {"endgame", counter(k.endgame)}, {"small", counter(k.small)}};
+}
+
+void add_counters_after(nlohmann::json& analysis, const probe::Adjudicator& judge, const Position& p,
+                        const probe::Analysis& a, const std::string& rules, const probe::Counters& counters) {
+    const probe::Counters k = judge.applicable(p, counters);
+    analysis["rules"] = rules;
+    analysis["counters"] = counters_json(k);
+    nlohmann::json& moves = analysis["moves"];
+    for (std::size_t i = 0; i < a.moves.size() && i < moves.size(); ++i)
+        moves[i]["counters"] = counters_json(judge.after_move(p, k, a.moves[i].move));
+}
+
 nlohmann::json adjudication_json(const probe::Tablebase& tb, const Position& p, const std::string& rules,
                                  const probe::Adjudication& a) {
     nlohmann::json moves = nlohmann::json::array();

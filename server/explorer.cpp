@@ -1,5 +1,7 @@
 #include "server/explorer.hpp"
 
+#include <algorithm>
+#include <array>
 #include <nlohmann/json.hpp>
 
 #include "json/game_json.hpp"
@@ -41,6 +43,22 @@ Counter counter_param(const Explorer::Params& params, const char* name) {
     return {std::nullopt, std::string(name) + " must be a whole number from 0 to " + std::to_string(probe::kMaxCounterPlies) +
                               ", not " + quote_input(it->second, 24)};
 }
+
+// The counters parameters reversible (default 0), endgame and small (absent: not in force).
+Expected<probe::Counters> counters_param(const Explorer::Params& params) {
+    const Counter reversible = counter_param(params, "reversible"), endgame = counter_param(params, "endgame"),
+                  small = counter_param(params, "small");
+    for (const Counter* c : {&reversible, &endgame, &small})
+        if (!c->error.empty()) return Error{c->error, ErrorKind::bad_input};
+    probe::Counters counters;
+    counters.reversible = reversible.value.value_or(0);
+    counters.endgame = endgame.value;
+    counters.small = small.value;
+    return counters;
+}
+
+// The parameters that ask the probe route for the counters after each move.
+constexpr std::array<const char*, 4> kCounterParams{"rules", "reversible", "endgame", "small"};
 
 // The rules parameter: fmjd when absent; an error message when it names no rule set.
 struct Rules {
@@ -166,9 +184,27 @@ Response Explorer::probe_position(const Variant& v, const Params& params) const 
     auto p = with_variant(v.id, [&](auto r) { return parse_fen<decltype(r)>(fen->second); });
     if (!p) return error_response(400, p.error());
     if (!v.tables) return error_response(503, v.missing);
+    // Counters given (any of rules, reversible, endgame, small): each move also says the counters
+    // after it. Without them nothing more is done than for `dtb probe --json`.
+    const bool with_counters = std::any_of(kCounterParams.begin(), kCounterParams.end(),
+                                           [&](const char* name) { return params.count(name) > 0; });
+    std::optional<Rules> rules;
+    probe::Counters counters;
+    if (with_counters) {
+        if (v.id != VariantId::international)
+            return error_response(400, "Turkish draughts has no counting rules: rules, reversible, endgame and small "
+                                       "are for international positions");
+        rules = rules_param(params);
+        if (!rules->rules) return bad_rules(*rules);
+        auto k = counters_param(params);
+        if (!k) return error_response(400, k.error());
+        counters = *k;
+    }
     const probe::Analysis a = v.tables->analyse(*p);
     if (!a.result.ok()) return error_response(status_of(a.result.status), v.tables->to_fen(*p) + ": " + v.tables->explain(a.result));
-    return json_response(json::analysis_json(*v.tables, *p, a), true);
+    nlohmann::json j = json::analysis_json(*v.tables, *p, a);
+    if (with_counters) json::add_counters_after(j, probe::Adjudicator(*v.tables, *rules->rules), *p, a, rules->name, counters);
+    return json_response(j, true);
 }
 
 Response Explorer::adjudicate_position(const Variant& v, const Params& params) const {
@@ -176,19 +212,13 @@ Response Explorer::adjudicate_position(const Variant& v, const Params& params) c
     if (fen == params.end() || fen->second.empty()) return error_response(400, "give the position: ?fen=W:W31,...:B1,...");
     const Rules rules = rules_param(params);
     if (!rules.rules) return bad_rules(rules);
-    const Counter reversible = counter_param(params, "reversible"), endgame = counter_param(params, "endgame"),
-                  small = counter_param(params, "small");
-    for (const Counter* c : {&reversible, &endgame, &small})
-        if (!c->error.empty()) return error_response(400, c->error);
-    probe::Counters counters;
-    counters.reversible = reversible.value.value_or(0);
-    counters.endgame = endgame.value;
-    counters.small = small.value;
+    const auto counters = counters_param(params);
+    if (!counters) return error_response(400, counters.error());
     auto p = parse_fen<International>(fen->second);
     if (!p) return error_response(400, p.error());
     if (!v.tables) return error_response(503, v.missing);
     const probe::Adjudicator judge(*v.tables, *rules.rules);
-    const probe::Adjudication a = judge.adjudicate(*p, counters);
+    const probe::Adjudication a = judge.adjudicate(*p, *counters);
     if (!a.ok()) return error_response(status_of(a.status.status), v.tables->to_fen(*p) + ": " + v.tables->explain(a.status));
     return json_response(json::adjudication_json(*v.tables, *p, rules.name, a), true);
 }

@@ -178,6 +178,152 @@ TEST_CASE("POST /api/v1/international/games: the dtb adjudicate --pdn --json obj
     CHECK(bad_rules->status == 400);
 }
 
+namespace {
+
+// `dtb probe --json` and `dtb adjudicate --json` of an international position.
+nlohmann::json cli_probe(const std::string& fen) {
+    return nlohmann::json::parse(dtb_output({"probe", "--json", "--db", std::string(DTB_TEST_TABLES) + "/international", fen}));
+}
+nlohmann::json cli_adjudicate(const std::string& fen, const nlohmann::json& counters, const std::string& rules = "fmjd") {
+    std::vector<std::string> args{"adjudicate", "--json", "--db", std::string(DTB_TEST_TABLES) + "/international", "--fen",
+                                  fen, "--rules", rules, "--reversible", std::to_string(counters["reversible"].get<int>())};
+    for (const char* name : {"endgame", "small"})
+        if (!counters[name].is_null()) args.insert(args.end(), {std::string("--") + name, std::to_string(counters[name].get<int>())});
+    return nlohmann::json::parse(dtb_output(args));
+}
+
+const char* const kLimitGame = R"([Event "16-move limit passed, then a win recorded"]
+[GameType "20"]
+[SetUp "1"]
+[FEN "W:WK40,K45,50:BK11"]
+[Result "2-0"]
+1. 40-18 11-28 2. 18-27 28-39 3. 27-38 39-25 4. 45-40 25-48 5. 40-18 48-25 6. 38-27 25-30
+7. 27-22 30-48 8. 22-28 48-43 9. 18-12 43-27 10. 28-11 27-43 11. 12-18 43-16 12. 18-7 16-43
+13. 11-22 43-21 14. 7-2 21-38 15. 22-13 38-32 16. 2-8 32-49 17. 13-22 49-38 2-0
+)";
+
+}  // namespace
+
+TEST_CASE("POST /api/v1/international/games: the values at every ply", "[server]") {
+    auto c = fixture_server().client();
+    const auto j = parse(c.Post("/api/v1/international/games", kLimitGame, "text/plain"));
+    const auto& g = j["games"][0];
+    const auto& positions = g["positions"];
+    REQUIRE(g["plies"] == 34);
+    REQUIRE(positions.size() == 35);
+    // Ply 0: the start, no move; the 16-move count starts there.
+    CHECK(positions[0]["ply"] == 0);
+    CHECK(positions[0]["move"].is_null());
+    CHECK(positions[0]["fen"] == "W:WK40,K45,50:BK11");
+    CHECK(positions[0]["counters"] == nlohmann::json({{"reversible", 0}, {"endgame", 0}, {"small", nullptr}}));
+    CHECK(positions[0]["started"] == "16-move");
+    CHECK(positions[0]["counting_rule"] == "16-move");
+    // The limit draws at ply 32, as the events say.
+    CHECK(positions[32]["drawn_by"] == "16-move");
+    CHECK(positions[32]["counters"]["endgame"] == 32);
+    CHECK(positions[32]["rule_value"] == "draw");
+    int drawn = 0, started = 0;
+    for (std::size_t k = 0; k < positions.size(); ++k) {
+        CHECK(positions[k]["ply"] == static_cast<int>(k));
+        drawn += !positions[k]["drawn_by"].is_null();
+        started += !positions[k]["started"].is_null();
+    }
+    CHECK(drawn == 1);
+    CHECK(started == 1);
+    // Each position's move is a move of the one before, leading to it; the values are those of
+    // `dtb probe --json` and, with the game's counters there, `dtb adjudicate --json`.
+    for (int ply : {0, 1, 2, 17, 31, 32, 34}) {
+        INFO("ply " << ply);
+        const auto& at = positions[static_cast<std::size_t>(ply)];
+        const std::string fen = at["fen"];
+        const auto probe = cli_probe(fen);
+        CHECK(at["theoretical"] == probe["wdl"]);
+        CHECK(at["theoretical_dtw"] == probe["dtw"]);
+        const auto judged = cli_adjudicate(fen, at["counters"]);
+        CHECK(at["rule_value"] == judged["result"]);
+        CHECK(at["theoretical"] == judged["theoretical"]);
+        if (ply > 0) {
+            const auto before = cli_probe(positions[static_cast<std::size_t>(ply - 1)]["fen"]);
+            bool found = false;
+            for (const auto& m : before["moves"]) found = found || (m["move"] == at["move"] && m["fen"] == fen);
+            CHECK(found);
+        }
+    }
+    // The first and last values of the game object agree with the positions'.
+    CHECK(g["first_judged_ply"] == 0);
+    CHECK(positions[0]["theoretical"] == "win");  // White to move: "white wins"
+    CHECK(g["theoretical_at_first_judged"] == "white wins");
+    CHECK(positions[34]["rule_value"] == "draw");
+    CHECK(g["rule_value_at_end"] == "draw");
+
+    // A start beyond the tables (5 pieces, fixture up to 4): no values there, values after the
+    // capture; the counters and FEN still given.
+    const auto beyond = parse(c.Post("/api/v1/international/games",
+                                     "[SetUp \"1\"]\n[FEN \"W:W32,K50:B27,K5,K46\"]\n1. 32x21 46-41 2. 50-44 *\n", "text/plain"));
+    const auto& b = beyond["games"][0]["positions"];
+    REQUIRE(b.size() == 4);
+    CHECK(b[0]["theoretical"].is_null());
+    CHECK(b[0]["theoretical_dtw"].is_null());
+    CHECK(b[0]["rule_value"].is_null());
+    CHECK(b[0]["fen"] == "W:W32,K50:BK5,27,K46");
+    CHECK(b[0]["counters"]["reversible"] == 0);
+    CHECK(b[1]["move"] == "32x21");
+    CHECK(b[1]["theoretical"] == cli_probe(b[1]["fen"])["wdl"]);
+    CHECK(b[3]["counters"]["reversible"] == 2);
+    CHECK(beyond["games"][0]["first_judged_ply"] == 1);
+
+    // Turkish: the theory only, no counters.
+    const auto turkish = parse(c.Post("/api/v1/international/games",
+                                      "[GameType \"30\"]\n[SetUp \"1\"]\n[FEN \"W:Wd4:Bd6\"]\n1. d4-d5 *\n", "text/plain"));
+    const auto& t = turkish["games"][0]["positions"];
+    REQUIRE(t.size() == 2);
+    CHECK(t[0]["counters"].is_null());
+    CHECK(t[0]["counting_rule"].is_null());
+    CHECK(t[1]["move"] == "d4-d5");
+    const auto tprobe = nlohmann::json::parse(
+        dtb_output({"probe", "--json", "--variant", "turkish", "--db", std::string(DTB_TEST_TABLES) + "/turkish", t[1]["fen"]}));
+    CHECK(t[1]["theoretical"] == tprobe["wdl"]);
+    CHECK(t[1]["rule_value"] == tprobe["wdl"]);
+}
+
+TEST_CASE("GET /api/v1/international?fen=&reversible=: the counters after each move", "[server]") {
+    auto c = fixture_server().client();
+    const auto after = [&](const std::string& query, const std::string& move) {
+        const auto j = parse(c.Get(("/api/v1/international?fen=" + query).c_str()));
+        for (const auto& m : j["moves"])
+            if (m["move"] == move) return m["counters"];
+        FAIL("no move " << move << " in " << j.dump());
+        return nlohmann::json();
+    };
+    const auto counters = [](int r, std::optional<int> e, std::optional<int> s) {
+        return nlohmann::json{{"reversible", r}, {"endgame", e ? nlohmann::json(*e) : nlohmann::json()},
+                              {"small", s ? nlohmann::json(*s) : nlohmann::json()}};
+    };
+    // A capture restarts the reversible count; into K+M v K it starts the 5-move count.
+    CHECK(after("W:WK50,32:B27,K5&reversible=10", "32x21") == counters(0, {}, 0));
+    // A king move counts one more ply of each count in force.
+    CHECK(after("W:WK6,K22,K27:BK49&reversible=5&endgame=3", "27-16") == counters(6, 4, {}));
+    // A man's promotion into K+2M v K starts the 16-move count.
+    CHECK(after("W:W6,31,32:BK46&reversible=3", "6-1") == counters(0, 0, {}));
+    // A capture by the lone king from the 16-move class into 2K v K: the 5-move count starts, the
+    // 16-move one carries on.
+    CHECK(after("B:WK37,K2,K3:BK46&reversible=4&endgame=5", "46x32") == counters(0, 6, 0));
+    // Under rule set none only the reversible count is kept.
+    CHECK(after("B:WK37,K2,K3:BK46&rules=none&reversible=4&endgame=5", "46x32") == counters(0, {}, {}));
+    // The answer says the rule set and the counters as they apply to the position.
+    const auto j = parse(c.Get("/api/v1/international?fen=W:WK6,K22,K27:BK49&reversible=5&endgame=3&rules=ffjd"));
+    CHECK(j["rules"] == "ffjd");
+    CHECK(j["counters"] == counters(5, 3, {}));
+    // Without counters: the plain `dtb probe --json` object (first test case), no counters in it.
+    const auto plain = parse(c.Get("/api/v1/international?fen=W:WK6,K22,K27:BK49"));
+    CHECK_FALSE(plain.contains("counters"));
+    CHECK_FALSE(plain["moves"][0].contains("counters"));
+    // The counters after a move, given back, are those the adjudicate route counts from.
+    const auto moved = after("W:WK6,K22,K27:BK49&reversible=5&endgame=3", "27-16");
+    CHECK(parse(c.Get("/api/v1/international/adjudicate?fen=B:WK6,K16,K22:BK49&reversible=6&endgame=4"))["endgame"] ==
+          moved["endgame"]);
+}
+
 TEST_CASE("GET /api/v1/status and the page", "[server]") {
     auto c = fixture_server().client();
     const auto s = parse(c.Get("/api/v1/status"));
@@ -224,6 +370,11 @@ TEST_CASE("errors: JSON with the right status, never 500", "[server]") {
              {"/api/v1/international/adjudicate?fen=W:WK1:BK50&endgame=0x10", 400, "whole number"},
              {"/api/v1/international/adjudicate?fen=W:WK1:BK50&small=99999999999", 400, "whole number"},
              {"/api/v1/turkish/adjudicate?fen=W:Wd4:Bd6", 404, "no such route"},
+             {"/api/v1/international?fen=W:WK1:BK50&reversible=-1", 400, "whole number"},
+             {"/api/v1/international?fen=W:WK1:BK50&endgame=1e3", 400, "whole number"},
+             {"/api/v1/international?fen=W:WK1:BK50&rules=fide", 400, "rules must be"},
+             {"/api/v1/turkish?fen=W:Wd4:Bd6&reversible=3", 400, "no counting rules"},
+             {"/api/v1/international?fen=W:WK1,K2,K3,K4,K5,K6:BK50&reversible=3", 503, "KKKKKKvK"},
              {"/api/v1/international?fen=W:WK1,K2,K3,K4,K5,K6:BK50", 503, "KKKKKKvK"},
              {"/api/v1/international?fen=" + big, 414, ""},
     };

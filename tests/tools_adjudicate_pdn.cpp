@@ -261,3 +261,57 @@ TEST_CASE("dtb adjudicate --pdn: Turkish games on the Turkish tables, rules none
     CHECK(m["games"][0]["verdict"] == "not judged");
     CHECK_THAT(missing.err, Catch::Contains("turkish"));
 }
+
+TEST_CASE("dtb adjudicate --pdn --json: the positions of every game, ply by ply", "[tools][adjudicate][pdn-files]") {
+    // The 5-move class from the start, drawn by its limit at ply 10 (numbers_results.pdn, game 10).
+    const auto j = judge_json("numbers_results.pdn", 0);
+    const auto& g = j["games"][9];
+    const auto& at = g["positions"];
+    REQUIRE(at.size() == g["plies"].get<std::size_t>() + 1);
+    CHECK(at[0]["ply"] == 0);
+    CHECK(at[0]["move"].is_null());
+    CHECK(at[0]["started"] == "5-move");
+    CHECK(at[0]["counting_rule"] == "5-move");
+    CHECK(at[0]["counters"]["small"] == 0);
+    CHECK(at[10]["drawn_by"] == "5-move");
+    CHECK(at[10]["counters"]["small"] == 10);
+    CHECK(at[10]["rule_value"] == "draw");
+    CHECK(at[0]["theoretical"] == "win");
+    for (std::size_t k = 1; k < at.size(); ++k) {
+        INFO("ply " << k);
+        CHECK(at[k]["ply"] == static_cast<int>(k));
+        CHECK(at[k]["move"].is_string());
+        CHECK(at[k]["counters"]["small"] == static_cast<int>(k));  // king moves: the count goes on
+    }
+    // The same values as dtb probe and dtb adjudicate on the FEN with the game's counters.
+    for (std::size_t k : {std::size_t{0}, std::size_t{5}, std::size_t{10}}) {
+        INFO("ply " << k);
+        const std::string fen = at[k]["fen"];
+        const RunResult probe = run_dtb({"probe", "--json", "--db", (both_tables() / "international").string(), fen});
+        REQUIRE(probe.exit_code == 0);
+        const auto p = nlohmann::json::parse(probe.out);
+        CHECK(at[k]["theoretical"] == p["wdl"]);
+        CHECK(at[k]["theoretical_dtw"] == p["dtw"]);
+        const auto& counters = at[k]["counters"];
+        const RunResult adj = run_dtb({"adjudicate", "--json", "--db", (both_tables() / "international").string(), "--fen", fen,
+                                       "--reversible", std::to_string(counters["reversible"].get<int>()), "--small",
+                                       std::to_string(counters["small"].get<int>())});
+        REQUIRE(adj.exit_code == 0);
+        CHECK(at[k]["rule_value"] == nlohmann::json::parse(adj.out)["result"]);
+    }
+
+    // A Turkish game whose start is beyond the tables (5 pieces): no value at ply 0, values from
+    // ply 1; no counters (Turkish has no counting rules).
+    const auto t = judge_json("turkish.pdn", 1)["games"][0];
+    REQUIRE(t["positions"].size() == 18);
+    CHECK(t["positions"][0]["theoretical"].is_null());
+    CHECK(t["positions"][0]["rule_value"].is_null());
+    CHECK(t["positions"][0]["counters"].is_null());
+    CHECK(t["positions"][1]["theoretical"] == "loss");  // Black to move: White wins, as the game says
+    CHECK(t["theoretical_at_first_judged"] == "white wins");
+    CHECK(t["positions"][17]["theoretical"] == "loss");  // game over: the side to move has lost
+    CHECK(t["positions"][17]["theoretical_dtw"] == 0);
+
+    // A game of another variant, and one that cannot be followed: no positions.
+    CHECK(judge_json("game_types.pdn", 0)["games"][7]["positions"].empty());
+}

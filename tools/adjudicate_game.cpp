@@ -35,6 +35,7 @@ int adjudicate_pdn_games(const probe::Tablebase& tb, const probe::Adjudicator& j
     probe::GameTables tables;
     tables.international = &tb;
     tables.judge = &judge;
+    tables.positions = o.json;  // the report for people prints no values ply by ply
     // The Turkish tables, when a game needs them.
     std::optional<Expected<probe::Tablebase>> turkish;
     const std::string turkish_dir = turkish_folder(o);

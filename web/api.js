@@ -27,4 +27,17 @@ export function errorText(r) {
   return `${kind} (${r.status}): ${msg}`;
 }
 
-export const probeUrl = (variant, fen) => `api/v1/${variant}?fen=${encodeURIComponent(fen)}`;
+// The probe route; with `counters` ({rules, reversible, endgame, small}: international only) each
+// move of the answer also carries the counters after it.
+export function probeUrl(variant, fen, counters) {
+  let url = `api/v1/${variant}?fen=${encodeURIComponent(fen)}`;
+  if (counters && variant === 'international') url += `&${counterQuery(counters)}`;
+  return url;
+}
+
+// rules=&reversible=&endgame=&small= of a counters object (absent counters left out).
+export function counterQuery(k) {
+  const q = new URLSearchParams({ rules: k.rules || 'fmjd', reversible: String(k.reversible ?? 0) });
+  for (const n of ['endgame', 'small']) if (k[n] != null && k[n] !== '') q.set(n, String(k[n]));
+  return q.toString();
+}

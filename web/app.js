@@ -1,6 +1,6 @@
 // The explorer page: board, moves, principal variation, set-up, counting rules. docs/API.md.
 import { VARIANTS, parseFen, writeFen, drawBoard, squareFromPoint, svgPoint } from './board.js';
-import { api, errorText, probeUrl } from './api.js';
+import { api, errorText, probeUrl, counterQuery } from './api.js';
 import { initGames } from './game.js';
 
 const $ = (id) => document.getElementById(id);
@@ -29,13 +29,48 @@ function detectVariant(text) {
   return null;
 }
 
-function hashOf(variant, fen) { return `#${variant}/${fen}`; }
+// The URL's hash: #variant/FEN, then ?rules=&reversible=&endgame=&small= when the counters of an
+// international position are not the defaults (FMJD, 0, none, none): a shared link restores them.
+function hashOf(variant, fen, k) {
+  const extra = variant === 'international' && k && !isDefault(k) ? `?${counterQuery(k)}` : '';
+  return `#${variant}/${fen}${extra}`;
+}
+
+// ---- counters (international) ----
+const DEFAULT_COUNTERS = { rules: 'fmjd', reversible: 0, endgame: null, small: null };
+function isDefault(k) {
+  return (k.rules || 'fmjd') === 'fmjd' && !Number(k.reversible) && (k.endgame ?? '') === '' && (k.small ?? '') === '';
+}
+// The counters the form holds: {rules, reversible, endgame, small} (null: not in force).
+function readCounters() {
+  const n = (id) => ($(id).value === '' ? null : Math.max(0, Math.floor(Number($(id).value)) || 0));
+  return { rules: $('rules').value || 'fmjd', reversible: n('reversible') ?? 0, endgame: n('endgame'), small: n('small') };
+}
+// Puts counters in the form (a rule set the server does not offer is left as it is).
+function writeCounters(k) {
+  if (!k) return;
+  if (k.rules && [...$('rules').options].some((o) => o.value === k.rules)) $('rules').value = k.rules;
+  $('reversible').value = String(k.reversible ?? 0);
+  $('endgame').value = k.endgame == null ? '' : String(k.endgame);
+  $('small').value = k.small == null ? '' : String(k.small);
+}
+// Counters from URL parameters (rules, reversible, endgame, small), or null when none is given.
+function countersFrom(params) {
+  if (!['rules', 'reversible', 'endgame', 'small'].some((n) => params.has(n))) return null;
+  const n = (name) => {
+    const v = params.get(name);
+    return v == null || v === '' || !/^\d{1,7}$/.test(v) ? null : Number(v);
+  };
+  return { rules: params.get('rules') || 'fmjd', reversible: n('reversible') ?? 0, endgame: n('endgame'), small: n('small') };
+}
 function decode(text) {
   try { return decodeURIComponent(text); } catch { return text; }
 }
 
 // Shows `fen` of `variant`: board, URL, then the API's answers. how.history: push|replace|none;
-// how.line: reset (a new line starts here) | keep (S.line[S.cursor] is this position).
+// how.line: reset (a new line starts here) | keep (S.line[S.cursor] is this position);
+// how.counters: the counters of the position (international), else those of the line's entry
+// when kept, else the defaults (a position set up or pasted starts its counts afresh).
 async function show(variant, fen, how = {}) {
   let pos;
   try {
@@ -51,15 +86,21 @@ async function show(variant, fen, how = {}) {
   S.pos = pos;
   S.fen = writeFen(variant, pos);
   S.lastFen[variant] = S.fen;
-  if ((how.line || 'reset') === 'reset') {
-    S.line = [{ fen: S.fen }];
+  const reset = (how.line || 'reset') === 'reset';
+  if (variant === 'international') {
+    const keep = !reset && S.line[S.cursor] && S.line[S.cursor].counters;
+    writeCounters(how.counters || keep || { ...DEFAULT_COUNTERS, rules: $('rules').value || 'fmjd' });
+  }
+  const counters = variant === 'international' ? readCounters() : null;
+  if (reset) {
+    S.line = [{ fen: S.fen, counters }];
     S.cursor = 0;
-  } else if (S.line[S.cursor]) S.line[S.cursor].fen = S.fen;
+  } else if (S.line[S.cursor]) Object.assign(S.line[S.cursor], { fen: S.fen, counters });
   S.sel = null; S.via = []; closeChooser();
-  const url = hashOf(variant, S.fen);
+  const url = hashOf(variant, S.fen, counters);
   const h = how.history || 'push';
-  if (h === 'push' && decode(location.hash) !== url) history.pushState({ variant, fen: S.fen }, '', url);
-  else if (h !== 'none') history.replaceState({ variant, fen: S.fen }, '', url);
+  if (h === 'push' && decode(location.hash) !== url) history.pushState({ variant, fen: S.fen, counters }, '', url);
+  else if (h !== 'none') history.replaceState({ variant, fen: S.fen, counters }, '', url);
   $('fen-input').value = S.fen;
   syncVariantUi();
   S.answer = null;
@@ -68,7 +109,7 @@ async function show(variant, fen, how = {}) {
   document.body.dataset.fen = S.fen;
   render();
   const seq = ++S.seq;
-  const r = await api(probeUrl(variant, S.fen));
+  const r = await api(probeUrl(variant, S.fen, counters));
   if (seq !== S.seq) return false;
   if (r.ok) {
     S.answer = r.data;
@@ -136,6 +177,9 @@ function renderAnalysis() {
   const table = $('moves');
   table.dataset.fen = a ? S.fen : '';
   table.dataset.count = String(moves().length);
+  // The counters the answer's moves were counted from (international): reversible/endgame/small.
+  const k = a && a.counters;
+  table.dataset.counters = k ? `${k.reversible}/${k.endgame ?? ''}/${k.small ?? ''}` : '';
   const body = $('moves-body');
   body.replaceChildren();
   for (const m of moves()) {
@@ -215,13 +259,17 @@ function playMove(m) {
     return Promise.resolve(false);
   }
   const next = S.line[S.cursor + 1];
-  if (next && next.move === m.move) S.cursor++;
-  else {
+  // The counters after the move, as the server gives them (the probe asked with counters).
+  const counters = m.counters ? { ...m.counters, rules: (S.answer && S.answer.rules) || readCounters().rules } : null;
+  if (next && next.move === m.move) {
+    S.cursor++;
+    if (counters) next.counters = counters;
+  } else {
     S.line = S.line.slice(0, S.cursor + 1);
-    S.line.push({ fen: m.fen, move: m.move, path: m.path });
+    S.line.push({ fen: m.fen, move: m.move, path: m.path, counters });
     S.cursor = S.line.length - 1;
   }
-  return show(S.variant, m.fen, { line: 'keep' });
+  return show(S.variant, m.fen, { line: 'keep', counters });
 }
 
 // Steps along the line replace the URL rather than push it: Back returns to the positions
@@ -229,7 +277,7 @@ function playMove(m) {
 function goto(i) {
   if (i < 0 || i >= S.line.length) return Promise.resolve(false);
   S.cursor = i;
-  return show(S.variant, S.line[i].fen, { line: 'keep', history: 'replace' });
+  return show(S.variant, S.line[i].fen, { line: 'keep', history: 'replace', counters: S.line[i].counters });
 }
 
 function findMove(text) { return moves().find((m) => m.move === text); }
@@ -420,15 +468,20 @@ export function largestPieces(variant) {
 // ---- URL ----
 function fromLocation() {
   const q = new URLSearchParams(location.search);
-  let variant = q.get('variant'), fen = q.get('fen');
-  const h = decode(location.hash.slice(1));
+  let variant = q.get('variant'), fen = q.get('fen'), counters = countersFrom(q);
+  let h = decode(location.hash.slice(1));
   if (h) {
+    const at = h.indexOf('?');
+    if (at >= 0) {
+      counters = countersFrom(new URLSearchParams(h.slice(at + 1)));
+      h = h.slice(0, at);
+    }
     const i = h.indexOf('/');
     if (i > 0) { variant = h.slice(0, i); fen = h.slice(i + 1); } else fen = h;
   }
   if (fen && !VARIANTS[variant]) variant = detectVariant(fen) || 'international';
   if (!VARIANTS[variant]) variant = 'international';
-  return { variant, fen: fen || VARIANTS[variant].example };
+  return { variant, fen: fen || VARIANTS[variant].example, counters };
 }
 
 // ---- wiring ----
@@ -477,27 +530,36 @@ function init() {
     else if (e.key === 'ArrowRight') { e.preventDefault(); forward(); }
     else if (e.key === 'Escape') { closeChooser(); S.sel = null; S.via = []; renderBoard(); }
   });
-  $('rules-form').addEventListener('input', () => { clearTimeout(adjTimer); adjTimer = setTimeout(adjudicate, 250); });
-  $('rules-form').addEventListener('submit', (e) => { e.preventDefault(); adjudicate(); });
+  // Counters typed in: they belong to the position shown (its URL and line entry), and the moves'
+  // counters after are asked again.
+  const countersEdited = () => {
+    if (S.variant === 'international') show(S.variant, S.fen, { line: 'keep', history: 'replace', counters: readCounters() });
+  };
+  $('rules-form').addEventListener('input', () => { clearTimeout(adjTimer); adjTimer = setTimeout(countersEdited, 250); });
+  $('rules-form').addEventListener('submit', (e) => { e.preventDefault(); clearTimeout(adjTimer); countersEdited(); });
   window.addEventListener('popstate', (e) => {
     const st = e.state && VARIANTS[e.state.variant] ? e.state : fromLocation();
     const i = st.variant === S.variant ? S.line.findIndex((x) => x.fen === st.fen) : -1;
-    if (i >= 0) { S.cursor = i; show(st.variant, st.fen, { history: 'none', line: 'keep' }); }
-    else show(st.variant, st.fen, { history: 'none' });
+    if (i >= 0) { S.cursor = i; show(st.variant, st.fen, { history: 'none', line: 'keep', counters: st.counters }); }
+    else show(st.variant, st.fen, { history: 'none', counters: st.counters });
   });
   initGames({
     api, largestPieces,
-    // Shows a game: its positions become the line, `index` the current one.
-    showLine(fens, moveTexts, paths, index) {
-      S.line = fens.map((fen, i) => ({ fen, move: i ? moveTexts[i - 1] : null, path: i ? paths[i - 1] : null }));
+    // Shows a game: its positions become the line, `index` the current one; counters[k] (when the
+    // server gave them) the game's counters at ply k, under `rules`.
+    showLine(fens, moveTexts, paths, index, counters, rules) {
+      S.line = fens.map((fen, i) => ({
+        fen, move: i ? moveTexts[i - 1] : null, path: i ? paths[i - 1] : null,
+        counters: counters && counters[i] ? { ...counters[i], rules: rules || 'fmjd' } : null,
+      }));
       S.cursor = Math.min(index, S.line.length - 1);
       if (S.setup) setSetup(false);
-      return show('international', S.line[S.cursor].fen, { line: 'keep' });
+      return show('international', S.line[S.cursor].fen, { line: 'keep', counters: S.line[S.cursor].counters });
     },
   });
   const start = fromLocation();
   S.pos = parseFen(start.variant, VARIANTS[start.variant].example);
-  show(start.variant, start.fen, { history: 'replace' }).then(() => {
+  show(start.variant, start.fen, { history: 'replace', counters: start.counters }).then(() => {
     if (!S.fen) show(start.variant, VARIANTS[start.variant].example, { history: 'replace' });
   });
   loadStatus();

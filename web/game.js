@@ -52,26 +52,23 @@ const white = (v, fen) => {
 };
 const VALUE_TEXT = { 1: 'White wins', 0: 'Draw', '-1': 'Black wins' };
 
-// Per-ply values and positions, if the answer carries them (any array of objects in the game
-// besides events and problems): normalised to [{ply, fen, theo, rule, dtw}].
+// The game's positions as the answer gives them (docs/API.md, "positions": one per ply, ply 0 the
+// start), normalised to [{ply, fen, move, theo, rule, dtw, counters, started, drawn}]; values from
+// White's point of view. Null when the answer carries none.
 function perPly(g) {
-  let arr = null;
-  for (const [k, v] of Object.entries(g)) {
-    if (k !== 'events' && k !== 'problems' && Array.isArray(v) && v.length && v[0] && typeof v[0] === 'object') { arr = v; break; }
-  }
-  if (!arr) return null;
-  const offset = arr[0].ply === undefined && (arr[0].move || arr[0].text) ? 1 : 0;
-  return arr.map((e, i) => {
-    const fen = e.fen || e.fen_after || null;
-    return {
-      ply: Number.isInteger(e.ply) ? e.ply : i + offset,
-      fen,
-      move: e.move || e.text || null,
-      theo: white(e.theoretical ?? e.theoretical_value ?? e.value ?? e.wdl, fen),
-      rule: white(e.rule_value ?? e.under_rules ?? e.rules_value ?? e.result, fen),
-      dtw: e.dtw ?? e.theoretical_dtw ?? e.plies ?? null,
-    };
-  });
+  const arr = Array.isArray(g.positions) ? g.positions : null;
+  if (!arr || !arr.length) return null;
+  return arr.map((e, i) => ({
+    ply: Number.isInteger(e.ply) ? e.ply : i,
+    fen: e.fen || null,
+    move: e.move || null,
+    theo: white(e.theoretical, e.fen),
+    rule: white(e.rule_value, e.fen),
+    dtw: e.theoretical_dtw ?? null,
+    counters: e.counters || null,
+    started: e.started || null,
+    drawn: e.drawn_by || null,
+  }));
 }
 
 function matchMove(list, text) {
@@ -95,17 +92,22 @@ function svgEl(name, attrs, parent, text) {
   return e;
 }
 
-function drawChart(svg, g, plies) {
+// The values along the game: the theoretical value (solid) and the value under the rules
+// (dashed) per ply, a line where a count starts (blue) or a limit or repetition draws (red), and
+// one point per ply (a click shows that position on the board). Plies beyond the tables sit on
+// the bottom row.
+function drawChart(svg, g, plies, onPly) {
   svg.replaceChildren();
   const n = Math.max(1, g.plies || plies.length - 1 || 1);
-  const W = 320, H = 100, L = 70, R = 8;
+  const W = 320, H = 112, L = 70, R = 8;
   svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
   const x = (p) => L + (p / n) * (W - L - R);
-  const y = (v) => (v === 1 ? 18 : v === 0 ? 50 : 82);
+  const y = (v) => (v === 1 ? 18 : v === 0 ? 50 : v === -1 ? 82 : 98);
   for (const v of [1, 0, -1]) {
     svgEl('line', { x1: L, x2: W - R, y1: y(v), y2: y(v), class: 'grid' }, svg);
     svgEl('text', { x: L - 4, y: y(v) + 3, class: 'axis', 'text-anchor': 'end' }, svg, VALUE_TEXT[v]);
   }
+  svgEl('text', { x: L - 4, y: y(null) + 3, class: 'axis', 'text-anchor': 'end' }, svg, 'not in tables');
   svgEl('text', { x: L, y: H - 2, class: 'axis' }, svg, 'ply 0');
   svgEl('text', { x: W - R, y: H - 2, class: 'axis', 'text-anchor': 'end' }, svg, `ply ${n}`);
   for (const ev of g.events || []) {
@@ -113,6 +115,11 @@ function drawChart(svg, g, plies) {
     const cls = /start/.test(name) ? 'ev-start' : /draw|repetition/.test(name) ? 'ev-draw' : 'ev-other';
     const l = svgEl('line', { x1: x(ev.ply), x2: x(ev.ply), y1: 8, y2: 90, class: `event ${cls}`, 'data-event': name, 'data-ply': ev.ply }, svg);
     svgEl('title', {}, l, `ply ${ev.ply}: ${name}${ev.detail ? ` (${ev.detail})` : ''}`);
+    if (cls !== 'ev-other') {
+      const label = cls === 'ev-start' ? name.replace(' started', '') : name.replace('draw by ', '');
+      const right = x(ev.ply) > W - 60;  // near the right edge: the label on the line's left
+      svgEl('text', { x: x(ev.ply) + (right ? -2 : 2), y: cls === 'ev-start' ? 8 : 96, class: `ev-label ${cls}`, 'text-anchor': right ? 'end' : 'start' }, svg, label);
+    }
   }
   const series = (key, cls, dy) => {
     const pts = plies.filter((p) => p && p[key] != null);
@@ -134,6 +141,32 @@ function drawChart(svg, g, plies) {
     if (p == null || w == null) continue;
     const c = svgEl('circle', { cx: x(p), cy: y(w) + dy, r: 3, class: `mark ${cls}` }, svg);
     svgEl('title', {}, c, `ply ${p}: ${cls === 'theo' ? 'theoretical' : 'under the rules'} ${v}`);
+  }
+  // One point per ply, on top: its value under the rules (else the theory), and a hit area as
+  // wide as the ply.
+  const cursor = svgEl('line', { x1: 0, x2: 0, y1: 8, y2: 100, class: 'ply-cursor', visibility: 'hidden' }, svg);
+  const step = (W - L - R) / n;
+  for (const p of plies) {
+    if (!p) continue;
+    const v = p.rule ?? p.theo;
+    const gEl = svgEl('g', { class: 'ply-point', 'data-ply': String(p.ply), 'data-value': String(v ?? ''), tabindex: '0', role: 'button' }, svg);
+    svgEl('rect', { x: x(p.ply) - step / 2, y: 8, width: Math.max(step, 2), height: 94, class: 'ply-hit' }, gEl);
+    svgEl('circle', { cx: x(p.ply), cy: y(v), r: 1.6, class: `ply-dot v${v ?? 'x'}` }, gEl);
+    const parts = [`ply ${p.ply}${p.move ? ` (${p.move})` : ''}`];
+    parts.push(p.theo == null ? 'beyond the tables' : `theoretical ${VALUE_TEXT[p.theo]}${p.dtw != null ? ` in ${p.dtw}` : ''}`);
+    if (p.rule != null) parts.push(`under the rules ${VALUE_TEXT[p.rule]}`);
+    if (p.counters) parts.push(`counters ${p.counters.reversible}/${p.counters.endgame ?? '-'}/${p.counters.small ?? '-'}`);
+    if (p.started) parts.push(`${p.started} count starts`);
+    if (p.drawn) parts.push(`drawn by ${p.drawn}`);
+    svgEl('title', {}, gEl, parts.join('; '));
+    const go = () => {
+      cursor.setAttribute('x1', x(p.ply));
+      cursor.setAttribute('x2', x(p.ply));
+      cursor.setAttribute('visibility', 'visible');
+      onPly(p.ply);
+    };
+    gEl.addEventListener('click', go);
+    gEl.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); go(); } });
   }
 }
 
@@ -232,21 +265,22 @@ export function initGames(ctx) {
     // Plies: from the answer if it carries them, else replayed through the probe route when the
     // game starts inside the tables' reach.
     const api = perPly(g);
-    const moveTexts = pg.moves.length ? pg.moves : (api ? api.filter((p) => p.move).map((p) => p.move) : []);
+    const moveTexts = api ? api.filter((p) => p.move).map((p) => p.move) : pg.moves;
     const plies = [];
     if (api) for (const p of api) plies[p.ply] = p;
     const startFen = tags.FEN || (plies[0] && plies[0].fen) || START;
     if (!plies[0]) plies[0] = { ply: 0, fen: startFen };
     else if (!plies[0].fen) plies[0].fen = startFen;
-    const paths = [];
+    // The squares of each move, for the board's last-move marks (the replay fills in captures).
+    const paths = moveTexts.map((t) => String(t).toLowerCase().split(/[-x:]/));
 
     box.appendChild(el('h4', 'Values along the game'));
     const chart = document.createElementNS(NS, 'svg');
     chart.id = 'game-chart';
-    chart.setAttribute('role', 'img');
+    chart.setAttribute('role', 'group');
     chart.setAttribute('aria-label', `Chart of the theoretical value (solid) and the value under the rules (dashed) along the game; vertical lines mark events: ${events.map((e) => `ply ${e.ply} ${e.event}`).join('; ') || 'none'}`);
     box.appendChild(chart);
-    box.appendChild(el('p', 'Solid: theoretical value; dashed: value under the counting rules; dots: the server\'s judgements; blue lines: a counting rule starts; red lines: a draw by a limit or repetition.', { class: 'muted small' }));
+    box.appendChild(el('p', 'Solid: theoretical value; dashed: value under the counting rules with the game\'s counters; blue lines: a count starts; red lines: a draw by a limit or repetition. Click a ply to see it on the board.', { class: 'muted small' }));
 
     box.appendChild(el('h4', 'Moves'));
     const ol = el('ol', null, { id: 'game-moves', class: 'plies' });
@@ -262,7 +296,7 @@ export function initGames(ctx) {
     const clickPly = (k) => {
       const fens = fensUpTo();
       if (k >= fens.length) { note.textContent = `The position after ply ${k} is not available.`; return; }
-      ctx.showLine(fens, moveTexts, paths, k);
+      ctx.showLine(fens, moveTexts, paths, k, plies.map((p) => (p && p.counters) || null), g.rules);
       for (const b of ol.querySelectorAll('button')) b.setAttribute('aria-current', String(Number(b.dataset.ply) === k));
     };
     const renderPlies = () => {
@@ -282,7 +316,7 @@ export function initGames(ctx) {
         const b = ol.querySelector(`button[data-ply="${e.ply}"]`);
         if (b) b.parentNode.appendChild(el('span', ` [${e.event}]`, { class: 'ply-event', 'data-event': e.event }));
       }
-      drawChart(chart, g, plies);
+      drawChart(chart, g, plies, clickPly);
     };
     function button(label, k) {
       const p = plies[k];

@@ -289,6 +289,34 @@ def step_game(page):
     check(events == [e["event"] for e in game["events"]], f"events {events}, API {[e['event'] for e in game['events']]}")
     check(len(page.els("#game-chart .event")) == len(game["events"]), "the chart does not mark every event")
     check(len(page.els("#game-moves button[data-ply]")) == game["plies"] + 1, "the ply list does not hold every ply")
+    # The chart: one point per ply, from the answer's positions; clicking one shows its position,
+    # with the game's counters at that ply.
+    positions = game["positions"]
+    check(len(positions) == game["plies"] + 1, f"the API gives {len(positions)} positions for {game['plies']} plies")
+    points = page.els("#game-chart .ply-point")
+    check(len(points) == game["plies"] + 1, f"the chart has {len(points)} points for {game['plies'] + 1} positions")
+    check(page.els("#game-chart path[data-series=theo]") and page.els("#game-chart path[data-series=rule]"),
+          "the chart does not draw both the theoretical value and the value under the rules")
+    starts = [e["ply"] for e in game["events"] if e["event"].endswith("started")]
+    draws = [e["ply"] for e in game["events"] if e["event"].startswith("draw by")]
+    check([p["ply"] for p in positions if p["started"]] == starts and [p["ply"] for p in positions if p["drawn_by"]] == draws,
+          "the positions' started/drawn_by disagree with the events")
+    check(len(page.els("#game-chart .ev-label.ev-start")) == len(starts) and len(page.els("#game-chart .ev-label.ev-draw")) == len(draws),
+          "the chart does not label where each count starts and where a limit draws")
+    for ply in (draws[0] if draws else 5, 7):
+        want = positions[ply]
+        page.js("arguments[0].scrollIntoView({block: 'center'})", page.el("#game-chart"))
+        page.el(f'#game-chart .ply-point[data-ply="{ply}"] .ply-hit').click()
+        page.wait(lambda: page.fen_box() == want["fen"] and page.state() == "ready"
+                  and page.el("#moves").get_attribute("data-fen") == want["fen"],
+                  f"the position of ply {ply} ({want['fen']}) on the board after clicking its point (FEN box {page.fen_box()!r})")
+        k = want["counters"]
+        shown = {n: page.el(f"#{n}").get_attribute("value") for n in ("reversible", "endgame", "small")}
+        expected = {n: "" if k[n] is None else str(k[n]) for n in ("reversible", "endgame", "small")}
+        check(shown == expected, f"ply {ply}: the counters shown {shown}, the game's {expected}")
+        print(f"  chart point {ply}: {want['fen']}, counters {expected}, theoretical {want['theoretical']}, under the rules {want['rule_value']}")
+    page.js("arguments[0].scrollIntoView({block: 'center'})", page.el("#game-chart"))
+    page.shot("game-chart")
     print(f"  verdict: {v.text.splitlines()[0]}; outcome {game['outcome']!r}; events {events}")
     # Clicking a ply shows its position once the page knows it (from the answer or by replaying).
     page.wait(lambda: page.els('#game-moves button[data-ply="3"] .ply-value') or page.el("#game-moves-note").text.startswith("The positions"),
@@ -306,6 +334,61 @@ def step_game(page):
     page.wait(lambda: page.els("#game-error") or page.els("#game-verdict"), "an answer for a body without a game")
     if page.els("#game-error"):
         print(f"  no game: {page.el('#game-error').text}")
+
+
+def step_counters(page):
+    print("counters follow the moves played")
+    fen = "W:WK6,K22,K27:BK49"  # K v 3K: the 16-move class
+    page.d.execute_script("window.scrollTo(0, 0)")
+    page.load_fen(fen)
+    answer = probe("international", fen)
+    page.wait_analysis(answer["fen"], "the 16-move class position")
+    check(page.el("#reversible").get_attribute("value") == "0" and page.el("#endgame").get_attribute("value") == "",
+          "a pasted FEN does not start with fresh counters")
+    for name, value in (("reversible", "5"), ("endgame", "3")):
+        box = page.el(f"#{name}")
+        box.clear()
+        box.send_keys(value)
+    query = "rules=fmjd&reversible=5&endgame=3"
+    page.wait(lambda: query in page.js("return decodeURIComponent(location.hash)"), "the counters in the URL")
+    status, api = get_json(f"api/v1/international?fen={urllib.parse.quote(answer['fen'], safe='')}&{query}")
+    check(status == 200 and api["counters"] == {"reversible": 5, "endgame": 3, "small": None}, f"the probe with counters: {status} {api}")
+    # A king move: both counts go on; then the capture in the best line restarts the reversible one.
+    move = api["moves"][0]
+    page.wait(lambda: page.el("#moves").get_attribute("data-counters") == "5/3/" and page.state() == "ready",
+              "the moves asked again with the counters typed")
+    page.el(f'#moves-body tr[data-move="{move["move"]}"] button').click()
+    page.wait_analysis(probe("international", move["fen"])["fen"], f"after {move['move']}")
+    want = move["counters"]
+
+    def shown():
+        return {n: page.el(f"#{n}").get_attribute("value") for n in ("reversible", "endgame", "small")}
+
+    expected = {n: "" if want[n] is None else str(want[n]) for n in ("reversible", "endgame", "small")}
+    check(shown() == expected, f"after {move['move']} the page shows the counters {shown()}, the API says {expected}")
+    check(expected != {"reversible": "5", "endgame": "3", "small": ""}, "the counters did not change")
+    print(f"  after {move['move']}: counters {expected} (were 5/3)")
+    page.shot("counters-followed")
+    page.wait(lambda: f"reversible={want['reversible']}" in page.js("return decodeURIComponent(location.hash)"),
+              "the new counters in the URL")
+    # Back one ply: the counters of that position again.
+    page.el("body").send_keys(Keys.ARROW_LEFT)
+    page.wait_analysis(answer["fen"], "after the left arrow")
+    check(shown() == {"reversible": "5", "endgame": "3", "small": ""}, f"back at the start the counters are {shown()}")
+    # A shared link restores them.
+    link = page.d.current_url
+    page.d.get("about:blank")
+    page.d.get(link)
+    page.wait_analysis(answer["fen"], "the shared link")
+    check(shown() == {"reversible": "5", "endgame": "3", "small": ""}, f"the link restored the counters {shown()}")
+    # Set-up edits start afresh.
+    page.el("#setup-toggle").click()
+    page.el("#palette-x").click()
+    page.click_square("6")
+    page.wait(lambda: page.fen_box() == "W:WK22,K27:BK49", f"a king removed in set-up (FEN box {page.fen_box()!r})")
+    page.wait(lambda: shown() == {"reversible": "0", "endgame": "", "small": ""}, f"fresh counters after a set-up edit ({shown()})")
+    page.wait_analysis("W:WK22,K27:BK49", "the set-up position")
+    page.el("#setup-done").click()
 
 
 def step_turkish(page):
@@ -383,6 +466,7 @@ def main():
         failures = []
         for name, step in (("play", lambda: step_play(page, answer)), ("set-up", lambda: step_setup(page)),
                            ("errors", lambda: step_errors(page)), ("game", lambda: step_game(page)),
+                           ("counters", lambda: step_counters(page)),
                            ("turkish", lambda: step_turkish(page)), ("phone", lambda: step_phone(page))):
             try:
                 step()
