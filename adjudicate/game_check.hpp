@@ -42,9 +42,8 @@ struct GameValue {
 // Turkish game, rule set none, the theory). `judged` is false beyond the tables' reach (more
 // pieces than their largest slice), when the tables failed there (`error`) and in a game they
 // cannot judge (GameCheck::table_error).
-// The plies to the end under the rules are not given: `dtb adjudicate` searches for them, about a
-// quarter of a second a position on average over 100 best-play 5-piece games tried (9 minutes for
-// their ~1,900 positions, against 0.2 s for the values given here), too much for every ply.
+// The plies to the end under the rules are not given: `dtb adjudicate` searches for them, far too
+// slow for every ply of every game (BENCHMARKS.md, "PDN adjudication").
 struct GamePosition {
     int ply = 0;
     std::string move;  // the move that led here, as PDN writes it (the shortest unambiguous
@@ -113,9 +112,8 @@ struct GameTables {
     std::string turkish_error;
     // Also value every position of the game (GameCheck::positions): a probe of the theory and one
     // of the rule value per ply within the tables' reach, where the check alone probes two
-    // positions a game (bench/pdn_bench, 10,000 random 5-piece games of 100 plies, all in reach:
-    // 60 s CPU with the positions against about 3 s without). What the JSON of games carries; a
-    // report for people needs none of it.
+    // positions a game (bench/pdn_bench measures both). What the JSON of games carries; a report
+    // for people needs none of it.
     bool positions = true;
 };
 

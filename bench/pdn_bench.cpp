@@ -103,6 +103,7 @@ void BM_ReadAndJudgePdn(benchmark::State& state) {
     probe::GameTables tables;
     tables.international = &*tb;
     tables.judge = &judge;
+    tables.positions = state.range(0) != 0;  // 0: the verdicts (the text report); 1: also every ply (JSON)
     const std::string& text = games_text();
     std::int64_t plies = 0, judged = 0;
     for (auto _ : state) {
@@ -120,7 +121,7 @@ void BM_ReadAndJudgePdn(benchmark::State& state) {
     state.counters["judged_fraction"] = static_cast<double>(judged) / static_cast<double>(state.iterations() * kGames);
     state.counters["MB"] = static_cast<double>(text.size()) / 1e6;
 }
-BENCHMARK(BM_ReadAndJudgePdn)->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_ReadAndJudgePdn)->ArgName("positions")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->Iterations(3);
 
 }  // namespace
 

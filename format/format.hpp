@@ -155,11 +155,9 @@ constexpr std::uint16_t threshold_of_entry(std::uint16_t entry, std::uint16_t dt
 }
 
 struct WriteOptions {
-    // Defaults chosen from the measurements in BENCHMARKS.md, "Table format": a 32K-entry block
-    // decodes in ~14 us (WDL) / ~27 us (DTW), the cost of a probe's cache miss, and compresses
-    // within 3-6% of 64K; level 9 writes a 20M-entry table in about 0.25 s of CPU and is 9-14%
-    // smaller than level 3. Level 19 is another 10-15% smaller but takes 4-30 s per 20M
-    // entries: for a final recompression, not for the generator.
+    // Defaults from the measurements in BENCHMARKS.md, "Table format": a block small enough that
+    // a probe's cache miss decodes quickly, large enough to compress almost as well as larger
+    // ones; a level that compresses well at a cost the generator can afford.
     std::uint32_t block_entries = 1u << 15;  // a multiple of 64 in [64, 2^22]
     int zstd_level = 9;                      // 1..ZSTD_maxCLevel() (22)
     unsigned threads = 0;                    // compression threads; 0 = hardware concurrency
