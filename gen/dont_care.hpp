@@ -18,8 +18,8 @@ namespace dtb::gen {
 // first quiet value, a trailing run the last one, a run between two quiet values the one before
 // it, unless `between` is given and the value after differs, in which case it takes `between`.
 // A table of don't-cares only keeps its values.
-// WDL is filled with between = draw (the value most of its runs are made of): 3.9% smaller than
-// without on the international 2-5 WDL tables (BENCHMARKS.md, "Generator"). DTW and DTC without.
+// WDL is filled with between = draw (the value most of its runs are made of), which makes it
+// smaller (BENCHMARKS.md, "Generator"). DTW and DTC without.
 // Each run is filled by the chunk of the parallel pass it starts in, from the quiet entries on
 // either side of it, which no fill writes: the result is the same whatever the threads.
 inline void fill_dont_care(std::span<std::uint16_t> values, std::span<const std::uint8_t> is_capture,

@@ -58,8 +58,7 @@ public:
     // the White-to-move frame) has a king on its promotion row. A slice with as many pieces as
     // the largest of a run is reached only by promotions (the run's captures leave it for
     // smaller ones), so its capture positions need resolving only there: for a 6-piece input
-    // that is the greater part of its loading time (KMvKKKM + KKKMvKM, 3.09 G entries, took
-    // some 100 s at 16 M positions/s).
+    // that is the greater part of its loading time.
     enum class Reached { anywhere, by_promotion };
 
     struct Slice {

@@ -80,7 +80,7 @@ public:
         });
     }
 
-    // The seed of a position for a rule set's phase solve (Regime::prepared).
+    // The seed of a position for a rule set's phase solve (MoveValuation::prepared).
     PreparedSeed seed(RuleSet rules, int side, std::uint64_t index) const {
         const unsigned word = seeds_[static_cast<std::size_t>(side)][index];
         return PreparedSeed{(word & kDrawnBit) != 0, (word & kCaptureBit) != 0, static_cast<std::uint8_t>(word & 0xFF),
