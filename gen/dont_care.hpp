@@ -23,7 +23,7 @@ namespace dtb::gen {
 // Each run is filled by the chunk of the parallel pass it starts in, from the quiet entries on
 // either side of it, which no fill writes: the result is the same whatever the threads.
 inline void fill_dont_care(std::span<std::uint16_t> values, std::span<const std::uint8_t> is_capture,
-                           std::optional<std::uint16_t> between = std::nullopt) {
+                           std::optional<std::uint16_t> between = std::nullopt, int threads = 0) {
     const std::size_t n = values.size();
     parallel_for_chunks(n, [&](std::uint64_t begin, std::uint64_t end) {
         std::uint64_t i = begin;
@@ -47,7 +47,7 @@ inline void fill_dont_care(std::span<std::uint16_t> values, std::span<const std:
             if (fill) std::fill(values.begin() + static_cast<std::ptrdiff_t>(i), values.begin() + static_cast<std::ptrdiff_t>(run_end), *fill);
             i = run_end;
         }
-    });
+    }, {}, threads);
 }
 
 }  // namespace dtb::gen

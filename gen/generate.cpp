@@ -3,8 +3,6 @@
 // report) over one PairRun.
 #include "gen/generate.hpp"
 
-#include <omp.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -54,8 +52,8 @@ template <class R>
 class Driver {
 public:
     Driver(const GenerateOptions& o, const GenerateEvents& e)
-        : o_(o), e_(e), budget_{o.memory_mb}, writer_({o.out_dir, o.zstd_level, o.wdl, o.wdl_balanced_min_bytes}),
-          finished_(o.out_dir), finished_rules_(o.out_dir) {}
+        : o_(o), e_(e), budget_{o.memory_mb}, writer_({o.out_dir, o.zstd_level, o.wdl, o.wdl_balanced_min_bytes, o.threads}),
+          finished_(o.out_dir, o.threads), finished_rules_(o.out_dir, o.threads) {}
 
     Expected<GenerateSummary> run() {
         const auto t0 = std::chrono::steady_clock::now();
@@ -89,7 +87,6 @@ public:
         auto lock = FolderLock::take(o_.out_dir, o_.wait_for_lock, e_.log);
         if (!lock) return Error{lock.error(), lock.error_kind()};
         if (format::Status s = remove_temporary_files(); !s) return s.as_error();
-        if (o_.threads > 0) omp_set_num_threads(o_.threads);
         // The work memory stays under its limit: what would pass it is mapped from files in the
         // output folder (gen/mapping_cache.hpp), so that a pair whose frontier lists outgrow the
         // estimate of plan_pair_memory runs slower instead of being killed.
@@ -196,7 +193,7 @@ private:
     Expected<bool> plan_memory(PairRun<R>& run) {
         const Material& m = run.m;
         const std::uint64_t held = finished_.bytes_in_memory() + finished_rules_.bytes_in_memory();
-        auto plan = plan_pair_memory<R>(m, budget_, held, o_.spill, [this](const std::string& s) { log(s); });
+        auto plan = plan_pair_memory<R>(m, budget_, held, o_.spill, o_.threads, [this](const std::string& s) { log(s); });
         if (!plan) return Error{plan.error(), plan.error_kind()};
         run.plan = *plan;
         if (auto r = check_disk_space(o_.out_dir, m, entries_of_pair<R>(m), run.plan, cache_); !r) return r;
@@ -214,8 +211,8 @@ private:
     // Step: the game's values, DTW and DTC (gen/slice_solver.hpp). With counting rules its seed
     // pass also gathers the rule phases' seeds.
     void solve_game(PairRun<R>& run) {
-        PhaseSeeds<R>& phase_seeds = run.phase_seeds.emplace(run.m);
-        SliceSolver<R>& solver = run.game.emplace(run.m, finished_.external(), pass_progress(run.m));
+        PhaseSeeds<R>& phase_seeds = run.phase_seeds.emplace(run.m, o_.threads);
+        SliceSolver<R>& solver = run.game.emplace(run.m, finished_.external(), pass_progress(run.m), o_.threads);
         if (R::kCountingRules && phase_seeds.needed())
             solver.observe_seeds([&phase_seeds](int side, std::uint64_t i, std::span<const std::uint16_t* const> exit_words,
                                                 bool capture, int king_steps) {
@@ -251,7 +248,7 @@ private:
     Expected<bool> solve_rule_tables(PairRun<R>& run) {
         auto r = gen::solve_rule_tables<R>(RuleTablesInputs<R>{run.m, *run.game, *run.phase_seeds, finished_, finished_rules_,
                                                                writer_, [this](const Material& x) { return read_later(x); },
-                                                               pass_progress(run.m)});
+                                                               pass_progress(run.m), o_.threads});
         if (!r) return Error{r.error(), r.error_kind()};
         run.rules = *r;
         run.bytes += r->bytes;

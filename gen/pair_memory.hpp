@@ -70,7 +70,7 @@ struct PairMemoryPlan {
 };
 
 // Decides how pair m is solved, `held` bytes of finished slices being in memory; spill_requested:
-// --spill. A pair with men that is tight (international) is solved by levels when a level at a
+// --spill; threads: --threads. A pair with men that is tight (international) is solved by levels when a level at a
 // time fits: its own positions, the level above that its man moves read, and the frontier lists
 // (about 8 bytes per position). A level is its men configurations, each a run of
 // kings_per_config entries: only when such a run takes a good part of a page (512 entries, a
@@ -78,7 +78,8 @@ struct PairMemoryPlan {
 // spilling help (pairs with fewer than two kings fit anyway).
 template <class R>
 Expected<PairMemoryPlan> plan_pair_memory(const Material& m, const MemoryBudget& budget, std::uint64_t held,
-                                          bool spill_requested, const std::function<void(const std::string&)>& log) {
+                                          bool spill_requested, int threads,
+                                          const std::function<void(const std::string&)>& log) {
     const std::uint64_t entries = entries_of_pair<R>(m);
     PairMemoryPlan plan;
     plan.array_bytes = entries * kArrayBytesPerEntry<R>;
@@ -91,7 +92,7 @@ Expected<PairMemoryPlan> plan_pair_memory(const Material& m, const MemoryBudget&
     std::uint64_t level_need = 0;  // by levels, when considered: the largest level and the inputs
     if constexpr (!SliceIndex<R>::kRowGroups) {
         if (m.men() > 0 && (spill_requested || (plan.tight && SliceIndex<R>(m).kings_per_config() >= 512))) {
-            level_need = held + SliceSolver<R>::largest_level(m) * (2 * kArrayBytesPerEntry<R> + 8);
+            level_need = held + SliceSolver<R>::largest_level(m, threads) * (2 * kArrayBytesPerEntry<R> + 8);
             plan.spill = !bound_mb || level_need <= bound;
             if (!plan.spill && spill_requested && !too_big)
                 log(m.name() + ": its largest level would not fit; solved whole, not spilled");

@@ -40,6 +40,7 @@ struct RuleTablesInputs {
     const TableWriter<R>& writer;
     std::function<bool(const Material&)> read_later;  // a later pair of the run reads it
     PassProgress progress;
+    int threads = 0;  // of every parallel loop (0: all cores)
 };
 
 // One rule table as it goes to its file. Outside the counting classes a capture position's rule
@@ -63,10 +64,10 @@ Expected<std::uint64_t> write_rule_table(const RuleTablesInputs<R>& in, const Ru
                 values[i] = flags[i] ? std::uint16_t{0}
                                      : format::residual_entry(values[i], static_cast<std::uint16_t>(distance_of(values_of_game[i])),
                                                               static_cast<std::uint16_t>(distance_of(codes[i])));
-            });
+            }, {}, in.threads);
             residual = true;
         } else {
-            fill_dont_care(values, flags, kValueDraw);
+            fill_dont_care(values, flags, kValueDraw, in.threads);
         }
     }
     return in.writer.write_table(x, metric, values, residual);
@@ -77,7 +78,8 @@ Expected<std::uint64_t> write_rule_table(const RuleTablesInputs<R>& in, const Ru
 template <class R>
 Expected<RuleTablesOutcome> solve_rule_tables(const RuleTablesInputs<R>& in) {
     RuleTablesOutcome out;
-    RuleTableSolver<R> rules(in.m, in.finished, in.finished_rules, in.phase_seeds, in.progress);
+    RuleTableSolver<R> rules(in.m, in.finished, in.finished_rules, in.phase_seeds, in.progress,
+                             RuleTableSolver<R>::Shortcuts::copy_and_repair, in.threads);
     if (in.phase_seeds.needed()) {
         std::vector<std::span<const ValueCode>> values;
         std::vector<BigArray<std::uint16_t>> dtc;

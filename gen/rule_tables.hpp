@@ -50,9 +50,10 @@ public:
     // compare each with a full solve.
     enum class Shortcuts { none, repair_only, repair_without_fallback, copy_and_repair };
     RuleTableSolver(Material m, const FinishedTables<R>& finished, const FinishedRuleTables<R>& class_thresholds,
-                    const PhaseSeeds<R>& phase_seeds, PassProgress progress, Shortcuts shortcuts = Shortcuts::copy_and_repair)
+                    const PhaseSeeds<R>& phase_seeds, PassProgress progress, Shortcuts shortcuts = Shortcuts::copy_and_repair,
+                    int threads = 0)
         : m_(m), fresh_(finished), finished_(class_thresholds), progress_(std::move(progress)), phase_seeds_(phase_seeds),
-          shortcuts_(shortcuts) {
+          shortcuts_(shortcuts), threads_(threads) {
         indices_.emplace_back(m);
         if (m.mirrored() != m) indices_.emplace_back(m.mirrored());
     }
@@ -70,7 +71,7 @@ public:
                 // read as open or unknown would corrupt the repair.
                 assert(is_draw(v[i]) || (codes[i] != SliceSolver<R>::kDtcUnknown && (codes[i] > 0 || is_loss(v[i]))));
                 codes[i] = conversion_code(v[i], codes[i]);
-            });
+            }, {}, threads_);
         }
         conversion_codes_ = std::move(dtc);
     }
@@ -165,7 +166,7 @@ private:
             return rule_exit_value(finished_, RuleRegime{rules, CountClass::none, false}, next, fresh_of());
         };
         valuation.prepared = [this, rules](int s, std::uint64_t i) { return phase_seeds_.seed(rules, s, i); };
-        SliceSolver<R> solver(m_, std::move(valuation), named(std::string(to_string(rules))));
+        SliceSolver<R> solver(m_, std::move(valuation), named(std::string(to_string(rules))), threads_);
         self = &solver;
         solver.solve_values();
         if (like_game) refused_for_reached_ += like_game->refused_for_reached();
@@ -204,7 +205,7 @@ private:
                     }
                     if ((i & 0xFFFF) == 0 && !all.load(std::memory_order_relaxed)) return;
                 }
-            });
+            }, {}, threads_);
             if (!all.load()) return false;
         }
         return true;
@@ -216,7 +217,7 @@ private:
             const BigArray<ValueCode>& codes = conversion_codes_[side];
             BigArray<ValueCode>& v = out[side];
             v = BigArray<ValueCode>(codes.size());  // written in parallel below
-            parallel_for(codes.size(), [&](std::uint64_t i) { v[i] = codes[i]; });
+            parallel_for(codes.size(), [&](std::uint64_t i) { v[i] = codes[i]; }, {}, threads_);
             copied_from_game_[rules == RuleSet::fmjd ? 0 : 1] += codes.size();
         }
         ++copied_whole_;
@@ -256,7 +257,7 @@ private:
                     for (std::uint64_t i = mc * kpc; i < (mc + 1) * kpc && all; ++i)
                         all = owner.phase_seeds_.exits_like_game(rules, static_cast<int>(side), i);
                     agree[mc] = all;
-                });
+                }, {}, owner.threads_);
                 same_.emplace_back(index.num_men_configs(), kUndecided);
             }
         }
@@ -322,7 +323,8 @@ private:
         valuation.exit = [this, g = RuleRegime{rules, c, carried}](const Position& next, const Move&) {
             return rule_exit_value(finished_, g, next, fresh_of());
         };
-        SliceSolver<R> solver(m_, std::move(valuation), named(std::string(to_string(rules)) + (carried ? "16" : "") + " class"));
+        SliceSolver<R> solver(m_, std::move(valuation), named(std::string(to_string(rules)) + (carried ? "16" : "") + " class"),
+                              threads_);
         solver.solve_values();
         Values out(static_cast<std::size_t>(solver.num_sides()));
         for (int s = 0; s < solver.num_sides(); ++s) out[static_cast<std::size_t>(s)] = solver.release_values(s);
@@ -336,7 +338,7 @@ private:
         for (std::size_t s = 0; s < indices_.size(); ++s) {
             const auto& index = indices_[s];
             auto& v = out[static_cast<std::size_t>(s)];
-            assign_parallel(v, index.size(), kValueDraw);
+            assign_parallel(v, index.size(), kValueDraw, threads_);
             parallel_for_positions(index, [&](std::uint64_t i, const Position& p) {
                 thread_local MoveList moves;
                 generate_moves<R>(p, moves);
@@ -354,7 +356,7 @@ private:
                                            : value_one_ply_before(finished_.code(format::Metric::ffjd, next)));
                 }
                 v[i] = best;
-            });
+            }, {}, threads_);
         }
         return out;
     }
@@ -388,6 +390,7 @@ private:
     PassProgress progress_;
     const PhaseSeeds<R>& phase_seeds_;
     Shortcuts shortcuts_;
+    int threads_ = 0;  // of every parallel loop (0: all cores)
     std::uint64_t refused_for_reached_ = 0, copied_whole_ = 0;
     std::uint64_t copied_from_game_[2] = {0, 0}, repaired_[2] = {0, 0}, solved_in_full_[2] = {0, 0};
     Values conversion_codes_;  // per side (use_game)

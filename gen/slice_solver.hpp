@@ -140,15 +140,16 @@ public:
         BigArray<std::uint8_t> capture;   // 1 where the side to move must capture (pass 1)
     };
 
-    SliceSolver(Material m, ExternalTables external, PassProgress progress = {})
-        : external_(std::move(external)), progress_(std::move(progress)) {
+    // threads: of every parallel loop (0: all cores).
+    SliceSolver(Material m, ExternalTables external, PassProgress progress = {}, int threads = 0)
+        : external_(std::move(external)), progress_(std::move(progress)), threads_(threads) {
         sides_.push_back(Side{SliceIndex<R>(m), {}, {}, {}, {}});
         if (m.mirrored() != m) sides_.push_back(Side{SliceIndex<R>(m.mirrored()), {}, {}, {}, {}});
     }
     // The same recursion under other rules of the game (the counting rules, gen/rule_tables.hpp):
     // which moves stay inside and what the others are worth is the valuation's.
-    SliceSolver(Material m, MoveValuation valuation, PassProgress progress = {})
-        : SliceSolver(m, ExternalTables{}, std::move(progress)) {
+    SliceSolver(Material m, MoveValuation valuation, PassProgress progress = {}, int threads = 0)
+        : SliceSolver(m, ExternalTables{}, std::move(progress), threads) {
         valuation_ = std::move(valuation);
     }
 
@@ -261,12 +262,12 @@ public:
     int side_of(const Material& m) const { return m == sides_[0].index.material() ? 0 : 1; }
     // Positions (both sides) of the largest level solve_by_levels would solve for the pair of m:
     // what it holds at a time (the generator's memory check for spilling).
-    static std::uint64_t largest_level(const Material& m) {
+    static std::uint64_t largest_level(const Material& m, int threads = 0) {
         const SliceIndex<R> index(m), mirror_index(m.mirrored());
         std::vector<const SliceIndex<R>*> indices{&index};
         if (m.mirrored() != m) indices.push_back(&mirror_index);
         std::uint64_t largest = 0;
-        for (const Scope& level : advancement_levels(indices)) {
+        for (const Scope& level : advancement_levels(indices, threads)) {
             std::uint64_t n = 0;
             for (const Range& r : level) n += r.end - r.begin;
             largest = std::max(largest, n);
@@ -344,14 +345,14 @@ private:
     std::vector<Scope> advancement_levels() const {
         std::vector<const SliceIndex<R>*> indices;
         for (const Side& sd : sides_) indices.push_back(&sd.index);
-        return advancement_levels(indices);
+        return advancement_levels(indices, threads_);
     }
     // The same for the sides indexed by indices (side s = indices[s]).
     // Each level's list is reserved once, for as many ranges as it has configurations (add_config
     // merges some; capacity never touched costs no page): grown by push_back, the levels of a
     // slice without kings (one range per position) would be copied on every doubling into freshly
     // faulted pages.
-    static std::vector<Scope> advancement_levels(const std::vector<const SliceIndex<R>*>& indices) {
+    static std::vector<Scope> advancement_levels(const std::vector<const SliceIndex<R>*>& indices, int threads) {
         std::vector<std::vector<std::uint8_t>> advancement(indices.size());
         std::vector<std::size_t> configs;  // per level
         for (std::size_t s = 0; s < indices.size(); ++s) {
@@ -362,7 +363,7 @@ private:
                 const int advancement_of_config = index.advancement(mc);
                 assert(advancement_of_config < 256);  // 9 rows per man, at most 8 pieces
                 a[mc] = static_cast<std::uint8_t>(advancement_of_config);
-            });
+            }, {}, threads);
             for (const std::uint8_t level : a) {
                 if (configs.size() <= level) configs.resize(level + std::size_t{1}, 0);
                 ++configs[level];
@@ -405,7 +406,7 @@ private:
                 visit(chunk, scope[at], scope[at].begin + (k - starts[at]));
             }
             finish(chunk);
-        }, report);
+        }, report, threads_);
     }
     // Runs body(side, index) over every position of the scope.
     template <class Body>
@@ -479,9 +480,9 @@ private:
     void allocate_arrays() {
         for (Side& sd : sides_) {
             if (sd.value.size() == sd.index.size()) continue;  // an earlier scope allocated them
-            assign_parallel(sd.value, sd.index.size(), kValueUnknown);
-            assign_parallel(sd.exit, sd.index.size(), kValueUnknown);
-            assign_parallel(sd.capture, sd.index.size(), std::uint8_t{0});
+            assign_parallel(sd.value, sd.index.size(), kValueUnknown, threads_);
+            assign_parallel(sd.exit, sd.index.size(), kValueUnknown, threads_);
+            assign_parallel(sd.capture, sd.index.size(), std::uint8_t{0}, threads_);
         }
     }
     // Copies the values of the scope's known men configurations (MoveValuation::known) and returns
@@ -680,12 +681,13 @@ private:
     // best exit is a win, by the level at which pass 2 must look at it. Returns the open positions
     // of each side and their in-slice moves.
     SideTally bucket_seeds(const Scope& scope) {
-        Buckets b;
+        Buckets b(threads_);
         for_scope("bucket", scope, [&](int s, std::uint64_t i) { b.add(*this, s, i); });
         b.flush_into(*this);
         return b.open;
     }
     struct Buckets {
+        explicit Buckets(int threads) : wins(threads), losses(threads), exit_wins(threads), open(threads) {}
         PendingAppends wins, losses, exit_wins;
         SideTally open;
         void add(const SliceSolver& solver, int s, std::uint64_t i) {
@@ -728,7 +730,7 @@ private:
                 return blocks[at][k - starts[at]];
             };
             chunk(item_at, begin, end);
-        }, report);
+        }, report, threads_);
     }
 
     // A bound on the moves of any indexed position (and on its un-moves): a piece has fewer than
@@ -794,8 +796,8 @@ private:
         SideTally open;  // open positions of each side and their in-slice moves, after the seeds
     };
     void iterate_levels(std::optional<PullChoice> pull_choice = std::nullopt) {
-        PendingAppends appends;
-        SideTally decided;  // open positions decided since the seeds (pull_choice only)
+        PendingAppends appends(threads_);
+        SideTally decided(threads_);  // open positions decided since the seeds (pull_choice only)
         std::optional<ItemList> open_items;  // the open positions, once a level has pulled
         for (std::size_t d = 1; d <= std::max({wins_.levels(), losses_.levels(), exit_wins_.levels()}); ++d) {
             const ValueCode win_d = win_in(static_cast<int>(d));
@@ -914,7 +916,7 @@ private:
     // chunk.
     template <class Wanted>
     ItemList positions_where(const std::string& pass, const Scope& scope, Wanted&& wanted) {
-        PendingAppends found;
+        PendingAppends found(threads_);
         for_scope(pass, scope, [&](int s, std::uint64_t i) {
             if (wanted(s, i)) found.add(0, make_item(s, i));
         });
@@ -930,7 +932,7 @@ private:
     ItemList pull_wins(const std::string& pass, const ItemList& candidates, Undecided&& undecided, Moves&& for_each_move,
                        WinsInto&& wins_into, Won&& won) {
         using G = typename R::Geometry;
-        PendingAppends still_undecided;
+        PendingAppends still_undecided(threads_);
         for_item_chunks(pass, candidates, [&](auto& item_at, std::uint64_t begin, std::uint64_t end) {
             typename SliceIndex<R>::MenCache men_cache[2];
             for (std::uint64_t k = begin; k < end; ++k) {
@@ -967,7 +969,7 @@ private:
         assert(valuation_.prepared && !valuation_.man_moves_inside);
         const auto& ref = *valuation_.reference;
         // The reference's values, and the dirty positions, marked open (kValueUnknown).
-        PendingAppends appends;
+        PendingAppends appends(threads_);
         const std::vector<const ValueCode*>& reference = ref.values;
         for_scope("repair seed", scope, [&](int s, std::uint64_t i) {
             Side& sd = sides_[s];
@@ -1055,7 +1057,7 @@ private:
                 inside[k] = static_cast<std::uint8_t>(open);
             }
         });
-        Buckets b;
+        Buckets b(threads_);
         for_item_chunks("repair bucket", all, [&](auto& item_at, std::uint64_t begin, std::uint64_t end) {
             for (std::uint64_t k = begin; k < end; ++k) {
                 const Item it = item_at(k);
@@ -1113,7 +1115,8 @@ private:
         }
         std::vector<char>& unlike = above_unlike_;
         unlike.resize(above.size());  // every element written below
-        parallel_for(above.size(), [&](std::uint64_t k) { unlike[k] = !config_like_reference(above[k].first, above[k].second); });
+        parallel_for(above.size(), [&](std::uint64_t k) { unlike[k] = !config_like_reference(above[k].first, above[k].second); },
+                     {}, threads_);
         Scope differing;
         for (std::size_t k = 0; k < above.size(); ++k)
             if (unlike[k]) add_config(differing, above[k].first, above[k].second, sides_[above[k].first].index.kings_per_config());
@@ -1163,7 +1166,7 @@ private:
 
     // Filled up front for the same reason as allocate_arrays.
     void assign_dtc() {
-        for (Side& sd : sides_) assign_parallel(sd.dtc, sd.index.size(), kDtcUnknown);
+        for (Side& sd : sides_) assign_parallel(sd.dtc, sd.index.size(), kDtcUnknown, threads_);
     }
     // DTC seeds: won positions with a winning conversion (or game-ending move) are at 1; lost
     // positions wait for all their king moves, every other move being a conversion worth 1.
@@ -1215,11 +1218,11 @@ private:
 
     void iterate_dtc(const Scope& scope) {
         LevelBuckets level;
-        PendingAppends appends;
+        PendingAppends appends(threads_);
         // Items of lost positions carry kItemFlag: the predecessor step needs to know which kind
         // each item is, and reading its value there would be a cache miss per item.
         auto dtc_item = [&](int s, std::uint64_t i, bool lost) { return make_item(s, i) | (lost ? kItemFlag : 0); };
-        SideTally waiting;  // wins still without a DTC: after the seeds, less those found since
+        SideTally waiting(threads_);  // wins still without a DTC: after the seeds, less those found since
         for_scope("dtc 1", scope, [&](int s, std::uint64_t i) {
             const std::uint16_t c = sides_[s].dtc[i];
             if (c == 1) appends.add(1, dtc_item(s, i, is_loss(sides_[s].value[i])));
@@ -1321,6 +1324,7 @@ private:
     SeedObserver observer_;
     MoveValuation valuation_;
     PassProgress progress_;
+    int threads_ = 0;  // of every parallel loop (0: all cores)
     std::string level_label_;  // " (level k/n)" while solving by levels, for progress lines
     std::uint64_t repaired_ = 0, fell_back_ = 0;
     WinSteps win_steps_ = WinSteps::by_cost;

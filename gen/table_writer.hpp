@@ -26,6 +26,7 @@ struct TableWriteSettings {
     int zstd_level = 0;  // 0: the format module's default (WDL: kWdlZstdLevel)
     WdlStorage wdl = WdlStorage::balanced;
     std::uint64_t wdl_balanced_min_bytes = kBalancedMinBytes;
+    int threads = 0;  // of the parallel loops preparing the values (0: all cores)
 };
 
 template <class R>
@@ -63,12 +64,13 @@ public:
     Expected<std::uint64_t> write_distances(const Material& m, std::span<const ValueCode> value,
                                             std::span<const std::uint16_t> dtc, std::span<const std::uint8_t> captures) const {
         BigArray<std::uint16_t> out(dtc.size());  // written in parallel below
-        parallel_for(out.size(), [&](std::uint64_t i) { out[i] = dtc[i]; });
-        fill_dont_care(out, captures);
+        parallel_for(out.size(), [&](std::uint64_t i) { out[i] = dtc[i]; }, {}, s_.threads);
+        fill_dont_care(out, captures, std::nullopt, s_.threads);
         auto w = write_table(m, format::Metric::dtc, out);
         if (!w) return Error{w.error(), w.error_kind()};
-        parallel_for(out.size(), [&](std::uint64_t i) { out[i] = static_cast<std::uint16_t>(distance_of(value[i])); });
-        fill_dont_care(out, captures);
+        parallel_for(out.size(), [&](std::uint64_t i) { out[i] = static_cast<std::uint16_t>(distance_of(value[i])); }, {},
+                     s_.threads);
+        fill_dont_care(out, captures, std::nullopt, s_.threads);
         auto w2 = write_table(m, format::Metric::dtw, out);
         if (!w2) return Error{w2.error(), w2.error_kind()};
         return *w + *w2;
@@ -82,8 +84,9 @@ public:
         for (int s = 0; s < solver.num_sides(); ++s) {
             const auto& sd = solver.side(s);
             BigArray<std::uint16_t> wdl(sd.value.size());  // written in parallel below
-            parallel_for(wdl.size(), [&](std::uint64_t i) { wdl[i] = static_cast<std::uint16_t>(wdl_of(sd.value[i])); });
-            fill_dont_care(wdl, sd.capture, static_cast<std::uint16_t>(Wdl::draw));
+            parallel_for(wdl.size(), [&](std::uint64_t i) { wdl[i] = static_cast<std::uint16_t>(wdl_of(sd.value[i])); }, {},
+                         s_.threads);
+            fill_dont_care(wdl, sd.capture, static_cast<std::uint16_t>(Wdl::draw), s_.threads);
             auto p = format::prepare_table(table_info(sd.index.material(), format::Metric::wdl), wdl,
                                            write_options(format::Metric::wdl));
             if (!p) return Error{"writing " + sd.index.material().name() + ": " + p.error(), p.error_kind()};
