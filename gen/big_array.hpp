@@ -82,12 +82,12 @@ using BigArray = std::vector<T, HugePageAllocator<T>>;
 // it, then the value is written) then runs in parallel instead of on the thread that
 // allocates, which for a slice's arrays was several percent of a solve spent on one core.
 template <class T>
-void assign_parallel(BigArray<T>& a, std::size_t n, T value) {
+void assign_parallel(BigArray<T>& a, std::size_t n, T value, int threads = 0) {
     BigArray<T>().swap(a);
     a.resize(n);  // default-initialised (HugePageAllocator::construct): not written yet
     parallel_for_chunks(n, [&](std::uint64_t begin, std::uint64_t end) {
         std::fill(a.begin() + static_cast<std::ptrdiff_t>(begin), a.begin() + static_cast<std::ptrdiff_t>(end), value);
-    });
+    }, {}, threads);
 }
 
 }  // namespace dtb::gen

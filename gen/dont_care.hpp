@@ -18,12 +18,12 @@ namespace dtb::gen {
 // first quiet value, a trailing run the last one, a run between two quiet values the one before
 // it, unless `between` is given and the value after differs, in which case it takes `between`.
 // A table of don't-cares only keeps its values.
-// WDL is filled with between = draw (the value most of its runs are made of): 3.9% smaller than
-// without on the international 2-5 WDL tables (BENCHMARKS.md, "Generator"). DTW and DTC without.
+// WDL is filled with between = draw (the value most of its runs are made of), which makes it
+// smaller (BENCHMARKS.md, "Generator"). DTW and DTC without.
 // Each run is filled by the chunk of the parallel pass it starts in, from the quiet entries on
 // either side of it, which no fill writes: the result is the same whatever the threads.
 inline void fill_dont_care(std::span<std::uint16_t> values, std::span<const std::uint8_t> is_capture,
-                           std::optional<std::uint16_t> between = std::nullopt) {
+                           std::optional<std::uint16_t> between = std::nullopt, int threads = 0) {
     const std::size_t n = values.size();
     parallel_for_chunks(n, [&](std::uint64_t begin, std::uint64_t end) {
         std::uint64_t i = begin;
@@ -47,7 +47,7 @@ inline void fill_dont_care(std::span<std::uint16_t> values, std::span<const std:
             if (fill) std::fill(values.begin() + static_cast<std::ptrdiff_t>(i), values.begin() + static_cast<std::ptrdiff_t>(run_end), *fill);
             i = run_end;
         }
-    });
+    }, {}, threads);
 }
 
 }  // namespace dtb::gen

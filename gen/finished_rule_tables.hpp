@@ -47,7 +47,8 @@ inline std::vector<format::Metric> rule_metrics_of(const Material& m) {
 template <class R>
 class FinishedRuleTables {
 public:
-    explicit FinishedRuleTables(std::filesystem::path dir) : dir_(std::move(dir)) {}
+    // threads: of every parallel loop (0: all cores).
+    explicit FinishedRuleTables(std::filesystem::path dir, int threads = 0) : dir_(std::move(dir)), threads_(threads) {}
 
     // Which slices load keeps: the generator needs class thresholds only; dtb verify --full
     // re-derives every table and reads them all.
@@ -70,7 +71,7 @@ public:
             if (!reader) return Error{reader.error()};
             if (reader->info().num_entries != SliceIndex<R>(m).size())
                 return Error{"table " + name + " has the wrong number of entries"};
-            auto values = read_table_values(*reader);
+            auto values = read_table_values(*reader, threads_);
             if (!values) return Error{values.error()};
             adopt(m, metric, std::move(*values));
         }
@@ -111,13 +112,14 @@ private:
                 (rules == RuleSet::fmjd ? fmjd : ffjd).value[i] = rule_code_from_captures<R>(p, scratch, [&](const Position& next) {
                     return fresh_value(code(rule_metric(rules), next), count_class(Material::of(next), rules));
                 });
-        });
+        }, {}, threads_);
     }
     static std::size_t slot_of(const Material& m, format::Metric metric) {
         const int material = ((m.wk * 10 + m.wm) * 10 + m.bk) * 10 + m.bm;
         return static_cast<std::size_t>(material) * 3 + (static_cast<std::size_t>(metric) - 3);
     }
     std::filesystem::path dir_;
+    int threads_ = 0;
     std::array<std::unique_ptr<Slice>, 30000> slots_{};
 };
 

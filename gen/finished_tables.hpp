@@ -44,7 +44,8 @@ namespace dtb::gen {
 template <class R>
 class FinishedTables {
 public:
-    explicit FinishedTables(std::filesystem::path dir) : dir_(std::move(dir)) {}
+    // threads: of every parallel loop (0: all cores).
+    explicit FinishedTables(std::filesystem::path dir, int threads = 0) : dir_(std::move(dir)), threads_(threads) {}
     // Progress of the passes of load (what, done, total): resolving a 6-piece input's capture
     // positions takes minutes.
     using Progress = std::function<void(const std::string& what, std::uint64_t done, std::uint64_t total)>;
@@ -58,8 +59,7 @@ public:
     // the White-to-move frame) has a king on its promotion row. A slice with as many pieces as
     // the largest of a run is reached only by promotions (the run's captures leave it for
     // smaller ones), so its capture positions need resolving only there: for a 6-piece input
-    // that is the greater part of its loading time (KMvKKKM + KKKMvKM, 3.09 G entries, took
-    // some 100 s at 16 M positions/s).
+    // that is the greater part of its loading time.
     enum class Reached { anywhere, by_promotion };
 
     struct Slice {
@@ -92,23 +92,23 @@ public:
             parallel_for(slice->index.size(), [&](std::uint64_t i) {
                 const std::uint16_t d = (*dtw)[i];
                 slice->word[i] = make_value(wdl_from_dtw<R>(d, [&] { return slice->index.unrank(i); }), d);
-            });
+            }, {}, threads_);
         } else {
             parallel_for(slice->index.size(), [&](std::uint64_t i) {
                 slice->word[i] = make_value(static_cast<Wdl>((*wdl)[i]), (*dtw)[i]);
-            });
+            }, {}, threads_);
         }
         std::atomic<bool> too_long{false};
         parallel_for(slice->word.size(), [&](std::uint64_t i) {
             if (slice->word[i] > kMaxCode) too_long.store(true, std::memory_order_relaxed);
-        });
+        }, {}, threads_);
         if (too_long) return Error{"table " + name + " has a distance too long for the generator"};
         if constexpr (R::kCountingRules) {
             for (RuleSet rules : {RuleSet::fmjd, RuleSet::ffjd}) {
                 auto codes = read_values(m, rule_metric(rules));
                 if (!codes) return Error{codes.error()};
                 if (codes->size() != slice->index.size()) return Error{"table " + name + " has the wrong number of entries"};
-                add_fresh(*slice, rules, *codes);
+                add_fresh(*slice, rules, *codes, threads_);
             }
         }
         slice->resolved = reached;
@@ -126,14 +126,14 @@ public:
                 if (values[i] > kMaxCode) too_long.store(true, std::memory_order_relaxed);
                 slice->word[i] = values[i];
             }
-        });
+        }, {}, threads_);
         if (too_long) return Error{"slice " + m.name() + " has a distance too long for the generator"};
         slots_[code(m)] = std::move(slice);
         return true;
     }
     // Records a rule table of an adopted slice: the rule values with fresh counters.
     void add_fresh(const Material& m, RuleSet rules, std::span<const ValueCode> codes) {
-        add_fresh(*slots_[code(m)], rules, codes);
+        add_fresh(*slots_[code(m)], rules, codes, threads_);
     }
     void forget(const Material& m) { slots_[code(m)].reset(); }
     // Bytes of the loaded slices that are not in keep, and forgetting them: a pair tight in
@@ -248,14 +248,14 @@ private:
                 if (b.n == kBatch) flush(b);
             }
             flush(b);
-        }, report);
+        }, report, threads_);
     }
     static constexpr int fresh_shift(RuleSet rules) { return rules == RuleSet::fmjd ? 12 : 14; }
-    static void add_fresh(Slice& s, RuleSet rules, std::span<const ValueCode> codes) {
+    static void add_fresh(Slice& s, RuleSet rules, std::span<const ValueCode> codes, int threads) {
         const CountClass c = count_class(s.index.material(), rules);
         parallel_for(codes.size(), [&](std::uint64_t i) {
             s.word[i] = static_cast<std::uint16_t>(s.word[i] | static_cast<unsigned>(fresh_value(codes[i], c)) << fresh_shift(rules));
-        });
+        }, {}, threads);
     }
 
     static int code(const Material& m) { return ((m.wk * 10 + m.wm) * 10 + m.bk) * 10 + m.bm; }
@@ -273,15 +273,16 @@ private:
                 return Error{"table " + name + ".wdl: " + why};
             return BigArray<std::uint16_t>{};
         }
-        return read_table_values(*reader);
+        return read_table_values(*reader, threads_);
     }
     Expected<BigArray<std::uint16_t>> read_values(const Material& m, format::Metric metric) const {
         auto reader = format::open_table_of<R>(dir_ / format::file_name(m.name(), metric), m, metric);
         if (!reader) return Error{reader.error()};
-        return read_table_values(*reader);
+        return read_table_values(*reader, threads_);
     }
 
     std::filesystem::path dir_;
+    int threads_ = 0;
     Progress progress_;
     std::array<std::unique_ptr<Slice>, 10000> slots_{};
 };

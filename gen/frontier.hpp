@@ -90,10 +90,11 @@ private:
 };
 
 // Per-thread frontier lists, merged into LevelBuckets after a parallel loop (level by level,
-// thread after thread).
+// thread after thread), for parallel loops of at most `threads` threads (team_size).
 class PendingAppends {
 public:
-    PendingAppends() : per_thread_(static_cast<std::size_t>(omp_get_max_threads())) {}
+    PendingAppends() : PendingAppends(0) {}
+    explicit PendingAppends(int threads) : per_thread_(static_cast<std::size_t>(team_size(threads))) {}
     void add(std::size_t level, Item it) {
         per_thread_[static_cast<std::size_t>(omp_get_thread_num())].at(level).push_back(it);
     }

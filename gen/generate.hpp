@@ -26,10 +26,9 @@ struct GenerateOptions {
     std::vector<std::string> only;    // slice names; empty: all
     std::uint64_t memory_mb = 0;      // 0: the machine's physical memory
     int zstd_level = 0;               // 0: the format module's default
-    // Which sides' WDL tables are derived (gen/wdl_storage.hpp). compact: WDL 2.6x smaller than
-    // both_sides (international 2-5), but a WDL probe of a derived side searches one ply, up to
-    // about 50 table reads (BENCHMARKS.md, "Derived WDL"); balanced derives only the sides where
-    // that removes most of a large pair's bytes.
+    // Which sides' WDL tables are derived (gen/wdl_storage.hpp). compact: the smallest WDL, but a
+    // WDL probe of a derived side searches one ply (BENCHMARKS.md, "Derived WDL"); balanced
+    // derives only the sides where that removes most of a large pair's bytes.
     WdlStorage wdl = WdlStorage::balanced;
     std::uint64_t wdl_balanced_min_bytes = kBalancedMinBytes;  // tests lower it
     // Solve every international pair with men by advancement levels with its big arrays in

@@ -3,9 +3,7 @@
 // Why: a solve allocates and frees the same sizes over and over (both sides of a pair, the
 // arrays of each rule set, the writers' buffers, 2 MB frontier blocks by the thousand), and a
 // fresh mapping costs its first touch: the kernel zeroes every page, and on a VM that returns
-// freed memory to its host (free page reporting) the host must back it again. On this 2-core VM
-// a fresh 4 GB mapping was touched at 0.59 GB/s against 16 GB/s for memory touched before, and
-// page zeroing was 5.4% of the CPU time of the international 5-piece run.
+// freed memory to its host (free page reporting) the host must back it again.
 //
 // How: a request takes the head of the shortest cached mapping that is long enough (the rest
 // stays cached); failing that, it reserves a fresh range and moves cached mappings into it
@@ -24,17 +22,15 @@
 //
 // Spill files are kept too (give), with the pages the kernel still holds of them: the next file
 // mapping takes a kept file's head, or has kept files moved into its range (mremap, as above),
-// and only the rest is a new file. Why: on this VM a page that the kernel has not held since the
-// host took it back costs its first touch, and a pair solved by levels fills gigabytes of page
-// cache for its files at its start and again whenever it frees an array and maps the next. With
-// new files every time, a third of the samples of a spilled pair's first 100 s were pages zeroed
-// for files and inputs (perf, MvKKKKM; BENCHMARKS.md, "Session 28"). A kept file's pages that the
-// kernel has evicted meanwhile would be read back from disk on the next touch, a read of data no
-// one needs: before a kept file is handed out, its ranges not in memory (mincore) are zeroed in
-// the file (FALLOC_FL_ZERO_RANGE: unwritten extents, read as zeroes without a disk read, blocks
-// still reserved). Kept files hold their disk blocks until release_files(): the driver calls it
-// before a pair not solved by levels and at the end of a run, and counts them as free space only
-// up to a pair's own spilled arrays.
+// and only the rest is a new file. Why: a page that the kernel has not held since a VM's host
+// took it back costs its first touch, and a pair solved by levels fills gigabytes of page cache
+// for its files at its start and again whenever it frees an array and maps the next. A kept
+// file's pages that the kernel has evicted meanwhile would be read back from disk on the next
+// touch, a read of data no one needs: before a kept file is handed out, its ranges not in memory
+// (mincore) are zeroed in the file (FALLOC_FL_ZERO_RANGE: unwritten extents, read as zeroes
+// without a disk read, blocks still reserved). Kept files hold their disk blocks until
+// release_files(): the driver calls it before a pair not solved by levels and at the end of a
+// run, and counts them as free space only up to a pair's own spilled arrays.
 //
 // A bound (bound_memory): the anonymous memory the cache maps, live and cached, stays under a
 // limit; a request that cannot be met from the cached mappings without passing it is a file's

@@ -1,6 +1,7 @@
 // The one place where OpenMP scheduling lives. Every pass of the generator is a function over an
 // index range [begin, end); parallel_for splits it into chunks that the threads take dynamically
-// and reports progress from the master thread.
+// and reports progress from the master thread. The number of threads is a parameter of each
+// loop (--threads, handed down by the driver), never set for the whole process.
 #pragma once
 #include <omp.h>
 
@@ -16,9 +17,12 @@ namespace dtb::gen {
 // Called with (done, total) from one thread, at most a few times per second.
 using ChunkProgress = std::function<void(std::uint64_t done, std::uint64_t total)>;
 
-// Calls chunk(begin, end) for consecutive chunks covering [0, total).
+// The threads of a loop asked for `threads` threads: 0 is OpenMP's default (all cores).
+inline int team_size(int threads) { return threads > 0 ? threads : omp_get_max_threads(); }
+
+// Calls chunk(begin, end) for consecutive chunks covering [0, total), on team_size(threads) threads.
 template <class Chunk>
-void parallel_for_chunks(std::uint64_t total, Chunk&& chunk, const ChunkProgress& progress = {}) {
+void parallel_for_chunks(std::uint64_t total, Chunk&& chunk, const ChunkProgress& progress = {}, int threads = 0) {
     constexpr std::uint64_t kChunk = 1 << 14;
     const std::int64_t chunks = static_cast<std::int64_t>((total + kChunk - 1) / kChunk);
     if (chunks <= 1) {  // one chunk runs on one thread anyway: spare the team its wake-up and barrier
@@ -27,7 +31,8 @@ void parallel_for_chunks(std::uint64_t total, Chunk&& chunk, const ChunkProgress
     }
     std::atomic<std::uint64_t> done{0};
     auto last = std::chrono::steady_clock::now();
-#pragma omp parallel for schedule(dynamic, 1)
+    const int team = team_size(threads);
+#pragma omp parallel for schedule(dynamic, 1) num_threads(team)
     for (std::int64_t c = 0; c < chunks; ++c) {
         const std::uint64_t begin = static_cast<std::uint64_t>(c) * kChunk;
         const std::uint64_t end = begin + kChunk < total ? begin + kChunk : total;
@@ -43,20 +48,22 @@ void parallel_for_chunks(std::uint64_t total, Chunk&& chunk, const ChunkProgress
     }
 }
 
-// The threads a pass runs on (--threads), for work that spawns its own (format::TableReader::read_all).
-inline unsigned pass_threads() { return static_cast<unsigned>(omp_get_max_threads()); }
+// The threads a pass runs on, for work that spawns its own (format::TableReader::read_all).
+inline unsigned pass_threads(int threads = 0) { return static_cast<unsigned>(team_size(threads)); }
 
 template <class Body>
-void parallel_for(std::uint64_t total, Body&& body, const ChunkProgress& progress = {}) {
+void parallel_for(std::uint64_t total, Body&& body, const ChunkProgress& progress = {}, int threads = 0) {
     parallel_for_chunks(total, [&](std::uint64_t begin, std::uint64_t end) {
         for (std::uint64_t i = begin; i < end; ++i) body(i);
-    }, progress);
+    }, progress, threads);
 }
 
 // Positions and moves counted per side by many threads at once: each thread adds to its own
-// line, and the sums are read between parallel loops.
+// line, and the sums are read between parallel loops of at most `threads` threads (team_size).
 class SideTally {
 public:
+    SideTally() : SideTally(0) {}
+    explicit SideTally(int threads) : lines_(static_cast<std::size_t>(team_size(threads))) {}
     void add(int side, std::int64_t positions, std::int64_t moves) {
         Line& line = lines_[static_cast<std::size_t>(omp_get_thread_num())];
         line.positions[side] += positions;
@@ -77,7 +84,7 @@ private:
     struct alignas(64) Line {
         std::array<std::int64_t, 2> positions{}, moves{};
     };
-    std::vector<Line> lines_ = std::vector<Line>(static_cast<std::size_t>(omp_get_max_threads()));
+    std::vector<Line> lines_;
 };
 
 }  // namespace dtb::gen

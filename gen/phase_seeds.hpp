@@ -35,14 +35,15 @@ class PhaseSeeds {
 public:
     // Sizes itself for m and its mirror (the sides of SliceSolver<R>(m, ...), in that order);
     // without counting rules, holds nothing.
-    explicit PhaseSeeds(const Material& m) {
+    explicit PhaseSeeds(const Material& m, int threads = 0) : threads_(threads) {
         if constexpr (!R::kCountingRules) return;
         for (RuleSet rules : {RuleSet::fmjd, RuleSet::ffjd})
             if (count_class(m, rules) == CountClass::none) phased_.push_back(rules);
         if (phased_.empty()) return;
         build_contributions();
-        assign_parallel(seeds_.emplace_back(), SliceIndex<R>(m).size(), std::uint16_t{0});
-        if (m.mirrored() != m) assign_parallel(seeds_.emplace_back(), SliceIndex<R>(m.mirrored()).size(), std::uint16_t{0});
+        assign_parallel(seeds_.emplace_back(), SliceIndex<R>(m).size(), std::uint16_t{0}, threads_);
+        if (m.mirrored() != m)
+            assign_parallel(seeds_.emplace_back(), SliceIndex<R>(m.mirrored()).size(), std::uint16_t{0}, threads_);
     }
     // Whether any rule set solves phases (else nothing needs observing).
     bool needed() const { return !phased_.empty(); }
@@ -77,10 +78,10 @@ public:
         BigArray<std::uint16_t>& seeds = seeds_[static_cast<std::size_t>(side)];
         parallel_for(values.size(), [&](std::uint64_t i) {
             if (is_draw(values[i])) seeds[i] = static_cast<std::uint16_t>(seeds[i] | kDrawnBit);
-        });
+        }, {}, threads_);
     }
 
-    // The seed of a position for a rule set's phase solve (Regime::prepared).
+    // The seed of a position for a rule set's phase solve (MoveValuation::prepared).
     PreparedSeed seed(RuleSet rules, int side, std::uint64_t index) const {
         const unsigned word = seeds_[static_cast<std::size_t>(side)][index];
         return PreparedSeed{(word & kDrawnBit) != 0, (word & kCaptureBit) != 0, static_cast<std::uint8_t>(word & 0xFF),
@@ -130,6 +131,7 @@ private:
         return kCodes[bits & 3];
     }
 
+    int threads_ = 0;  // of every parallel loop (0: all cores)
     std::vector<RuleSet> phased_;
     std::vector<BigArray<std::uint16_t>> seeds_;  // per side
     std::vector<std::uint8_t> contribution_;      // per finished table word (build_contributions)

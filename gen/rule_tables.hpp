@@ -6,7 +6,7 @@
 //                   every capture or man move is an exit valued by the rule value of what it
 //                   leads to with fresh counters (the threshold is a distance to zeroing).
 //   16-move, 5-move the class budget; every move but a capture or promotion stays inside (the
-//                   class count does not restart on man moves). Exits follow RULES.md 1: a
+//                   class count does not restart on man moves). Exits follow docs/RULES.md 1: a
 //                   capture by the lone king from the 16-move into the 5-move class keeps the
 //                   16-move budget (fmjd: the smaller of the two, the 5-move one starting at 10;
 //                   ffjd: K+M v K, read from the ffjd16 table); into material in no class, the
@@ -50,9 +50,10 @@ public:
     // compare each with a full solve.
     enum class Shortcuts { none, repair_only, repair_without_fallback, copy_and_repair };
     RuleTableSolver(Material m, const FinishedTables<R>& finished, const FinishedRuleTables<R>& class_thresholds,
-                    const PhaseSeeds<R>& phase_seeds, PassProgress progress, Shortcuts shortcuts = Shortcuts::copy_and_repair)
+                    const PhaseSeeds<R>& phase_seeds, PassProgress progress, Shortcuts shortcuts = Shortcuts::copy_and_repair,
+                    int threads = 0)
         : m_(m), fresh_(finished), finished_(class_thresholds), progress_(std::move(progress)), phase_seeds_(phase_seeds),
-          shortcuts_(shortcuts) {
+          shortcuts_(shortcuts), threads_(threads) {
         indices_.emplace_back(m);
         if (m.mirrored() != m) indices_.emplace_back(m.mirrored());
     }
@@ -70,7 +71,7 @@ public:
                 // read as open or unknown would corrupt the repair.
                 assert(is_draw(v[i]) || (codes[i] != SliceSolver<R>::kDtcUnknown && (codes[i] > 0 || is_loss(v[i]))));
                 codes[i] = conversion_code(v[i], codes[i]);
-            });
+            }, {}, threads_);
         }
         conversion_codes_ = std::move(dtc);
     }
@@ -130,17 +131,16 @@ private:
     // is final when it is read.
     Values solve_phases(RuleSet rules) {
         SliceSolver<R>* self = nullptr;
-        Regime regime;
+        MoveValuation valuation;
         std::unique_ptr<AgreeingPhases> like_game;
         const bool from_game = shortcuts_ != Shortcuts::none && !conversion_codes_.empty();
-        // Deciding a phase costs about a microsecond, more than solving one of a few positions:
-        // slices with no king (one position per phase; MvMMMM's rule tables took 6.8 s with
-        // copies against 5.2 s without) are solved throughout.
+        // Deciding a phase costs more than solving one of a few positions: slices with no king
+        // (one position per phase) are solved throughout.
         constexpr std::uint64_t kSmallestCopiedPhase = 16;
         if (from_game && shortcuts_ == Shortcuts::copy_and_repair && indices_[0].kings_per_config() >= kSmallestCopiedPhase) {
             if (every_phase_agrees(rules)) return copy_of_game(rules);
             like_game = std::make_unique<AgreeingPhases>(*this, rules);
-            regime.known = [&, rules](int s, std::uint64_t men_config) -> const ValueCode* {
+            valuation.known = [&, rules](int s, std::uint64_t men_config) -> const ValueCode* {
                 if (!like_game->same(*self, s, men_config)) return nullptr;
                 const auto side = static_cast<std::size_t>(s);
                 const std::uint64_t kpc = indices_[side].kings_per_config();
@@ -152,21 +152,21 @@ private:
             // The rest is repaired from the game's codes: the counting rules only ever turn an
             // exit's value (a win or a loss) into a draw, so every rule value is the game's code
             // or weaker (slower, or drawn).
-            Regime::Reference reference;
+            MoveValuation::Reference reference;
             for (const BigArray<ValueCode>& codes : conversion_codes_) reference.values.push_back(codes.data());
             reference.exits_like = [this, rules](int s, std::uint64_t i) { return phase_seeds_.exits_like_game(rules, s, i); };
             reference.same_exit = &same_exit_as_game;
             reference.fall_back = shortcuts_ != Shortcuts::repair_without_fallback;
-            regime.reference = std::move(reference);
+            valuation.reference = std::move(reference);
         }
-        regime.man_moves_inside = false;
-        regime.exit = [&](const Position& next, const Move& m) {
+        valuation.man_moves_inside = false;
+        valuation.exit = [&](const Position& next, const Move& m) {
             if (!m.is_capture() && !m.promotes)  // a man move inside the slice
                 return value_of_fresh_exit(fresh_value(self->value_of(next), CountClass::none));
             return rule_exit_value(finished_, RuleRegime{rules, CountClass::none, false}, next, fresh_of());
         };
-        regime.prepared = [this, rules](int s, std::uint64_t i) { return phase_seeds_.seed(rules, s, i); };
-        SliceSolver<R> solver(m_, std::move(regime), named(std::string(to_string(rules))));
+        valuation.prepared = [this, rules](int s, std::uint64_t i) { return phase_seeds_.seed(rules, s, i); };
+        SliceSolver<R> solver(m_, std::move(valuation), named(std::string(to_string(rules))), threads_);
         self = &solver;
         solver.solve_values();
         if (like_game) refused_for_reached_ += like_game->refused_for_reached();
@@ -179,7 +179,7 @@ private:
 
     // Whether a man move into a position whose rule code is `solved` is worth what it is in the
     // game, where the position's code is `code`: a man move is worth its position's value with
-    // fresh counters; the game's code has the game's value. (Regime::Reference::same_exit.)
+    // fresh counters; the game's code has the game's value. (MoveValuation::Reference::same_exit.)
     static bool same_exit_as_game(ValueCode solved, ValueCode code) {
         return fresh_value(solved, CountClass::none) == wdl_of(code);
     }
@@ -190,9 +190,8 @@ private:
     // advanced configurations down, each phase's seeds agree and the configurations its man
     // moves reach, copied before it, are like the game's (SliceSolver::config_like_reference,
     // which asks same_exit_as_game(code, code)): the whole table is the game's codes. Usual
-    // outside the counting classes under fmjd (every pair tried, docs/GENERATOR.md): copying
-    // them at once spares the solver's arrays and its phase-by-phase copy (KMvKKM.fmjd: 3.4 s
-    // of a 52 s slice; BENCHMARKS.md, "Session 17").
+    // outside the counting classes under fmjd (docs/GENERATOR.md): copying them at once spares
+    // the solver's arrays and its phase-by-phase copy.
     bool every_phase_agrees(RuleSet rules) const {
         for (std::size_t side = 0; side < indices_.size(); ++side) {
             const BigArray<ValueCode>& codes = conversion_codes_[side];
@@ -206,7 +205,7 @@ private:
                     }
                     if ((i & 0xFFFF) == 0 && !all.load(std::memory_order_relaxed)) return;
                 }
-            });
+            }, {}, threads_);
             if (!all.load()) return false;
         }
         return true;
@@ -218,7 +217,7 @@ private:
             const BigArray<ValueCode>& codes = conversion_codes_[side];
             BigArray<ValueCode>& v = out[side];
             v = BigArray<ValueCode>(codes.size());  // written in parallel below
-            parallel_for(codes.size(), [&](std::uint64_t i) { v[i] = codes[i]; });
+            parallel_for(codes.size(), [&](std::uint64_t i) { v[i] = codes[i]; }, {}, threads_);
             copied_from_game_[rules == RuleSet::fmjd ? 0 : 1] += codes.size();
         }
         ++copied_whole_;
@@ -258,7 +257,7 @@ private:
                     for (std::uint64_t i = mc * kpc; i < (mc + 1) * kpc && all; ++i)
                         all = owner.phase_seeds_.exits_like_game(rules, static_cast<int>(side), i);
                     agree[mc] = all;
-                });
+                }, {}, owner.threads_);
                 same_.emplace_back(index.num_men_configs(), kUndecided);
             }
         }
@@ -319,12 +318,13 @@ private:
 
     // A counting class: the class budget, every non-converting move inside.
     Values solve_class(RuleSet rules, CountClass c, bool carried) {
-        Regime regime;
-        regime.man_moves_inside = true;
-        regime.exit = [this, g = RuleRegime{rules, c, carried}](const Position& next, const Move&) {
+        MoveValuation valuation;
+        valuation.man_moves_inside = true;
+        valuation.exit = [this, g = RuleRegime{rules, c, carried}](const Position& next, const Move&) {
             return rule_exit_value(finished_, g, next, fresh_of());
         };
-        SliceSolver<R> solver(m_, std::move(regime), named(std::string(to_string(rules)) + (carried ? "16" : "") + " class"));
+        SliceSolver<R> solver(m_, std::move(valuation), named(std::string(to_string(rules)) + (carried ? "16" : "") + " class"),
+                              threads_);
         solver.solve_values();
         Values out(static_cast<std::size_t>(solver.num_sides()));
         for (int s = 0; s < solver.num_sides(); ++s) out[static_cast<std::size_t>(s)] = solver.release_values(s);
@@ -338,7 +338,7 @@ private:
         for (std::size_t s = 0; s < indices_.size(); ++s) {
             const auto& index = indices_[s];
             auto& v = out[static_cast<std::size_t>(s)];
-            assign_parallel(v, index.size(), kValueDraw);
+            assign_parallel(v, index.size(), kValueDraw, threads_);
             parallel_for_positions(index, [&](std::uint64_t i, const Position& p) {
                 thread_local MoveList moves;
                 generate_moves<R>(p, moves);
@@ -356,7 +356,7 @@ private:
                                            : value_one_ply_before(finished_.code(format::Metric::ffjd, next)));
                 }
                 v[i] = best;
-            });
+            }, {}, threads_);
         }
         return out;
     }
@@ -390,6 +390,7 @@ private:
     PassProgress progress_;
     const PhaseSeeds<R>& phase_seeds_;
     Shortcuts shortcuts_;
+    int threads_ = 0;  // of every parallel loop (0: all cores)
     std::uint64_t refused_for_reached_ = 0, copied_whole_ = 0;
     std::uint64_t copied_from_game_[2] = {0, 0}, repaired_[2] = {0, 0}, solved_in_full_[2] = {0, 0};
     Values conversion_codes_;  // per side (use_game)

@@ -17,7 +17,7 @@
 //   4. iterate_dtc         by ply along king moves only.
 // solve_by_levels() runs the same passes one advancement level of men at a time (man moves are
 // then exits into the level above, solved before).
-// A regime with a reference (the counting rules, whose values are the game's DTC codes or weaker)
+// A valuation with a reference (the counting rules, whose values are the game's DTC codes or weaker)
 // replaces passes 1-2 by a repair: only the positions whose exits differ from the reference's,
 // and those whose value may depend on them, are seeded and iterated.
 // Predecessors with a capture are never touched: all their moves leave the slice, so pass 1
@@ -58,15 +58,14 @@ namespace dtb::gen {
 // locate(p) is the address of the word of a White-to-move position p of any other material
 // (gen/finished_tables.hpp), value_in(word) its value code. Two steps so that the seed pass can
 // locate the exits of a batch of positions, prefetch their words, and read them once they have
-// arrived: at 6 pieces a word is a cache miss into a table of hundreds of MB (a quarter of
-// KKKvKKK's whole solve waited on that one load, one miss after another).
+// arrived: at 6 pieces a word is a cache miss into a table of hundreds of MB.
 struct ExternalTables {
     std::function<const std::uint16_t*(const Position&)> locate;
     ValueCode (*value_in)(std::uint16_t word) = nullptr;
     ValueCode value(const Position& p) const { return value_in(*locate(p)); }
 };
 // What a seed pass learns from a position's captures and promotions, which lead to other slices
-// and so are the same for every regime that reads the same finished tables.
+// and so are the same for every valuation that reads the same finished tables.
 struct PreparedSeed {
     bool drawn = false;                      // known to be a draw (the rest does not matter)
     bool capture = false;                    // the side to move must capture: every move leaves
@@ -74,7 +73,7 @@ struct PreparedSeed {
     ValueCode best_elsewhere = kValueUnknown;  // best value among its captures and promotions
 };
 // What moves are worth under a set of rules other than the plain game (the counting rules).
-struct Regime {
+struct MoveValuation {
     // false: only king moves stay inside (the 25-move rule's king phases); man moves are exits.
     bool man_moves_inside = true;
     // The value, for the side that moves, of a move that does not stay inside. next is the
@@ -90,8 +89,8 @@ struct Regime {
     // configuration is then closed, and nothing inside the slice leads into one from outside
     // except man moves, which read its (final) values.
     std::function<const ValueCode*(int side, std::uint64_t men_config)> known;
-    // Optional, only with man_moves_inside = false and prepared seeds: values that this regime's
-    // equal or are stronger than (a regime's win is the reference's win, slower, or a draw; its
+    // Optional, only with man_moves_inside = false and prepared seeds: values that this valuation's
+    // equal or are stronger than (a valuation's win is the reference's win, slower, or a draw; its
     // loss the reference's loss, slower, or a draw: the counting rules against the game's DTC,
     // gen/rule_tables.hpp). The solver then re-solves only the positions whose exits differ from
     // the reference's and those whose value may depend on them (SliceSolver::repair), and takes
@@ -141,16 +140,17 @@ public:
         BigArray<std::uint8_t> capture;   // 1 where the side to move must capture (pass 1)
     };
 
-    SliceSolver(Material m, ExternalTables external, PassProgress progress = {})
-        : external_(std::move(external)), progress_(std::move(progress)) {
+    // threads: of every parallel loop (0: all cores).
+    SliceSolver(Material m, ExternalTables external, PassProgress progress = {}, int threads = 0)
+        : external_(std::move(external)), progress_(std::move(progress)), threads_(threads) {
         sides_.push_back(Side{SliceIndex<R>(m), {}, {}, {}, {}});
         if (m.mirrored() != m) sides_.push_back(Side{SliceIndex<R>(m.mirrored()), {}, {}, {}, {}});
     }
     // The same recursion under other rules of the game (the counting rules, gen/rule_tables.hpp):
-    // which moves stay inside and what the others are worth is the regime's.
-    SliceSolver(Material m, Regime regime, PassProgress progress = {})
-        : SliceSolver(m, ExternalTables{}, std::move(progress)) {
-        regime_ = std::move(regime);
+    // which moves stay inside and what the others are worth is the valuation's.
+    SliceSolver(Material m, MoveValuation valuation, PassProgress progress = {}, int threads = 0)
+        : SliceSolver(m, ExternalTables{}, std::move(progress), threads) {
+        valuation_ = std::move(valuation);
     }
 
     void solve() {
@@ -175,12 +175,12 @@ public:
     // read the final values of the level above.
     void solve_by_levels() {
         static_assert(!SliceIndex<R>::kRowGroups, "man moves must leave their level (no sideways moves)");
-        assert(!regime_.exit);
+        assert(!valuation_.exit);
         struct Restore {  // man moves count inside again afterwards, even on an exception
             bool& inside;
             ~Restore() { inside = true; }
-        } restore{regime_.man_moves_inside};
-        regime_.man_moves_inside = false;
+        } restore{valuation_.man_moves_inside};
+        valuation_.man_moves_inside = false;
         assign_dtc();
         const std::vector<Scope> levels = advancement_levels();
         for (std::size_t l = 0; l < levels.size(); ++l) {
@@ -193,24 +193,24 @@ public:
         level_label_.clear();
         release_work_arrays();
     }
-    // Passes 1 and 2 only: values without DTC (what a regime's tables need). When man moves are
+    // Passes 1 and 2 only: values without DTC (what a valuation's tables need). When man moves are
     // exits, every men configuration is a king phase of its own whose exits lead to configurations
-    // with more advanced men: the phases are solved by decreasing advancement, so that a regime
+    // with more advanced men: the phases are solved by decreasing advancement, so that a valuation
     // whose exit reads this solver's own values (value_of) finds them final.
     void solve_values() {
         allocate_arrays();
-        if (regime_.reference)
+        if (valuation_.reference)
             for (const Side& sd : sides_) config_like_.emplace_back(sd.index.num_men_configs(), -1);
         auto solve_scope = [&](const Scope& scope) {
             const Scope rest = copy_known(scope);
-            if (regime_.reference) {
+            if (valuation_.reference) {
                 repair(rest);
             } else {
                 seed_from_exits(rest);
                 iterate_dtw(rest);
             }
         };
-        if (regime_.man_moves_inside || sides_[0].index.material().men() == 0) {
+        if (valuation_.man_moves_inside || sides_[0].index.material().men() == 0) {
             solve_scope(full_scope());
         } else {
             const std::vector<Scope> levels = advancement_levels();
@@ -222,7 +222,7 @@ public:
         }
         release_work_arrays();
     }
-    // Positions re-solved by repair (Regime::reference), both sides; the others took the
+    // Positions re-solved by repair (MoveValuation::reference), both sides; the others took the
     // reference's value, except in the scopes solved in full because their closure grew too large.
     std::uint64_t repaired_positions() const { return repaired_; }
     std::uint64_t scopes_solved_in_full() const { return fell_back_; }
@@ -238,7 +238,7 @@ public:
     const std::vector<std::pair<std::string, double>>& pass_seconds() const { return pass_seconds_; }
 
     // Shows every position of the seed pass to observer, so that another computation can share
-    // its move generation (gen/phase_seeds.hpp). Not with a regime's prepared seeds.
+    // its move generation (gen/phase_seeds.hpp). Not with a valuation's prepared seeds.
     void observe_seeds(SeedObserver observer) { observer_ = std::move(observer); }
 
     int num_sides() const { return static_cast<int>(sides_.size()); }
@@ -262,12 +262,12 @@ public:
     int side_of(const Material& m) const { return m == sides_[0].index.material() ? 0 : 1; }
     // Positions (both sides) of the largest level solve_by_levels would solve for the pair of m:
     // what it holds at a time (the generator's memory check for spilling).
-    static std::uint64_t largest_level(const Material& m) {
+    static std::uint64_t largest_level(const Material& m, int threads = 0) {
         const SliceIndex<R> index(m), mirror_index(m.mirrored());
         std::vector<const SliceIndex<R>*> indices{&index};
         if (m.mirrored() != m) indices.push_back(&mirror_index);
         std::uint64_t largest = 0;
-        for (const Scope& level : advancement_levels(indices)) {
+        for (const Scope& level : advancement_levels(indices, threads)) {
             std::uint64_t n = 0;
             for (const Range& r : level) n += r.end - r.begin;
             largest = std::max(largest, n);
@@ -345,14 +345,14 @@ private:
     std::vector<Scope> advancement_levels() const {
         std::vector<const SliceIndex<R>*> indices;
         for (const Side& sd : sides_) indices.push_back(&sd.index);
-        return advancement_levels(indices);
+        return advancement_levels(indices, threads_);
     }
     // The same for the sides indexed by indices (side s = indices[s]).
     // Each level's list is reserved once, for as many ranges as it has configurations (add_config
     // merges some; capacity never touched costs no page): grown by push_back, the levels of a
-    // slice without kings (one range per position: MMvMMM's 25 M) were copied on every doubling
-    // into freshly faulted pages, on each of the rule sets' solves (BENCHMARKS.md, "Session 31").
-    static std::vector<Scope> advancement_levels(const std::vector<const SliceIndex<R>*>& indices) {
+    // slice without kings (one range per position) would be copied on every doubling into freshly
+    // faulted pages.
+    static std::vector<Scope> advancement_levels(const std::vector<const SliceIndex<R>*>& indices, int threads) {
         std::vector<std::vector<std::uint8_t>> advancement(indices.size());
         std::vector<std::size_t> configs;  // per level
         for (std::size_t s = 0; s < indices.size(); ++s) {
@@ -363,7 +363,7 @@ private:
                 const int advancement_of_config = index.advancement(mc);
                 assert(advancement_of_config < 256);  // 9 rows per man, at most 8 pieces
                 a[mc] = static_cast<std::uint8_t>(advancement_of_config);
-            });
+            }, {}, threads);
             for (const std::uint8_t level : a) {
                 if (configs.size() <= level) configs.resize(level + std::size_t{1}, 0);
                 ++configs[level];
@@ -406,7 +406,7 @@ private:
                 visit(chunk, scope[at], scope[at].begin + (k - starts[at]));
             }
             finish(chunk);
-        }, report);
+        }, report, threads_);
     }
     // Runs body(side, index) over every position of the scope.
     template <class Body>
@@ -446,13 +446,13 @@ private:
             [&](Stepped& chunk) { finish(chunk.state); });
     }
 
-    // A move stays in the slice when it neither captures nor promotes (and, in a regime without
+    // A move stays in the slice when it neither captures nor promotes (and, in a valuation without
     // man moves inside, when a king makes it).
     bool stays_inside(const Move& m) const {
-        return !m.is_capture() && !m.promotes && (m.by_king || regime_.man_moves_inside);
+        return !m.is_capture() && !m.promotes && (m.by_king || valuation_.man_moves_inside);
     }
     UnmoveKinds unmove_kinds() const {
-        return regime_.man_moves_inside ? UnmoveKinds::all : UnmoveKinds::kings_only;
+        return valuation_.man_moves_inside ? UnmoveKinds::all : UnmoveKinds::kings_only;
     }
 
     // The game's value of the position after a move that does not stay inside, for the
@@ -467,41 +467,35 @@ private:
     }
 
     ValueCode exit_value(const Position& rp, const Move& m) const {
-        if (!regime_.exit) return value_one_ply_before(game_value_after(rp, m));
+        if (!valuation_.exit) return value_one_ply_before(game_value_after(rp, m));
         const Position next = reversed_after<typename R::Geometry>(rp, m);
         if (next.of(Color::white) == 0) return win_in(1);  // the opponent has no piece left
-        return regime_.exit(next, m);
+        return valuation_.exit(next, m);
     }
 
     // Filled up front, in one sequential sweep per array: the passes start from these values
     // (open, no capture, DTC unknown), and the sweep matters for a pair solved by levels, whose
     // spill files then come into the page cache as 2 MB folios mapped whole (MADV_HUGEPAGE on
-    // the file mapping). Tried in session 30: no fill, every pass writing its level's entries
-    // itself, so that a level's pages are first touched when it is solved; they came in as 4 KB
-    // pages. KvKKKMM + KKKMMvK: 534.1 and 536.6 s against 433.3 and 463.9 s filled (system
-    // time 161-169 s against 86-136 s, seed 138-143 s against 94-96 s); KMvKKM + KKMvKM with
-    // --spill: no file page PMD-mapped against 1.86 GB. It gained only where the arrays do not
-    // fit in the page cache (KMvKKM in a 1,500 MB cgroup: 59-61 s against 63-67 s, filled pages
-    // evicted and read back). BENCHMARKS.md, "Session 30".
+    // the file mapping) rather than as 4 KB pages touched level by level.
     void allocate_arrays() {
         for (Side& sd : sides_) {
             if (sd.value.size() == sd.index.size()) continue;  // an earlier scope allocated them
-            assign_parallel(sd.value, sd.index.size(), kValueUnknown);
-            assign_parallel(sd.exit, sd.index.size(), kValueUnknown);
-            assign_parallel(sd.capture, sd.index.size(), std::uint8_t{0});
+            assign_parallel(sd.value, sd.index.size(), kValueUnknown, threads_);
+            assign_parallel(sd.exit, sd.index.size(), kValueUnknown, threads_);
+            assign_parallel(sd.capture, sd.index.size(), std::uint8_t{0}, threads_);
         }
     }
-    // Copies the values of the scope's known men configurations (Regime::known) and returns
+    // Copies the values of the scope's known men configurations (MoveValuation::known) and returns
     // the rest of the scope, still to be solved.
     Scope copy_known(const Scope& scope) {
-        if (!regime_.known) return scope;
-        assert(!regime_.man_moves_inside);
+        if (!valuation_.known) return scope;
+        assert(!valuation_.man_moves_inside);
         Scope rest;
         for (const Range& r : scope) {
             Side& sd = sides_[r.side];
             const std::uint64_t kpc = sd.index.kings_per_config();
             for (std::uint64_t begin = r.begin; begin < r.end; begin += kpc) {
-                if (const ValueCode* known = regime_.known(r.side, begin / kpc))
+                if (const ValueCode* known = valuation_.known(r.side, begin / kpc))
                     std::copy(known, known + kpc, sd.value.begin() + static_cast<std::ptrdiff_t>(begin));
                 else
                     add_config(rest, r.side, begin / kpc, kpc);
@@ -512,10 +506,10 @@ private:
 
     void seed_from_exits(const Scope& scope) {
         allocate_arrays();
-        if (regime_.prepared || regime_.exit) {
+        if (valuation_.prepared || valuation_.exit) {
             assert(!observer_);
             for_scope_positions("seed", scope, [&](int s, std::uint64_t i, const Position& p) {
-                record_seed(s, i, regime_.prepared ? prepared_seed(s, i, p) : generated_seed(p));
+                record_seed(s, i, valuation_.prepared ? prepared_seed(s, i, p) : generated_seed(p));
             });
             return;
         }
@@ -525,8 +519,7 @@ private:
     }
     // The theoretical seed pass, a batch of positions at a time: their moves are generated and
     // the words their exits lead to located and prefetched (add), then valued together (flush),
-    // so that the cache misses of a batch overlap instead of following one another. Measured on
-    // KKKvKKK (6 pieces): BENCHMARKS.md, "Session 14".
+    // so that the cache misses of a batch overlap instead of following one another.
     class SeedBatch {
     public:
         static constexpr int kPositions = 16;
@@ -633,8 +626,8 @@ private:
     // In the seeds below, king_steps counts every move that stays inside, and is kNoMove when
     // the side to move has no move at all.
     static constexpr std::uint8_t kNoMove = 0xFF;
-    // A regime's seed without prepared seeds (a counting class: gen/rule_tables.hpp), where an
-    // exit's value is the regime's, one position at a time.
+    // A valuation's seed without prepared seeds (a counting class: gen/rule_tables.hpp), where an
+    // exit's value is the valuation's, one position at a time.
     PreparedSeed generated_seed(const Position& p) const {
         thread_local MoveList captures;
         // The position reversed, which valuing an exit starts from: only made when there is one
@@ -668,7 +661,7 @@ private:
         return seed;
     }
     PreparedSeed prepared_seed(int s, std::uint64_t i, const Position& p) const {
-        PreparedSeed seed = regime_.prepared(s, i);
+        PreparedSeed seed = valuation_.prepared(s, i);
         if (seed.drawn) return seed;
         if (seed.capture || sides_[s].index.material().wm == 0) {
             if (!seed.capture && seed.king_steps == 0) seed.king_steps = kNoMove;
@@ -688,12 +681,13 @@ private:
     // best exit is a win, by the level at which pass 2 must look at it. Returns the open positions
     // of each side and their in-slice moves.
     SideTally bucket_seeds(const Scope& scope) {
-        Buckets b;
+        Buckets b(threads_);
         for_scope("bucket", scope, [&](int s, std::uint64_t i) { b.add(*this, s, i); });
         b.flush_into(*this);
         return b.open;
     }
     struct Buckets {
+        explicit Buckets(int threads) : wins(threads), losses(threads), exit_wins(threads), open(threads) {}
         PendingAppends wins, losses, exit_wins;
         SideTally open;
         void add(const SliceSolver& solver, int s, std::uint64_t i) {
@@ -736,7 +730,7 @@ private:
                 return blocks[at][k - starts[at]];
             };
             chunk(item_at, begin, end);
-        }, report);
+        }, report, threads_);
     }
 
     // A bound on the moves of any indexed position (and on its un-moves): a piece has fewer than
@@ -802,8 +796,8 @@ private:
         SideTally open;  // open positions of each side and their in-slice moves, after the seeds
     };
     void iterate_levels(std::optional<PullChoice> pull_choice = std::nullopt) {
-        PendingAppends appends;
-        SideTally decided;  // open positions decided since the seeds (pull_choice only)
+        PendingAppends appends(threads_);
+        SideTally decided(threads_);  // open positions decided since the seeds (pull_choice only)
         std::optional<ItemList> open_items;  // the open positions, once a level has pulled
         for (std::size_t d = 1; d <= std::max({wins_.levels(), losses_.levels(), exit_wins_.levels()}); ++d) {
             const ValueCode win_d = win_in(static_cast<int>(d));
@@ -830,7 +824,7 @@ private:
                 };
                 const auto moves_inside = [&](const Position& p, auto&& visit) {
                     for_each_king_step<R>(p, visit);
-                    if (regime_.man_moves_inside)
+                    if (valuation_.man_moves_inside)
                         for_each_man_step<R>(p, [&](const Move& m) {
                             if (stays_inside(m)) visit(m);
                         });
@@ -892,9 +886,9 @@ private:
     // every un-move of the losses at d - 1; pulling, every in-slice move of the positions still
     // open (fewer when one reaches a loss early), each ranked from scratch where an un-move is
     // ranked incrementally. A position's moves are counted as the open positions of its side
-    // averaged after the seeds. Late levels of lopsided slices pull: KvKKKK's 11th level pushes
-    // 2.4 M losses of the lone king into 86 M visits of the strong side's positions, most already
-    // won, while 0.75 M of them are still open.
+    // averaged after the seeds. Late levels of lopsided slices pull: the losses of the lone king
+    // would be pushed into the strong side's positions, most already won, while few are still
+    // open.
     bool pull_is_cheaper(const PullChoice& choice, const SideTally& decided, const ItemList& losses) {
         if (losses.empty()) return false;
         std::array<std::int64_t, 2> lost{};
@@ -922,7 +916,7 @@ private:
     // chunk.
     template <class Wanted>
     ItemList positions_where(const std::string& pass, const Scope& scope, Wanted&& wanted) {
-        PendingAppends found;
+        PendingAppends found(threads_);
         for_scope(pass, scope, [&](int s, std::uint64_t i) {
             if (wanted(s, i)) found.add(0, make_item(s, i));
         });
@@ -938,7 +932,7 @@ private:
     ItemList pull_wins(const std::string& pass, const ItemList& candidates, Undecided&& undecided, Moves&& for_each_move,
                        WinsInto&& wins_into, Won&& won) {
         using G = typename R::Geometry;
-        PendingAppends still_undecided;
+        PendingAppends still_undecided(threads_);
         for_item_chunks(pass, candidates, [&](auto& item_at, std::uint64_t begin, std::uint64_t end) {
             typename SliceIndex<R>::MenCache men_cache[2];
             for (std::uint64_t k = begin; k < end; ++k) {
@@ -962,7 +956,7 @@ private:
         return still_undecided.take(0);
     }
 
-    // Solves a scope from Regime::reference: the values are the reference's except at positions
+    // Solves a scope from MoveValuation::reference: the values are the reference's except at positions
     // whose exits differ (dirty: a win's exit drawn, or a loss's) and, backwards along king moves, at positions whose
     // value may depend on one that changes: a loss depends on every successor, a win on the
     // successors that are its quickest (its threshold less one). Since values only weaken, a win
@@ -972,17 +966,17 @@ private:
     // taken as exits; the un-moves of the iteration skip the others, whose values are final.
     void repair(const Scope& scope) {
         static_assert(!SliceIndex<R>::kRowGroups, "man moves must leave their level (no sideways moves)");
-        assert(regime_.prepared && !regime_.man_moves_inside);
-        const auto& ref = *regime_.reference;
+        assert(valuation_.prepared && !valuation_.man_moves_inside);
+        const auto& ref = *valuation_.reference;
         // The reference's values, and the dirty positions, marked open (kValueUnknown).
-        PendingAppends appends;
+        PendingAppends appends(threads_);
         const std::vector<const ValueCode*>& reference = ref.values;
         for_scope("repair seed", scope, [&](int s, std::uint64_t i) {
             Side& sd = sides_[s];
             const ValueCode c = reference[s][i];
             sd.value[i] = c;
             if (is_draw(c) || c == loss_in(0)) return;  // a draw stays one; loss_in(0) has no move
-            sd.capture[i] = regime_.prepared(s, i).capture;
+            sd.capture[i] = valuation_.prepared(s, i).capture;
             if (!ref.exits_like(s, i)) {
                 sd.value[i] = kValueUnknown;
                 appends.add(0, make_item(s, i));
@@ -994,8 +988,8 @@ private:
         // Closure along king un-moves, round by round; every position met is kept in `all`.
         // A position re-solved costs several times what it costs in a full solve (its closure,
         // then king moves generated forwards and ranked one by one), so when the closure grows
-        // past an eighth of the scope (KvKKKK + KKKKvK under ffjd: 45%), the scope is solved in
-        // full instead, which overwrites every value.
+        // past an eighth of the scope, the scope is solved in full instead, which overwrites every
+        // value.
         std::uint64_t scope_size = 0;
         for (const Range& r : scope) scope_size += r.end - r.begin;
         const std::uint64_t limit = scope_size / 8;
@@ -1063,7 +1057,7 @@ private:
                 inside[k] = static_cast<std::uint8_t>(open);
             }
         });
-        Buckets b;
+        Buckets b(threads_);
         for_item_chunks("repair bucket", all, [&](auto& item_at, std::uint64_t begin, std::uint64_t end) {
             for (std::uint64_t k = begin; k < end; ++k) {
                 const Item it = item_at(k);
@@ -1087,22 +1081,20 @@ private:
     // The positions of the scope (one advancement level, or part of one) that have a plain man
     // move worth something else than in the reference, marked open like the dirty ones of
     // repair(): such a move leads to the level above, final by now, into a position whose value
-    // is not worth there what the reference's is (Regime::Reference::same_exit). They are found
+    // is not worth there what the reference's is (MoveValuation::Reference::same_exit). They are found
     // from those positions, by man un-moves, instead of by every position's man moves: a few
-    // percent of the level above differ (ffjd: KvKKKMM + KKKMMvK 1.9% repaired), and looking
-    // each man move up was two cache misses into the arrays, which by levels are spilled to
-    // files (KvKKKMM's ffjd repair seed waited on them; BENCHMARKS.md, "Session 27"). The level
-    // above is read in order, and a configuration all worth the same (config_like_reference) is
+    // percent of the level above differ, and looking each man move up would be two cache misses
+    // into the arrays, which by levels are spilled to files. The level above is read in order, and a configuration all worth the same (config_like_reference) is
     // not read at all. A position with a capture is decided by its captures: its man moves do
     // not count (repair set its capture flag before).
     void mark_man_moves_unlike_reference(const Scope& scope, PendingAppends& appends) {
         using G = typename R::Geometry;
         // No level above (the most advanced level, or a scope without man moves): nothing to find.
         if (scope.empty() || !level_above_) return;
-        const auto& ref = *regime_.reference;
+        const auto& ref = *valuation_.reference;
         // The configurations of the scope, per side (the rest of its level was copied), marked
-        // for the time of this call and cleared at its end: the cost stays that of the scope
-        // (MvMMMM has 12 M configurations of one position each, in some 40 levels).
+        // for the time of this call and cleared at its end: the cost stays that of the scope (a
+        // slice without kings has millions of configurations of one position each).
         if (in_scope_.empty())
             for (const Side& sd : sides_) in_scope_.emplace_back(sd.index.num_men_configs(), 0);
         const auto mark_scope = [&](char on) {
@@ -1114,8 +1106,7 @@ private:
         };
         mark_scope(1);
         // The configurations of the level above that are not all alike. (The lists are kept
-        // from level to level: made afresh, each level's came in freshly faulted pages, whose
-        // faults were 8% of a profile of MMvMMM's generation; BENCHMARKS.md, "Session 31".)
+        // from level to level: made afresh, each level's would come in freshly faulted pages.)
         std::vector<std::pair<int, std::uint64_t>>& above = above_configs_;
         above.clear();
         for (const Range& r : *level_above_) {
@@ -1124,7 +1115,8 @@ private:
         }
         std::vector<char>& unlike = above_unlike_;
         unlike.resize(above.size());  // every element written below
-        parallel_for(above.size(), [&](std::uint64_t k) { unlike[k] = !config_like_reference(above[k].first, above[k].second); });
+        parallel_for(above.size(), [&](std::uint64_t k) { unlike[k] = !config_like_reference(above[k].first, above[k].second); },
+                     {}, threads_);
         Scope differing;
         for (std::size_t k = 0; k < above.size(); ++k)
             if (unlike[k]) add_config(differing, above[k].first, above[k].second, sides_[above[k].first].index.kings_per_config());
@@ -1151,14 +1143,14 @@ private:
     }
 public:
     // Whether a man move into any position of men configuration mc of side s is worth what it
-    // is in the reference (Regime::reference; the configuration's values final). Decided once
-    // per configuration (two threads may both decide it: the same answer). Also what a regime's
-    // Regime::known asks of the configurations a phase's man moves reach.
+    // is in the reference (MoveValuation::reference; the configuration's values final). Decided once
+    // per configuration (two threads may both decide it: the same answer). Also what a valuation's
+    // MoveValuation::known asks of the configurations a phase's man moves reach.
     bool config_like_reference(int s, std::uint64_t mc) {
         std::atomic_ref<signed char> known(config_like_[static_cast<std::size_t>(s)][mc]);
         signed char k = known.load(std::memory_order_relaxed);
         if (k < 0) {
-            const auto& ref = *regime_.reference;
+            const auto& ref = *valuation_.reference;
             const std::uint64_t kpc = sides_[s].index.kings_per_config();
             const ValueCode* solved = sides_[s].value.data() + mc * kpc;
             const ValueCode* reference = ref.values[static_cast<std::size_t>(s)] + mc * kpc;
@@ -1174,12 +1166,12 @@ private:
 
     // Filled up front for the same reason as allocate_arrays.
     void assign_dtc() {
-        for (Side& sd : sides_) assign_parallel(sd.dtc, sd.index.size(), kDtcUnknown);
+        for (Side& sd : sides_) assign_parallel(sd.dtc, sd.index.size(), kDtcUnknown, threads_);
     }
     // DTC seeds: won positions with a winning conversion (or game-ending move) are at 1; lost
     // positions wait for all their king moves, every other move being a conversion worth 1.
     void seed_dtc(const Scope& scope) {
-        assert(!regime_.exit);  // the capture shortcut below takes the game's values
+        assert(!valuation_.exit);  // the capture shortcut below takes the game's values
         for_scope_positions("dtc seed", scope, [&](int s, std::uint64_t i, const Position& p) {
             Side& sd = sides_[s];
             const ValueCode v = sd.value[i];
@@ -1226,12 +1218,11 @@ private:
 
     void iterate_dtc(const Scope& scope) {
         LevelBuckets level;
-        PendingAppends appends;
+        PendingAppends appends(threads_);
         // Items of lost positions carry kItemFlag: the predecessor step needs to know which kind
-        // each item is, and reading its value there was a cache miss per item (a quarter of the
-        // DTC pass in Turkish KKvKKK).
+        // each item is, and reading its value there would be a cache miss per item.
         auto dtc_item = [&](int s, std::uint64_t i, bool lost) { return make_item(s, i) | (lost ? kItemFlag : 0); };
-        SideTally waiting;  // wins still without a DTC: after the seeds, less those found since
+        SideTally waiting(threads_);  // wins still without a DTC: after the seeds, less those found since
         for_scope("dtc 1", scope, [&](int s, std::uint64_t i) {
             const std::uint16_t c = sides_[s].dtc[i];
             if (c == 1) appends.add(1, dtc_item(s, i, is_loss(sides_[s].value[i])));
@@ -1331,8 +1322,9 @@ private:
     LevelBuckets wins_, losses_, exit_wins_;  // pass 2
     ExternalTables external_;
     SeedObserver observer_;
-    Regime regime_;
+    MoveValuation valuation_;
     PassProgress progress_;
+    int threads_ = 0;  // of every parallel loop (0: all cores)
     std::string level_label_;  // " (level k/n)" while solving by levels, for progress lines
     std::uint64_t repaired_ = 0, fell_back_ = 0;
     WinSteps win_steps_ = WinSteps::by_cost;

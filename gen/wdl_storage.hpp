@@ -1,7 +1,7 @@
 // Which side of a pair of slices, if any, gets a derived WDL table (probe/derived_wdl.hpp): a
 // header without values, the side's WDL found at probe time by one ply of search into the other
-// side's table. Deriving a side saves its bytes and costs its probes about 20 table reads instead
-// of one (BENCHMARKS.md, "Derived WDL").
+// side's table. Deriving a side saves its bytes and costs its probes a one-ply search of table
+// reads instead of one read (BENCHMARKS.md, "Derived WDL").
 #pragma once
 #include <array>
 #include <cstdint>
@@ -15,8 +15,7 @@ enum class WdlStorage {
     // table is at least kBalancedMinBytes and at least twice its mirror's, so deriving it cuts
     // the pair's WDL by two thirds or more. Where the sides compress alike, deriving would save
     // at most half of the pair for the same probe cost; where the table is small, the bytes saved
-    // are not worth any probe cost. International 2-5 pieces: 3 of 85 sides derived, the three
-    // largest (BENCHMARKS.md, "Balanced WDL").
+    // are not worth any probe cost (BENCHMARKS.md, "Balanced WDL").
     balanced,
     // Of every pair, the side whose table is larger, wherever allowed: the smallest set.
     compact,

@@ -1,7 +1,7 @@
 // Adjudication under the counting rules (adjudicate/adjudicator.hpp) against the generator's rule
-// tables: the boundary cases of RULES.md and the issue, and two independent checks over the
+// tables: the boundary cases of docs/RULES.md and the issue, and two independent checks over the
 // counting classes, both with the counters as part of the state and the counter bookkeeping
-// written here from RULES.md 1, not taken from the library:
+// written here from docs/RULES.md 1, not taken from the library:
 //  - one ply: for sampled positions and EVERY counter value, the library's result equals the
 //    best result over the moves, each successor judged by the library with the counters after
 //    the move. With the counters in the state the game graph has no cycle (every ply either
@@ -95,7 +95,7 @@ void check(const std::string& f, RuleSet rules, int reversible, std::optional<in
     CHECK(a.rule == rule);
 }
 
-// ---- RULES.md 1 bookkeeping, written independently of the library ----
+// ---- docs/RULES.md 1 bookkeeping, written independently of the library ----
 
 CountClass cls(const Position& p, RuleSet rules) { return count_class(Material::of(p), rules); }
 bool km_v_k(const Position& p) {
@@ -439,7 +439,7 @@ TEST_CASE("adjudication: a plain search to the end of the class budget agrees", 
     }
 }
 
-TEST_CASE("adjudication: the counters after a move follow RULES.md", "[adjudicate]") {
+TEST_CASE("adjudication: the counters after a move follow docs/RULES.md", "[adjudicate]") {
     const Adjudicator fmjd(tablebase(), RuleSet::fmjd), ffjd(tablebase(), RuleSet::ffjd);
     for (const Material& m : kClassMaterials)
         for (Color side : {Color::white, Color::black})
@@ -454,18 +454,18 @@ TEST_CASE("adjudication: the counters after a move follow RULES.md", "[adjudicat
                             const Counters got = lib.after_move(p, counters_of(x), mv);
                             INFO(to_string(rules) << " " << to_fen<R>(p) << " r=" << x.r);
                             // `after` keeps exactly the counters that apply after the move, as
-                            // RULES.md 1 says: compared whole, not through the library's applicable().
+                            // docs/RULES.md 1 says: compared whole, not through the library's applicable().
                             CHECK(got == counters_of(y));
                         }
                     }
                 }
 }
 
-// The counting classes, written out from RULES.md's text (the one-ply checks above take the
+// The counting classes, written out from docs/RULES.md's text (the one-ply checks above take the
 // class from the library, so a wrong class would pass them): a lone king against exactly three
 // pieces with a king is the 16-move class; against 2K, K+M or K the fmjd 5-move class; under ffjd
 // against 2K or K the immediate draw; K+M v K under ffjd in no class; nothing under none.
-TEST_CASE("adjudication: the counting classes of RULES.md, material by material", "[adjudicate]") {
+TEST_CASE("adjudication: the counting classes of docs/RULES.md, material by material", "[adjudicate]") {
     using C = CountClass;
     struct Row {
         const char* material;
@@ -506,7 +506,7 @@ TEST_CASE("adjudication: refuses what it cannot judge", "[adjudicate]") {
     const auto b = without.adjudicate(fen("W:WK2,6:BK50"), {});
     CHECK(b.status.status == probe::Status::missing);
     CHECK_THAT(plain->explain(b.status), Catch::Contains("fmjd"));
-    // Another variant's tables: the counting rules are international draughts' (RULES.md 2).
+    // Another variant's tables: the counting rules are international draughts' (docs/RULES.md 2).
     probe::Options t;
     t.directories = {test::turkish_tables()};
     t.variant = VariantId::turkish;
@@ -526,7 +526,7 @@ TEST_CASE("adjudication: refuses what it cannot judge", "[adjudicate]") {
 }
 
 // Beyond the tables' reach (more pieces than their largest slice) a limit already reached has
-// drawn the game and a side without a move has lost, as RULES.md 1 says, without a table; every
+// drawn the game and a side without a move has lost, as docs/RULES.md 1 says, without a table; every
 // other position there is refused as before.
 TEST_CASE("adjudication: beyond the tables, the rules alone decide a limit reached or a side without a move",
           "[adjudicate]") {

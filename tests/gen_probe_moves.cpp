@@ -29,7 +29,7 @@ constexpr Known kKnown[] = {
 };
 
 // Checks what moves() says about p against probes of the positions the moves lead to, and the
-// position's own value against its moves (RULES.md 3). Returns p's value.
+// position's own value against its moves (docs/RULES.md 3). Returns p's value.
 Result check_moves(const probe::Tablebase& tb, const Position& p) {
     std::vector<MoveValue> moves;
     const Result own = tb.moves(p, moves);
@@ -106,7 +106,7 @@ TEST_CASE("known values, move lists and principal variations (international)", "
         generate_moves<International>(cur, after);
         CHECK(after.empty());
     }
-    // With the 4-piece set (the ctest fixture): RULES.md's example, Black lost in exactly 32.
+    // With the 4-piece set (the ctest fixture): docs/RULES.md's example, Black lost in exactly 32.
     if (std::filesystem::exists(test::international_tables() / "KKMvK.wdl")) {
         const Result r = tb.probe_dtw(*parse_fen<International>("B:WK40,K45,50:BK7"));
         REQUIRE(r.ok());

@@ -1,0 +1,158 @@
+// The memory a pair's solve needs, against what the run may use: whether the pair is solved
+// whole, by advancement levels with its arrays spilled to files (docs/GENERATOR.md, "Memory"),
+// or refused up front instead of swapping for hours or being killed half-way.
+#pragma once
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <string>
+
+#include "gen/mapping_cache.hpp"
+#include "gen/slice_solver.hpp"
+#include "index/slice_index.hpp"
+#include "rules/expected.hpp"
+
+namespace dtb::gen {
+
+// Physical memory in MB (0 if unknown).
+inline std::uint64_t physical_memory_mb() {
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) >> 20 : 0;
+}
+
+// What a run may use: --memory, else the machine's physical memory (0 if unknown: no bound).
+struct MemoryBudget {
+    std::uint64_t requested_mb = 0;  // --memory; 0: the machine's
+    std::uint64_t bound_mb() const { return requested_mb ? requested_mb : physical_memory_mb(); }
+    // The memory the work may map (MappingCache::bound_memory; the pair estimates compare with
+    // it too): the bound less a margin for what the cache does not map (small allocations, the
+    // page cache of the tables read and written, the system). An eighth, at most 3 GB: a 6-piece
+    // pair solved whole with a margin of 1.5 GB was killed above the cache's bound.
+    std::uint64_t work_limit() const {
+        const std::uint64_t bound = bound_mb() << 20;
+        return bound - std::min<std::uint64_t>(std::uint64_t{3} << 30, bound / 8);
+    }
+};
+
+// Entries of a pair (a slice and its mirror): what memory and disk hold.
+template <class R>
+std::uint64_t entries_of_pair(const Material& m) {
+    return SliceIndex<R>(m).size() + (m.mirrored() == m ? 0 : SliceIndex<R>(m.mirrored()).size());
+}
+// The positions they stand for (more than the entries with a mirror index: Turkish).
+template <class R>
+std::uint64_t positions_of_pair(const Material& m) {
+    return SliceIndex<R>(m).num_positions() + (m.mirrored() == m ? 0 : SliceIndex<R>(m.mirrored()).num_positions());
+}
+// Bytes per entry of a pair's arrays at the peak of its solve: the game's solve (value, exit,
+// DTC, capture: 7 bytes); with counting rules, the phase seeds (2) and, while the rule tables are
+// solved, the game's value and capture flag (3) with a rule solve (5) and the game's DTC codes it
+// starts from (2, in place of DTC's array).
+template <class R>
+inline constexpr std::uint64_t kArrayBytesPerEntry = R::kCountingRules ? 12 : 7;
+// What a whole (not by levels) solve of m holds with `held` bytes of finished slices: its arrays
+// and 4 bytes per entry besides for its frontier lists, largest in the DTC pass and the repairs
+// of the rule tables, and what the mapping cache does not map.
+template <class R>
+std::uint64_t whole_solve_bytes(const Material& m, std::uint64_t held) {
+    return entries_of_pair<R>(m) * (kArrayBytesPerEntry<R> + 4) + held;
+}
+
+struct PairMemoryPlan {
+    bool spill = false;              // solved by levels with its big arrays in files
+    bool tight = false;              // a whole solve would pass the work limit
+    std::uint64_t whole_bytes = 0;   // what a whole solve would hold (whole_solve_bytes)
+    std::uint64_t array_bytes = 0;   // the pair's arrays alone
+    std::uint64_t spilled_bytes = 0; // spilled: the files' bytes (arrays, values kept, buffers)
+};
+
+// Decides how pair m is solved, `held` bytes of finished slices being in memory; spill_requested:
+// --spill; threads: --threads. A pair with men that is tight (international) is solved by levels when a level at a
+// time fits: its own positions, the level above that its man moves read, and the frontier lists
+// (about 8 bytes per position). A level is its men configurations, each a run of
+// kings_per_config entries: only when such a run takes a good part of a page (512 entries, a
+// quarter of a page of a 2-byte array) does a level touch mostly its own pages, so only then does
+// spilling help (pairs with fewer than two kings fit anyway).
+template <class R>
+Expected<PairMemoryPlan> plan_pair_memory(const Material& m, const MemoryBudget& budget, std::uint64_t held,
+                                          bool spill_requested, int threads,
+                                          const std::function<void(const std::string&)>& log) {
+    const std::uint64_t entries = entries_of_pair<R>(m);
+    PairMemoryPlan plan;
+    plan.array_bytes = entries * kArrayBytesPerEntry<R>;
+    plan.whole_bytes = whole_solve_bytes<R>(m, held);
+    const std::uint64_t need = plan.array_bytes + held;
+    const std::uint64_t bound_mb = budget.bound_mb();
+    const std::uint64_t bound = budget.work_limit();
+    const bool too_big = bound_mb && need > bound;
+    plan.tight = bound_mb && plan.whole_bytes > bound;
+    std::uint64_t level_need = 0;  // by levels, when considered: the largest level and the inputs
+    if constexpr (!SliceIndex<R>::kRowGroups) {
+        if (m.men() > 0 && (spill_requested || (plan.tight && SliceIndex<R>(m).kings_per_config() >= 512))) {
+            level_need = held + SliceSolver<R>::largest_level(m, threads) * (2 * kArrayBytesPerEntry<R> + 8);
+            plan.spill = !bound_mb || level_need <= bound;
+            if (!plan.spill && spill_requested && !too_big)
+                log(m.name() + ": its largest level would not fit; solved whole, not spilled");
+            if (!plan.spill && !spill_requested && !too_big)
+                log(m.name() + ": tight in memory and its largest level would not fit; solved whole");
+        }
+    }
+    if (!plan.spill && too_big)
+        return Error{"slice " + m.name() + " needs about " + std::to_string(need >> 20) + " MB" +
+                         (level_need ? " (" + std::to_string(level_need >> 20) + " MB solved by levels)" : "") +
+                         ", more than the " + std::to_string(bound >> 20) + " MB the generator may use (" +
+                         (budget.requested_mb ? "--memory " + std::to_string(budget.requested_mb)
+                                              : "this machine's " + std::to_string(bound_mb) + " MB; --memory MB overrides") +
+                         ", less a margin for what is not counted)",
+                     budget.requested_mb ? ErrorKind::bad_input : ErrorKind::system};
+    // Spilled, the files hold the work arrays, and, for a pair that later slices read, the values
+    // kept for them (2 bytes per position) and the writers' buffers.
+    if (plan.spill) plan.spilled_bytes = entries * (kArrayBytesPerEntry<R> + 4);
+    return plan;
+}
+
+// Whether the output folder has room for pair m's tables (2 bytes per entry at most) and, when it
+// is spilled, its arrays. Spill files are kept from pair to pair with their pages
+// (gen/mapping_cache.hpp), for the pairs solved by levels only: one that is not would have their
+// dirty pages written back under it, and their disk blocks count for its tables' files.
+inline Expected<bool> check_disk_space(const std::filesystem::path& dir, const Material& m, std::uint64_t entries,
+                                       const PairMemoryPlan& plan, MappingCache& cache) {
+    const auto space = std::filesystem::space(dir);
+    if (!plan.spill) cache.release_files();
+    // The kept files' disk blocks are this pair's arrays' again, up to their size; not its tables'.
+    const std::uint64_t kept_for_arrays = std::min<std::uint64_t>(cache.kept_file_bytes(), plan.spilled_bytes);
+    if (space.available + kept_for_arrays < entries * 2 + plan.spilled_bytes + (1 << 20))
+        return Error{"not enough free disk space in " + dir.string() + " for slice " + m.name() +
+                         (plan.spill ? " (its arrays spilled to disk)" : ""),
+                     ErrorKind::system};
+    return true;
+}
+
+// Big arrays, while it lives, are files in dir, unlinked at once (gen/mapping_cache.hpp); the
+// cached anonymous mappings go back to the system first.
+class SpillScope {
+public:
+    SpillScope(MappingCache& cache, const std::filesystem::path& dir) : cache_(cache) {
+        cache_.release();
+        cache_.spill_to(dir);
+    }
+    ~SpillScope() { cache_.spill_to({}); }
+    SpillScope(const SpillScope&) = delete;
+    SpillScope& operator=(const SpillScope&) = delete;
+
+private:
+    MappingCache& cache_;
+};
+
+// The mapping cache's counters at a pair's start, for what the pair added to them.
+struct CacheCounters {
+    std::uint64_t spilled = 0, overflow = 0, reused_files = 0;
+    static CacheCounters of(const MappingCache& cache) {
+        return {cache.spilled_bytes(), cache.overflow_bytes(), cache.reused_file_bytes()};
+    }
+};
+
+}  // namespace dtb::gen

@@ -1,0 +1,163 @@
+// Writes a pair's tables into the output folder through probe's format module: the header of
+// every file, the compression settings of each metric, capture positions as "don't care"
+// (gen/dont_care.hpp), and which side of a pair stores its WDL and which derives it.
+#pragma once
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <vector>
+
+#include "gen/big_array.hpp"
+#include "gen/dont_care.hpp"
+#include "gen/parallel.hpp"
+#include "gen/slice_solver.hpp"
+#include "gen/wdl_storage.hpp"
+#include "index/scheme_version.hpp"
+#include "probe/derived_wdl.hpp"
+#include "format/format.hpp"
+#include "probe/value.hpp"
+#include "rules/expected.hpp"
+
+namespace dtb::gen {
+
+// How the tables of a run are written.
+struct TableWriteSettings {
+    std::filesystem::path out_dir;
+    int zstd_level = 0;  // 0: the format module's default (WDL: kWdlZstdLevel)
+    WdlStorage wdl = WdlStorage::balanced;
+    std::uint64_t wdl_balanced_min_bytes = kBalancedMinBytes;
+    int threads = 0;  // of the parallel loops preparing the values (0: all cores)
+};
+
+template <class R>
+class TableWriter {
+public:
+    explicit TableWriter(TableWriteSettings settings) : s_(std::move(settings)) {}
+
+    const std::filesystem::path& out_dir() const { return s_.out_dir; }
+
+    static format::TableInfo table_info(const Material& m, format::Metric metric) {
+        format::TableInfo info{};
+        info.variant = R::kId;
+        info.rules_fingerprint = rules_fingerprint<R>();
+        info.wk = m.wk;
+        info.wm = m.wm;
+        info.bk = m.bk;
+        info.bm = m.bm;
+        info.metric = metric;
+        info.index_scheme = index_scheme_version<R>();
+        return info;
+    }
+
+    // residual: data are rule thresholds stored as exceptions to the slice's DTW and DTC, written
+    // before with the same block size (write_options).
+    Expected<std::uint64_t> write_table(const Material& m, format::Metric metric, std::span<const std::uint16_t> data,
+                                        bool residual = false) const {
+        format::TableInfo info = table_info(m, metric);
+        info.residual = residual;
+        auto r = format::write_table(s_.out_dir / format::file_name(m.name(), metric), info, data, write_options(metric));
+        if (!r) return Error{"writing " + m.name() + ": " + r.error(), r.error_kind()};
+        return r->bytes;
+    }
+
+    // The DTC and DTW files of one side; the solver's seed pass flagged its capture positions.
+    Expected<std::uint64_t> write_distances(const Material& m, std::span<const ValueCode> value,
+                                            std::span<const std::uint16_t> dtc, std::span<const std::uint8_t> captures) const {
+        BigArray<std::uint16_t> out(dtc.size());  // written in parallel below
+        parallel_for(out.size(), [&](std::uint64_t i) { out[i] = dtc[i]; }, {}, s_.threads);
+        fill_dont_care(out, captures, std::nullopt, s_.threads);
+        auto w = write_table(m, format::Metric::dtc, out);
+        if (!w) return Error{w.error(), w.error_kind()};
+        parallel_for(out.size(), [&](std::uint64_t i) { out[i] = static_cast<std::uint16_t>(distance_of(value[i])); }, {},
+                     s_.threads);
+        fill_dont_care(out, captures, std::nullopt, s_.threads);
+        auto w2 = write_table(m, format::Metric::dtw, out);
+        if (!w2) return Error{w2.error(), w2.error_kind()};
+        return *w + *w2;
+    }
+
+    // The WDL tables of the pair's sides, compressed first so that the side that would cost more
+    // on disk can be the one derived (when allowed). Deterministic: the compressed sizes do not
+    // depend on the number of threads.
+    Expected<std::uint64_t> write_wdl(const SliceSolver<R>& solver) const {
+        std::vector<format::PreparedTable> prepared;
+        for (int s = 0; s < solver.num_sides(); ++s) {
+            const auto& sd = solver.side(s);
+            BigArray<std::uint16_t> wdl(sd.value.size());  // written in parallel below
+            parallel_for(wdl.size(), [&](std::uint64_t i) { wdl[i] = static_cast<std::uint16_t>(wdl_of(sd.value[i])); }, {},
+                         s_.threads);
+            fill_dont_care(wdl, sd.capture, static_cast<std::uint16_t>(Wdl::draw), s_.threads);
+            auto p = format::prepare_table(table_info(sd.index.material(), format::Metric::wdl), wdl,
+                                           write_options(format::Metric::wdl));
+            if (!p) return Error{"writing " + sd.index.material().name() + ": " + p.error(), p.error_kind()};
+            prepared.push_back(std::move(*p));
+        }
+        int derived = -1;
+        if (s_.wdl != WdlStorage::both_sides && solver.num_sides() == 2)
+            derived = side_to_derive(s_.wdl, {prepared[0].file_bytes(), prepared[1].file_bytes()},
+                                     {wdl_derivable(solver.side(0).index.material()),
+                                      wdl_derivable(solver.side(1).index.material())},
+                                     s_.wdl_balanced_min_bytes);
+        // The stored side first: however the run stops, at most one side of the pair is derived.
+        std::uint64_t bytes = 0;
+        std::vector<int> order;
+        for (int s = 0; s < solver.num_sides(); ++s)
+            if (s != derived) order.push_back(s);
+        if (derived >= 0) order.push_back(derived);
+        for (int s : order) {
+            const Material m = solver.side(s).index.material();
+            const auto path = s_.out_dir / format::file_name(m.name(), format::Metric::wdl);
+            auto w = s == derived ? format::write_derived_table(path, table_info(m, format::Metric::wdl),
+                                                                solver.side(s).value.size(),
+                                                                write_options(format::Metric::wdl))
+                                  : format::write_prepared(path, prepared[s]);
+            if (!w) return Error{"writing " + m.name() + ": " + w.error(), w.error_kind()};
+            bytes += w->bytes;
+        }
+        return bytes;
+    }
+
+private:
+    // How WDL tables are written (the distance and rule tables keep format::WriteOptions' defaults).
+    static constexpr std::uint32_t kWdlBlockEntries = 1u << 18;
+    static constexpr int kWdlZstdLevel = 15;
+
+    format::WriteOptions write_options(format::Metric metric) const {
+        format::WriteOptions wo;
+        if (metric == format::Metric::wdl) {
+            // WDL is what engines load and what must stay small: larger blocks at a higher level
+            // make it about a fifth smaller, for a slower decode of a block on a probe's cache miss
+            // (BENCHMARKS.md, "Generator").
+            wo.block_entries = kWdlBlockEntries;
+            wo.zstd_level = kWdlZstdLevel;
+        }
+        if (s_.zstd_level) wo.zstd_level = s_.zstd_level;
+        return wo;
+    }
+
+    // Whether m's WDL may be derived: every slice its quiet moves reach stores its WDL, and no
+    // derived table on disk rests on m's. The mirror is the other side of the same pair (stored,
+    // since at most one side is derived); a promotion slice was finished before m, so its WDL
+    // file tells; the slice that promotes into m comes later, but a resumed or repaired folder
+    // may hold it already.
+    bool wdl_derivable(const Material& m) const {
+        if (!may_derive_wdl(m)) return false;
+        const auto wdl_info = [&](const Material& x) {
+            return format::read_table_info(s_.out_dir / format::file_name(x.name(), format::Metric::wdl));
+        };
+        for (const Material& x : quiet_successor_materials(m)) {
+            if (x == m.mirrored()) continue;
+            auto info = wdl_info(x);
+            if (!info || info->derived()) return false;
+        }
+        for (const Material& y : quiet_predecessor_materials(m)) {
+            if (y == m.mirrored()) continue;
+            if (auto info = wdl_info(y); info && info->derived()) return false;
+        }
+        return true;
+    }
+
+    TableWriteSettings s_;
+};
+
+}  // namespace dtb::gen
