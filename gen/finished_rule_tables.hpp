@@ -49,6 +49,7 @@ class FinishedRuleTables {
 public:
     // threads: of every parallel loop (0: all cores).
     explicit FinishedRuleTables(std::filesystem::path dir, int threads = 0) : dir_(std::move(dir)), threads_(threads) {}
+    int threads() const { return threads_; }
 
     // Which slices load keeps: the generator needs class thresholds only; dtb verify --full
     // re-derives every table and reads them all.

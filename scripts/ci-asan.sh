@@ -1,27 +1,19 @@
 #!/usr/bin/env bash
 # CI step: AddressSanitizer + UndefinedBehaviorSanitizer build (build-asan/; clang when present,
-# else g++) and the fast part of the test suite under it. Left out: the fixture that generates the 4-piece default
-# set and every test that reads it (they run in the plain build, scripts/test.sh), and tests too
-# slow under the sanitizers; [.slow] Catch tests are never registered with ctest.
+# else g++) and the fast part of the test suite under it (what is left out: below; [.slow] Catch
+# tests are never registered with ctest).
 # Environment: JOBS (build and test parallelism, default 2), ASAN_EXCLUDE (ctest -E regex).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=${JOBS:-2}
 build=build-asan
-# Left out, each for a reason:
-# - faults injected with LD_PRELOAD (tests/fault_injection.c): ASan's runtime must come first;
-# - the explorer's and Python's tests: they read the 4-piece fixture (the request handling runs
-#   under ASan in fuzz_request);
-# - tests that need the 4-piece tables (adjudication among them; "3-piece adjudication" runs) and
-#   tests too slow under the sanitizers;
-# - the find_package consumer: an outside project built without the sanitizer flags cannot link
-#   the sanitized library;
-# - three exhaustive 3-piece checks, slow under the sanitizers (BENCHMARKS.md, "Build and CI"):
-#   the code they walk runs here anyway through the Turkish probe check and the generation tests,
-#   and the plain build runs them in full.
-# The fixture itself is named too: -E keeps it out of the selection, -FS keeps ctest from adding
-# it back as the setup of the selected tests.
-exclude=${ASAN_EXCLUDE:-"^fixture:|^server:|^python:|injected|a full disk while|4 pieces|default set|kings-only counts|longest wins|4-piece|5-piece|depths 1-8|8 threads|consumer_project|adjudication:|dtb adjudicate|probed values equal the derived ones for every position up to 3 pieces .international|outside the counting classes a capture position is worth|predecessor ranks equal un-moves ranked from scratch"}
+# Left out, each for a reason: Catch tests tagged [plain-build] (tests/CMakeLists.txt: faults
+# injected with LD_PRELOAD, whose shim ASan's runtime must precede; readers of the 4-piece
+# fixture; exhaustive checks too slow under the sanitizers), and here by name: the fixture itself
+# (-E keeps it out, -FS keeps ctest from adding it back as a setup), the explorer's and Python's
+# suites (they read the fixture; fuzz_request runs the request handling under ASan), and the
+# find_package consumer (a project built without the sanitizer flags cannot link the library).
+exclude=${ASAN_EXCLUDE:-"^fixture:|^server:|^python:|consumer_project"}
 start=$(date +%s)
 # Compiler: clang when present (.ci/run installs it, with libomp for OpenMP), else the default.
 # With ASan+UBSan, clang compiles in about half g++'s time, every check kept (g++'s UBSan null,

@@ -5,15 +5,16 @@
 # threads. They read synthetic tables they write themselves, so no generation runs here. Nothing
 # OpenMP-based runs under TSan (gcc's libgomp is not instrumented: TSan reports false races
 # inside it), which is why only probe_tests is built. Any report fails the step.
-# Environment: JOBS (build parallelism, default 2), TSAN_TESTS (Catch test spec, default below).
+# Environment: JOBS (build parallelism, default 2), TSAN_PROBE_TESTS and TSAN_FORMAT_TESTS (Catch test specs, defaults below).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=${JOBS:-2}
 build=build-tsan
-tests=${TSAN_TESTS:-"[concurrency],format: four threads reading one reader agree with the input,format: the file does not depend on the number of threads,format: read_all gives the same values on 1 to 8 threads,format: read_all on several threads names the damaged block"}
+probe_tests=${TSAN_PROBE_TESTS:-"[concurrency]"}
+format_tests=${TSAN_FORMAT_TESTS:-"format: four threads reading one reader agree with the input,format: the file does not depend on the number of threads,format: read_all gives the same values on 1 to 8 threads,format: read_all on several threads names the damaged block"}
 start=$(date +%s)
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDTB_TSAN=ON -DDTB_BUILD_BENCH=OFF >/dev/null
-cmake --build "$build" -j"$jobs" --target probe_tests
+cmake --build "$build" -j"$jobs" --target probe_tests format_tests
 built=$(date +%s)
 # halt_on_error: the first report ends the run with exitcode (66), so the step fails.
 export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:exitcode=66:second_deadlock_stack=1}

@@ -270,7 +270,7 @@ TEST_CASE("format: four threads reading one reader agree with the input", "[prob
     CHECK(mismatches == 0);
 }
 
-TEST_CASE("format: read_all gives the same values on 1 to 8 threads", "[probe][format]") {
+TEST_CASE("format: read_all gives the same values on 1 to 8 threads", "[probe][format][plain-build]") {
     TempDir dir("read-all-threads");
     // 37 blocks of 1024 and a short one: more blocks than threads, and fewer (a 1-block table).
     const auto values = runs(37 * 1024 + 5, 300, 11);

@@ -218,7 +218,7 @@ Wdl search(const State& x, RuleSet rules, const Adjudicator& library, int depth)
 
 }  // namespace
 
-TEST_CASE("adjudication: the boundary cases of the counting rules", "[adjudicate]") {
+TEST_CASE("adjudication: the boundary cases of the counting rules", "[adjudicate][plain-build]") {
     const auto fmjd = RuleSet::fmjd;
     // K+M v K, 5-move class: 9 plies to win, 10 - small plies allowed.
     check("W:WK2,6:BK50", fmjd, 0, {}, 0, Wdl::win, 9, DecidingRule::none);
@@ -246,7 +246,7 @@ TEST_CASE("adjudication: the boundary cases of the counting rules", "[adjudicate
     check("W:WK2,6:BK50", RuleSet::none, 0, {}, 9, Wdl::win, 9, DecidingRule::none);
 }
 
-TEST_CASE("adjudication: a kings-only 4-piece win with reversible near 50", "[adjudicate]") {
+TEST_CASE("adjudication: a kings-only 4-piece win with reversible near 50", "[adjudicate][plain-build]") {
     // 2K v 2K, won in 7; its first capture comes after 3 plies, the longest of any 2K v 2K win:
     // won with reversible up to 47, drawn by the 25-move rule from 48.
     const std::string f = "W:WK6,K7:BK1,K50";
@@ -283,7 +283,7 @@ std::vector<std::string> move_texts(const probe::Adjudication& a) {
 
 }  // namespace
 
-TEST_CASE("adjudication: a game already drawn by a limit keeps every move, and ffjd 2K v K draws are labelled 2k-v-k", "[adjudicate]") {
+TEST_CASE("adjudication: a game already drawn by a limit keeps every move, and ffjd 2K v K draws are labelled 2k-v-k", "[adjudicate][plain-build]") {
     // ffjd: 2K v K with White to move and no capture is drawn at once, though White wins in 3
     // (14-46 forces the lone king to capture into the long diagonal). The rule is 2K v K's, with
     // or without a 16-move count carried in, and every legal move keeps the draw.
@@ -326,7 +326,7 @@ TEST_CASE("adjudication: a game already drawn by a limit keeps every move, and f
     CHECK(drawn_wins > 10);
 }
 
-TEST_CASE("adjudication: counters up to INT_MAX are answered like any count past the limit", "[adjudicate]") {
+TEST_CASE("adjudication: counters up to INT_MAX are answered like any count past the limit", "[adjudicate][plain-build]") {
     constexpr int kMax = std::numeric_limits<int>::max();
     for (const char* f : {"B:WK40,K45,50:BK7", "W:WK40,K45,50:BK11", "W:WK2,6:BK50", "W:WK6,K7:BK1,K50"}) {
         INFO(f);
@@ -349,7 +349,7 @@ TEST_CASE("adjudication: counters up to INT_MAX are answered like any count past
 }
 
 TEST_CASE("adjudication: fmjd and ffjd differ on 2K v K, K v K and K+M v K; none is the theory",
-          "[adjudicate]") {
+          "[adjudicate][plain-build]") {
     const Adjudicator fmjd(tablebase(), RuleSet::fmjd), ffjd(tablebase(), RuleSet::ffjd),
         none(tablebase(), RuleSet::none);
     std::map<std::string, int> ffjd_draws;
@@ -386,7 +386,7 @@ TEST_CASE("adjudication: fmjd and ffjd differ on 2K v K, K v K and K+M v K; none
 }
 
 TEST_CASE("adjudication: every counter value of the counting classes follows from its successors",
-          "[adjudicate]") {
+          "[adjudicate][plain-build]") {
     std::uint64_t states = 0;
     for (RuleSet rules : {RuleSet::fmjd, RuleSet::ffjd}) {
         const Adjudicator library(tablebase(), rules);
@@ -412,7 +412,7 @@ TEST_CASE("adjudication: every counter value of the counting classes follows fro
     CHECK(states > 1000000);
 }
 
-TEST_CASE("adjudication: a plain search to the end of the class budget agrees", "[adjudicate]") {
+TEST_CASE("adjudication: a plain search to the end of the class budget agrees", "[adjudicate][plain-build]") {
     for (RuleSet rules : {RuleSet::fmjd, RuleSet::ffjd}) {
         const Adjudicator library(tablebase(), rules);
         for (const Material& m : kClassMaterials) {
@@ -439,7 +439,7 @@ TEST_CASE("adjudication: a plain search to the end of the class budget agrees", 
     }
 }
 
-TEST_CASE("adjudication: the counters after a move follow docs/RULES.md", "[adjudicate]") {
+TEST_CASE("adjudication: the counters after a move follow docs/RULES.md", "[adjudicate][plain-build]") {
     const Adjudicator fmjd(tablebase(), RuleSet::fmjd), ffjd(tablebase(), RuleSet::ffjd);
     for (const Material& m : kClassMaterials)
         for (Color side : {Color::white, Color::black})
@@ -465,7 +465,7 @@ TEST_CASE("adjudication: the counters after a move follow docs/RULES.md", "[adju
 // class from the library, so a wrong class would pass them): a lone king against exactly three
 // pieces with a king is the 16-move class; against 2K, K+M or K the fmjd 5-move class; under ffjd
 // against 2K or K the immediate draw; K+M v K under ffjd in no class; nothing under none.
-TEST_CASE("adjudication: the counting classes of docs/RULES.md, material by material", "[adjudicate]") {
+TEST_CASE("adjudication: the counting classes of docs/RULES.md, material by material", "[adjudicate][plain-build]") {
     using C = CountClass;
     struct Row {
         const char* material;
@@ -492,7 +492,7 @@ TEST_CASE("adjudication: the counting classes of docs/RULES.md, material by mate
     }
 }
 
-TEST_CASE("adjudication: refuses what it cannot judge", "[adjudicate]") {
+TEST_CASE("adjudication: refuses what it cannot judge", "[adjudicate][plain-build]") {
     const Adjudicator judge(tablebase(), RuleSet::fmjd);
     // More pieces than the tables hold.
     const auto a = judge.adjudicate(fen("W:W31-50:B1-20"), {});
@@ -529,7 +529,7 @@ TEST_CASE("adjudication: refuses what it cannot judge", "[adjudicate]") {
 // drawn the game and a side without a move has lost, as docs/RULES.md 1 says, without a table; every
 // other position there is refused as before.
 TEST_CASE("adjudication: beyond the tables, the rules alone decide a limit reached or a side without a move",
-          "[adjudicate]") {
+          "[adjudicate][plain-build]") {
     const probe::Tablebase& tb = tablebase();
     const std::string kings = "W:WK1,K2,K3,K4:BK46,K47,K48", blocked = "W:W6,16:B1,7,11,17";
     REQUIRE(Material::of(fen(kings)).pieces() > tb.max_pieces());
@@ -589,7 +589,7 @@ TEST_CASE("adjudication: beyond the tables, the rules alone decide a limit reach
 // a table; a capture from beyond the reach is compulsory and so the only move kept; and a table
 // missing within the reach, reached through such a capture, is reported, not answered around.
 TEST_CASE("adjudication: beyond a small folder, the class limits decide, and a gap inside it is reported",
-          "[adjudicate]") {
+          "[adjudicate][plain-build]") {
     const auto status = [](const Adjudicator& judge, const std::string& f, const Counters& k) {
         return judge.adjudicate(fen(f), k).status.status;
     };
@@ -665,7 +665,7 @@ TEST_CASE("adjudication: beyond a small folder, the class limits decide, and a g
 // DTW only shortens the search for plies under the counting rules (and gives theoretical_dtw):
 // a handle without it answers the same results, plies and moves; without rules the plies are
 // the DTW, so they are not known without it.
-TEST_CASE("adjudication: a handle without DTW answers the same", "[adjudicate]") {
+TEST_CASE("adjudication: a handle without DTW answers the same", "[adjudicate][plain-build]") {
     probe::Options o;
     o.directories = {tables()};
     o.metrics = probe::kWdl | probe::kRuleMetrics;
@@ -710,7 +710,7 @@ TEST_CASE("adjudication: a handle without DTW answers the same", "[adjudicate]")
 }
 
 TEST_CASE("adjudication: every reversible count outside the classes follows from its successors",
-          "[adjudicate]") {
+          "[adjudicate][plain-build]") {
     std::uint64_t states = 0;
     const std::vector<Material> materials{{2, 0, 2, 0}, {1, 1, 1, 1}, {2, 0, 1, 1}, {2, 1, 0, 1},
                                           {1, 0, 0, 2}, {1, 1, 0, 1}, {0, 2, 1, 0}, {1, 0, 1, 1}};

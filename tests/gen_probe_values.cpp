@@ -102,7 +102,7 @@ const std::filesystem::path& compact_tables(VariantId variant) {
 }
 
 TEST_CASE("probed values equal the derived ones for every position up to 3 pieces (international)",
-          "[probe]") {
+          "[probe][plain-build]") {
     auto materials = all_materials<International>(3);
     materials.push_back(Material{3, 0, 1, 0});
     materials.push_back(Material{1, 0, 3, 0});
@@ -180,7 +180,7 @@ void check_four_pieces() {
     CHECK(cc.derived_slices > 0);
 }
 
-TEST_CASE("probed values equal the derived ones for every position of 4 pieces", "[probe][.slow]") {
+TEST_CASE("probed values equal the derived ones for every position of 4 pieces", "[probe][.slow][plain-build]") {
     SECTION("international") {
         check_four_pieces<International>();
     }

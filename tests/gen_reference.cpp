@@ -149,20 +149,20 @@ void check_sha256() {
 
 }  // namespace
 
-TEST_CASE("the default set has the reference statistics (international)", "[gen][reference]") {
+TEST_CASE("the default set has the reference statistics (international)", "[gen][reference][plain-build]") {
     check_stats<International>();
 }
 
-TEST_CASE("the default set has the reference statistics (turkish)", "[gen][reference]") {
+TEST_CASE("the default set has the reference statistics (turkish)", "[gen][reference][plain-build]") {
     check_stats<Turkish>();
 }
 
 TEST_CASE("the default set has the reference sha256 checksums (international)",
-          "[gen][reference]") {
+          "[gen][reference][plain-build]") {
     check_sha256<International>();
 }
 
-TEST_CASE("the default set has the reference sha256 checksums (turkish)", "[gen][reference]") {
+TEST_CASE("the default set has the reference sha256 checksums (turkish)", "[gen][reference][plain-build]") {
     check_sha256<Turkish>();
 }
 

@@ -81,14 +81,14 @@ void check_predecessor_ranks(int pieces, std::uint64_t samples_per_slice) {
 
 }  // namespace
 
-TEST_CASE("predecessor ranks equal un-moves ranked from scratch (up to 3 pieces, all positions)", "[gen][retro]") {
+TEST_CASE("predecessor ranks equal un-moves ranked from scratch (up to 3 pieces, all positions)", "[gen][retro][plain-build]") {
     for (int n = 2; n <= 3; ++n) {
         check_predecessor_ranks<International>(n, ~std::uint64_t{0});
         check_predecessor_ranks<Turkish>(n, ~std::uint64_t{0});
     }
 }
 
-TEST_CASE("predecessor ranks equal un-moves ranked from scratch (4 pieces, sampled)", "[gen][retro]") {
+TEST_CASE("predecessor ranks equal un-moves ranked from scratch (4 pieces, sampled)", "[gen][retro][plain-build]") {
     check_predecessor_ranks<International>(4, 20'000);
     check_predecessor_ranks<Turkish>(4, 20'000);
 }

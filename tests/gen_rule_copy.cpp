@@ -74,7 +74,7 @@ void require_equal(const Tables& solved, const Tables& copied) {
 
 }  // namespace
 
-TEST_CASE("rule phases copied or repaired from DTC equal a full solve (international, 4 pieces)", "[gen][rules]") {
+TEST_CASE("rule phases copied or repaired from DTC equal a full solve (international, 4 pieces)", "[gen][rules][plain-build]") {
     const auto& dir = test::generated_tables<International>(4);
     gen::FinishedTables<International> finished(dir);
     gen::FinishedRuleTables<International> rules(dir);
@@ -129,7 +129,7 @@ TEST_CASE("rule phases copied or repaired from DTC equal a full solve (internati
 // against the solve's own output, before any filling, for every such international slice of 3
 // and 4 pieces. (The readers' side: tests/gen_probe_adjudicate.cpp and tools_verify.cpp.)
 TEST_CASE("rule tables: outside the counting classes a capture position is worth its captures with fresh counters",
-          "[gen][rules]") {
+          "[gen][rules][plain-build]") {
     const auto& dir = test::generated_tables<International>(4);
     gen::FinishedTables<International> finished(dir);
     gen::FinishedRuleTables<International> rules(dir);

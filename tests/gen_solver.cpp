@@ -88,7 +88,7 @@ TEST_CASE("solving by levels equals solving whole (international, up to 3 pieces
     CHECK(check_levels(3) >= 5);
 }
 
-TEST_CASE("solving by levels equals solving whole (international, up to 4 pieces)", "[gen]") {
+TEST_CASE("solving by levels equals solving whole (international, up to 4 pieces)", "[gen][plain-build]") {
     CHECK(check_levels(4) >= 15);
 }
 
@@ -134,7 +134,7 @@ TEST_CASE("win steps pushed, pulled or chosen by cost agree (international, up t
 
 // The files were written with the win steps chosen by cost. Every step pulled costs several times
 // a solve (52 s here, against 3 pieces' 1.3 s for all three forms), so this one is run by hand.
-TEST_CASE("files read back equal the solution with every win step pulled (international, up to 4 pieces)", "[gen][.slow]") {
+TEST_CASE("files read back equal the solution with every win step pulled (international, up to 4 pieces)", "[gen][.slow][plain-build]") {
     check_read_back<International>(4, gen::SliceSolver<International>::WinSteps::pulled);
 }
 

@@ -67,7 +67,7 @@ TEST_CASE("tables do not depend on what new arrays hold before they are written 
     }
 }
 
-TEST_CASE("tables do not depend on what new arrays hold before they are written (international, 4 pieces)", "[gen]") {
+TEST_CASE("tables do not depend on what new arrays hold before they are written (international, 4 pieces)", "[gen][plain-build]") {
     const fs::path fixture = test::fixture_tables(VariantId::international);
     REQUIRE(!fixture.empty());
     for (const bool spill : {false, true}) {

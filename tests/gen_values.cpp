@@ -25,7 +25,7 @@ constexpr LongestWin kInternationalLongestWins[] = {
 
 }  // namespace
 
-TEST_CASE("international longest wins are reproduced and are the maxima of their slices", "[gen]") {
+TEST_CASE("international longest wins are reproduced and are the maxima of their slices", "[gen][plain-build]") {
     const auto& dir = test::generated_tables<International>(4);
     gen::FullTables<International> tables(dir);
     for (const auto& lw : kInternationalLongestWins) {
@@ -42,7 +42,7 @@ TEST_CASE("international longest wins are reproduced and are the maxima of their
     }
 }
 
-TEST_CASE("international kings-only counts", "[gen]") {
+TEST_CASE("international kings-only counts", "[gen][plain-build]") {
     const auto& dir = test::generated_tables<International>(4);
     gen::FullTables<International> tables(dir);
     auto count = [&](Material m) {
@@ -86,10 +86,10 @@ void verify_all(int pieces) {
     CHECK(checked > 0);
 }
 
-TEST_CASE("every stored value follows from its successors (international, up to 4 pieces)", "[gen]") {
+TEST_CASE("every stored value follows from its successors (international, up to 4 pieces)", "[gen][plain-build]") {
     verify_all<International>(4);
 }
 
-TEST_CASE("every stored value follows from its successors (turkish, up to 4 pieces)", "[gen]") {
+TEST_CASE("every stored value follows from its successors (turkish, up to 4 pieces)", "[gen][plain-build]") {
     verify_all<Turkish>(4);
 }

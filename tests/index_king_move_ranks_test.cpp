@@ -71,7 +71,7 @@ TEST_CASE("a king moved ranks as from scratch: every position of up to 3 pieces"
 }
 
 TEST_CASE("a king moved ranks as from scratch: 20,000 positions of every 4- and 5-piece slice",
-          "[index][king-move-ranks]") {
+          "[index][king-move-ranks][plain-build]") {
     for (int n = 4; n <= 5; ++n) {
         check_slices<International>(n, 20'000);
         check_slices<Turkish>(n, 20'000);

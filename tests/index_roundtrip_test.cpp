@@ -158,12 +158,12 @@ TEST_CASE("index is a bijection on every slice of up to 3 pieces", "[index][roun
     for (const Material& m : all_materials<Turkish>(3)) check_exhaustive<Turkish>(m);
 }
 
-TEST_CASE("index round trip on 10^6 samples of every 4-piece slice", "[index][roundtrip]") {
+TEST_CASE("index round trip on 10^6 samples of every 4-piece slice", "[index][roundtrip][plain-build]") {
     check_sampled<International>(4, 1'000'000);
     check_sampled<Turkish>(4, 1'000'000);
 }
 
-TEST_CASE("index round trip on 10^6 samples of every 5-piece slice", "[index][roundtrip]") {
+TEST_CASE("index round trip on 10^6 samples of every 5-piece slice", "[index][roundtrip][plain-build]") {
     check_sampled<International>(5, 1'000'000);
     check_sampled<Turkish>(5, 1'000'000);
 }
@@ -213,7 +213,7 @@ TEST_CASE("stepping to the next index equals unranking it: every index up to 3 p
     check_steps_up_to<Turkish>(3, 0, 0);
 }
 
-TEST_CASE("stepping to the next index equals unranking it: runs in every 4- and 5-piece slice", "[index][roundtrip]") {
+TEST_CASE("stepping to the next index equals unranking it: runs in every 4- and 5-piece slice", "[index][roundtrip][plain-build]") {
     for (int pieces : {4, 5}) {
         check_steps_up_to<International>(pieces, 20, 20'000);
         check_steps_up_to<Turkish>(pieces, 20, 20'000);

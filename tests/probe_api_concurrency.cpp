@@ -79,7 +79,7 @@ std::uint64_t hammer(const Tablebase& tb, const std::vector<Sample>& samples, in
 
 }  // namespace
 
-TEST_CASE("8 threads with a small cache agree with a single thread", "[probe][concurrency]") {
+TEST_CASE("8 threads with a small cache agree with a single thread", "[probe][concurrency][plain-build]") {
     test::ScratchDir dir("threads");
     test::write_synthetic_tables<International>(dir.path / "i", 3, 512);
     test::write_synthetic_tables<Turkish>(dir.path / "t", 3, 512);

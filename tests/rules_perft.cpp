@@ -39,7 +39,7 @@ void check_perft(std::string_view fen, CaptureMode mode, const std::vector<std::
 
 }  // namespace
 
-TEST_CASE("perft international start, unique mode, depths 1-8", "[rules][perft]") {
+TEST_CASE("perft international start, unique mode, depths 1-8", "[rules][perft][plain-build]") {
     check_perft<International>("W:W31-50:B1-20", CaptureMode::unique,
                                {9, 81, 658, 4265, 27117, 167140, 1049442, 6483961});
 }
@@ -48,7 +48,7 @@ TEST_CASE("perft international start, unique mode, depth 9", "[rules][perft][.sl
     check_perft<International>("W:W31-50:B1-20", CaptureMode::unique, {41022423}, 9);
 }
 
-TEST_CASE("perft international start, paths mode, depths 1-8", "[rules][perft]") {
+TEST_CASE("perft international start, paths mode, depths 1-8", "[rules][perft][plain-build]") {
     // Only depths 8 and 9 are published for paths mode; depths 1-7 are checked against the unique
     // counts, from which they may differ only if a capture with two paths occurs before ply 7.
     check_perft<International>("W:W31-50:B1-20", CaptureMode::paths,

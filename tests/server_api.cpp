@@ -122,7 +122,7 @@ TEST_CASE("GET /api/v1/{variant}: the dtb probe --json object", "[server]") {
     }
 }
 
-TEST_CASE("GET /api/v1/international/adjudicate: the dtb adjudicate --json object", "[server]") {
+TEST_CASE("GET /api/v1/international/adjudicate: the dtb adjudicate --json object", "[server][plain-build]") {
     auto c = fixture_server().client();
     struct Case {
         std::string fen, rules;
@@ -152,7 +152,7 @@ TEST_CASE("GET /api/v1/international/adjudicate: the dtb adjudicate --json objec
     }
 }
 
-TEST_CASE("POST /api/v1/international/games: the dtb adjudicate --pdn --json object", "[server]") {
+TEST_CASE("POST /api/v1/international/games: the dtb adjudicate --pdn --json object", "[server][plain-build]") {
     auto c = fixture_server().client();
     for (const std::string file : {"tests/data/adjudicate.pdn", "tests/data/pdn/padded.pdn", "tests/data/pdn/game_types.pdn", "tests/data/pdn/turkish.pdn"}) {
         const fs::path path = fs::path(DTB_SOURCE_DIR) / file;

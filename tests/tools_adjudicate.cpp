@@ -49,7 +49,7 @@ bool has_event(const nlohmann::json& game, int ply, const std::string& event) {
 
 }  // namespace
 
-TEST_CASE("dtb adjudicate --fen: the JSON contract", "[tools][adjudicate]") {
+TEST_CASE("dtb adjudicate --fen: the JSON contract", "[tools][adjudicate][plain-build]") {
     const auto j = run_json({"--fen", "W:WK2,6:BK50"});
     for (const char* key : {"fen", "rules", "reversible", "endgame", "small", "result", "plies", "rule", "moves",
                             "theoretical"})
@@ -83,7 +83,7 @@ TEST_CASE("dtb adjudicate --fen: the JSON contract", "[tools][adjudicate]") {
     CHECK(ffjd["rule"] == "2k-v-k");
 }
 
-TEST_CASE("dtb adjudicate --pdn: the report on games built for each rule", "[tools][adjudicate]") {
+TEST_CASE("dtb adjudicate --pdn: the report on games built for each rule", "[tools][adjudicate][plain-build]") {
     const auto j = run_json({"--pdn", kPdn.string()}, 1);
     const auto& g = j["games"];
     REQUIRE(g.size() == 10);
@@ -122,7 +122,7 @@ TEST_CASE("dtb adjudicate --pdn: the report on games built for each rule", "[too
     CHECK(f["games"][9]["outcome"] == "drawn at ply 28");
 }
 
-TEST_CASE("dtb adjudicate: exit codes", "[tools][adjudicate]") {
+TEST_CASE("dtb adjudicate: exit codes", "[tools][adjudicate][plain-build]") {
     const std::string db = tables().string();
     CHECK(run_dtb({"adjudicate", "--db", db, "--fen", "W:WK2,6:BK51"}).exit_code == 2);
     CHECK(run_dtb({"adjudicate", "--db", db, "--fen", "W:WK2,6:BK50", "--rules", "fide"}).exit_code == 2);
@@ -137,7 +137,7 @@ TEST_CASE("dtb adjudicate: exit codes", "[tools][adjudicate]") {
 
 // Beyond the folder's largest table the rules still decide a 25-move count at its limit (a draw)
 // and a side without a move (a loss); one ply before the limit the tables would be needed.
-TEST_CASE("dtb adjudicate --fen: beyond the tables, what the rules alone decide", "[tools][adjudicate]") {
+TEST_CASE("dtb adjudicate --fen: beyond the tables, what the rules alone decide", "[tools][adjudicate][plain-build]") {
     const std::string kings = "W:WK1,K2,K3,K4:BK46,K47,K48";  // 36 king moves, no capture
     const nlohmann::json drawn = run_json({"--fen", kings, "--reversible", "50"});
     CHECK(drawn["result"] == "draw");
@@ -164,7 +164,7 @@ TEST_CASE("dtb adjudicate --fen: beyond the tables, what the rules alone decide"
 // "judged": false; an illegal move in a well-formed record stays a record judged wrong (exit 1,
 // the tests above); a game of another variant is skipped (tools_adjudicate_pdn.cpp).
 TEST_CASE("dtb adjudicate --pdn: records that cannot be followed, and empty files, are bad input",
-          "[tools][adjudicate]") {
+          "[tools][adjudicate][plain-build]") {
     const TempDir dir("adjudicate_bad_pdn");
     const auto write = [&](const std::string& name, const std::string& text) {
         std::ofstream(dir.path / name, std::ios::binary) << text;
@@ -207,7 +207,7 @@ TEST_CASE("dtb adjudicate --pdn: records that cannot be followed, and empty file
 
 // A rule table stored as exceptions (format metric byte 8) reads its slice's DTC beside it: with
 // that file gone, adjudication reports the table as missing or corrupt (exit 3), naming the file.
-TEST_CASE("dtb adjudicate: a rule table whose DTC is gone is an error, not a value", "[tools][adjudicate]") {
+TEST_CASE("dtb adjudicate: a rule table whose DTC is gone is an error, not a value", "[tools][adjudicate][plain-build]") {
     const TempDir db("adjudicate_residual");
     REQUIRE(run_dtb({"gen", "--pieces", "3", "--out", db.path.string()}).exit_code == 0);
     const std::string fen = "W:WK46,35:B3";  // KMvM, in no counting class, no capture
@@ -230,7 +230,7 @@ TEST_CASE("dtb adjudicate: a rule table whose DTC is gone is an error, not a val
 // named), never a game called consistent; positions beyond the folder's reach are simply not
 // judged (exit 0).
 TEST_CASE("dtb adjudicate --pdn: a table missing or corrupt is an error, not a consistent game",
-          "[tools][adjudicate]") {
+          "[tools][adjudicate][plain-build]") {
     const TempDir db("adjudicate_pdn_tables");
     REQUIRE(run_dtb({"gen", "--pieces", "3", "--out", db.path.string()}).exit_code == 0);
     const fs::path pdn = db.path / "games.pdn";

@@ -69,7 +69,7 @@ void all_consistent(const nlohmann::json& j) {
 
 using namespace adjudicate_pdn_test;
 
-TEST_CASE("dtb adjudicate --pdn: padded squares, the issue's examples", "[tools][adjudicate][pdn-files]") {
+TEST_CASE("dtb adjudicate --pdn: padded squares, the issue's examples", "[tools][adjudicate][pdn-files][plain-build]") {
     const auto j = judge_json("padded.pdn", 0);
     REQUIRE(j["games"].size() == 3);
     all_consistent(j);
@@ -79,7 +79,7 @@ TEST_CASE("dtb adjudicate --pdn: padded squares, the issue's examples", "[tools]
     CHECK(j["games"][2]["first_judged_ply"] == 0);  // 05-10
 }
 
-TEST_CASE("dtb adjudicate --pdn: capture notations, ambiguity with the candidates", "[tools][adjudicate][pdn-files]") {
+TEST_CASE("dtb adjudicate --pdn: capture notations, ambiguity with the candidates", "[tools][adjudicate][pdn-files][plain-build]") {
     const auto j = judge_json("captures.pdn", 1);
     const auto& g = j["games"];
     REQUIRE(g.size() == 5);
@@ -90,7 +90,7 @@ TEST_CASE("dtb adjudicate --pdn: capture notations, ambiguity with the candidate
     CHECK(has(g[4]["problems"], "ambiguous move '37x3': it could be 37x28x17x3 37x23x12x3"));
 }
 
-TEST_CASE("dtb adjudicate --pdn: move numbers, results, a Result tag at odds", "[tools][adjudicate][pdn-files]") {
+TEST_CASE("dtb adjudicate --pdn: move numbers, results, a Result tag at odds", "[tools][adjudicate][pdn-files][plain-build]") {
     const auto j = judge_json("numbers_results.pdn", 0);
     const auto& g = j["games"];
     REQUIRE(g.size() == 10);
@@ -106,7 +106,7 @@ TEST_CASE("dtb adjudicate --pdn: move numbers, results, a Result tag at odds", "
     CHECK(g[9]["decisive_ply"] == 10);
 }
 
-TEST_CASE("dtb adjudicate --pdn: set-up positions", "[tools][adjudicate][pdn-files]") {
+TEST_CASE("dtb adjudicate --pdn: set-up positions", "[tools][adjudicate][pdn-files][plain-build]") {
     const auto j = judge_json("setups.pdn", 0);
     REQUIRE(j["games"].size() == 5);
     all_consistent(j);
@@ -115,7 +115,7 @@ TEST_CASE("dtb adjudicate --pdn: set-up positions", "[tools][adjudicate][pdn-fil
     CHECK(j["games"][4]["outcome"] == "game over at ply 1");
 }
 
-TEST_CASE("dtb adjudicate --pdn: game types; other variants skipped, not errors", "[tools][adjudicate][pdn-files]") {
+TEST_CASE("dtb adjudicate --pdn: game types; other variants skipped, not errors", "[tools][adjudicate][pdn-files][plain-build]") {
     const auto j = judge_json("game_types.pdn", 0);
     const auto& g = j["games"];
     REQUIRE(g.size() == 11);
@@ -149,7 +149,7 @@ TEST_CASE("dtb adjudicate --pdn: game types; other variants skipped, not errors"
 }
 
 TEST_CASE("dtb adjudicate --pdn: comments, variations, NAGs, empty games; the report for people",
-          "[tools][adjudicate][pdn-files]") {
+          "[tools][adjudicate][pdn-files][plain-build]") {
     const auto j = judge_json("comments.pdn", 0);
     REQUIRE(j["games"].size() == 5);
     all_consistent(j);
@@ -163,7 +163,7 @@ TEST_CASE("dtb adjudicate --pdn: comments, variations, NAGs, empty games; the re
 }
 
 TEST_CASE("dtb adjudicate --pdn: the report says where rules started, drew, and the verdict's ply",
-          "[tools][adjudicate][pdn-files]") {
+          "[tools][adjudicate][pdn-files][plain-build]") {
     const RunResult text = judge_text("numbers_results.pdn");
     CHECK(text.exit_code == 0);
     CHECK_THAT(text.out, Catch::Contains("  ply 0: 5-move started\n"));
@@ -177,7 +177,7 @@ TEST_CASE("dtb adjudicate --pdn: the report says where rules started, drew, and 
     CHECK_THAT(bad.out, Catch::Contains("3 games: 1 judged (1 consistent, 0 inconsistent), 2 not judged"));
 }
 
-TEST_CASE("dtb adjudicate --pdn: encodings; the JSON stays UTF-8", "[tools][adjudicate][pdn-files]") {
+TEST_CASE("dtb adjudicate --pdn: encodings; the JSON stays UTF-8", "[tools][adjudicate][pdn-files][plain-build]") {
     for (const char* file : {"utf8_bom.pdn", "cyrillic.pdn", "crlf.pdn", "cr.pdn"}) {
         INFO(file);
         all_consistent(judge_json(file, 0));
@@ -197,7 +197,7 @@ TEST_CASE("dtb adjudicate --pdn: encodings; the JSON stays UTF-8", "[tools][adju
 }
 
 TEST_CASE("dtb adjudicate --pdn: bad tokens with line and column; the rest still read",
-          "[tools][adjudicate][pdn-files]") {
+          "[tools][adjudicate][pdn-files][plain-build]") {
     const auto rec = judge_json("recovered.pdn", 0);
     REQUIRE(rec["games"].size() == 4);
     all_consistent(rec);
@@ -226,7 +226,7 @@ TEST_CASE("dtb adjudicate --pdn: bad tokens with line and column; the rest still
     CHECK(illegal["games"][1]["consistent"] == true);
 }
 
-TEST_CASE("dtb adjudicate --pdn: Turkish games on the Turkish tables, rules none", "[tools][adjudicate][pdn-files]") {
+TEST_CASE("dtb adjudicate --pdn: Turkish games on the Turkish tables, rules none", "[tools][adjudicate][pdn-files][plain-build]") {
     const auto j = judge_json("turkish.pdn", 1);
     const auto& g = j["games"];
     REQUIRE(g.size() == 3);
@@ -262,7 +262,7 @@ TEST_CASE("dtb adjudicate --pdn: Turkish games on the Turkish tables, rules none
     CHECK_THAT(missing.err, Catch::Contains("turkish"));
 }
 
-TEST_CASE("dtb adjudicate --pdn --json: the positions of every game, ply by ply", "[tools][adjudicate][pdn-files]") {
+TEST_CASE("dtb adjudicate --pdn --json: the positions of every game, ply by ply", "[tools][adjudicate][pdn-files][plain-build]") {
     // The 5-move class from the start, drawn by its limit at ply 10 (numbers_results.pdn, game 10).
     const auto j = judge_json("numbers_results.pdn", 0);
     const auto& g = j["games"][9];

@@ -295,7 +295,7 @@ TEST_CASE("an unreadable table file: exit 3 naming it", "[tools][faults]") {
     CHECK(run_with({"stats", "--db", db.path.string()}).run.exit_code == 3);
 }
 
-TEST_CASE("read errors injected: exit 3 or 1 naming the file, never a value", "[tools][faults][injected]") {
+TEST_CASE("read errors injected: exit 3 or 1 naming the file, never a value", "[tools][faults][injected][plain-build]") {
     const fs::path& clean = clean_tables("international");
     const std::string preload = "LD_PRELOAD=" + std::string(DTB_FAULT_LIB);
     const std::vector<std::string> env{preload, "DTB_FAULT_READ_EIO=KvKM.wdl"};
@@ -314,7 +314,7 @@ TEST_CASE("read errors injected: exit 3 or 1 naming the file, never a value", "[
 }
 
 TEST_CASE("a full disk while dtb gen writes (injected): exit 5, no table left looking complete, a rerun completes",
-          "[tools][faults][injected]") {
+          "[tools][faults][injected][plain-build]") {
     const fs::path& clean = clean_tables("international");
     const TempDir db("disk_full");
     const std::string preload = "LD_PRELOAD=" + std::string(DTB_FAULT_LIB);

@@ -54,7 +54,7 @@ TEST_CASE("dtb gen: tables are byte-identical with 1 and 2 threads", "[tools][ge
     }
 }
 
-TEST_CASE("dtb gen: the run's last line sums the parts of its slice lines (4 pieces)", "[tools][gen]") {
+TEST_CASE("dtb gen: the run's last line sums the parts of its slice lines (4 pieces)", "[tools][gen][plain-build]") {
     const fs::path d = fresh_path("parts");
     std::string err;
     // 4 pieces, so that the parts are seconds, not all 0.0.
@@ -200,7 +200,7 @@ TEST_CASE("dtb gen: a slice over --memory is refused before anything of it is wr
 }
 
 TEST_CASE("dtb gen --spill: international tables solved by levels with arrays in files equal those solved whole (4 pieces)",
-          "[tools][gen]") {
+          "[tools][gen][plain-build]") {
     const fs::path whole = fs::path(DTB_TEST_TABLES) / "international";
     REQUIRE(fs::exists(whole / "KKvKM.wdl"));  // the 4-piece fixture
     const fs::path d = fresh_path("spill");
@@ -216,7 +216,7 @@ TEST_CASE("dtb gen --spill: international tables solved by levels with arrays in
 }
 
 TEST_CASE("dtb gen: a pair with men over --memory is solved by levels when a level fits, else refused (4 pieces)",
-          "[tools][gen]") {
+          "[tools][gen][plain-build]") {
     const fs::path ref = fs::path(DTB_TEST_TABLES) / "international";
     REQUIRE(fs::exists(ref / "KMvKM.ffjd"));  // the 4-piece fixture
     const fs::path d = fresh_path("memory_levels");

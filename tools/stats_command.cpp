@@ -74,7 +74,7 @@ int run_stats(const StatsOptions& o) {
     const std::filesystem::path dir = o.db.empty()
                                           ? std::filesystem::path("data/tb") / std::string(R::kName)
                                           : std::filesystem::path(o.db);
-    auto stats = verify::table_stats<R>(dir);
+    auto stats = verify::table_stats<R>(dir, o.threads);
     if (!stats) {
         print_error("stats", stats.error());
         return kExitTables;
@@ -100,7 +100,6 @@ void add_stats_command(CLI::App& app, StatsOptions& o, std::function<int()>& act
     cmd->callback([&o, &action, cmd]() {
         o.variant_given = cmd->count("--variant") > 0;
         action = [&o]() {
-            if (o.threads > 0) omp_set_num_threads(o.threads);
             return with_variant(variant_for("stats", o.variant, o.variant_given, o.db),
                                 [&](auto v) { return run_stats<decltype(v)>(o); });
         };

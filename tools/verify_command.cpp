@@ -33,7 +33,7 @@ nlohmann::json rule_value_json(ValueCode v) {
 template <class R>
 std::uint64_t verify_rules(const std::filesystem::path& dir, const std::vector<Material>& slices,
                            const VerifyOptions& o, nlohmann::json& problems, std::atomic<std::uint64_t>& mismatches) {
-    gen::FinishedRuleTables<R> tables(dir);
+    gen::FinishedRuleTables<R> tables(dir, o.threads);
     std::mutex report_mutex;
     std::uint64_t positions = 0;
     for (const Material& m : slices) {
@@ -105,7 +105,7 @@ int run_verify(const VerifyOptions& o) {
         }
     }
     if (o.full) {
-        gen::FullTables<R> tables(dir);
+        gen::FullTables<R> tables(dir, o.threads);
         const bool tty = isatty(2);
         for (const Material& m : to_derive) {
             auto report = [&](const gen::Mismatch& x) {
@@ -187,7 +187,6 @@ void add_verify_command(CLI::App& app, VerifyOptions& o, std::function<int()>& a
     cmd->callback([&o, &action, cmd]() {
         o.variant_given = cmd->count("--variant") > 0;
         action = [&o]() {
-            if (o.threads > 0) omp_set_num_threads(o.threads);
             return with_variant(variant_for("verify", o.variant, o.variant_given, o.db),
                                 [&](auto v) { return run_verify<decltype(v)>(o); });
         };

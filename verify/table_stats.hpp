@@ -66,10 +66,10 @@ Expected<std::uint64_t> check_files(const std::filesystem::path& dir, const Mate
 
 // One pass over the (resolved) table of T: slot 0 gets (T, White), slot 1 (mirror(T), Black).
 template <class R>
-std::array<SliceStats, 2> scan(const typename gen::FullTables<R>::Slice& t, std::uint64_t bytes) {
+std::array<SliceStats, 2> scan(const typename gen::FullTables<R>::Slice& t, std::uint64_t bytes, int threads) {
     using G = typename R::Geometry;
     const SliceIndex<R>& index = t.index;
-    std::vector<Sums> sums(static_cast<std::size_t>(omp_get_max_threads()));
+    std::vector<Sums> sums(static_cast<std::size_t>(gen::team_size(threads)));
     gen::parallel_for(index.size(), [&](std::uint64_t i) {
         Sums& s = sums[static_cast<std::size_t>(omp_get_thread_num())];
         const Position p = index.unrank(i);
@@ -89,7 +89,7 @@ std::array<SliceStats, 2> scan(const typename gen::FullTables<R>::Slice& t, std:
             s.dtw_loss.offer(t.dtw[i], i);
             s.dtc_loss.offer(t.dtc[i], i);
         }
-    });
+    }, {}, threads);
     Sums total;
     for (const Sums& s : sums) {
         for (int view = 0; view < 2; ++view)
@@ -130,9 +130,9 @@ inline constexpr int kStatsMaxPieces = 12;
 
 // Every slice with a table in `dir` (or whose mirror has one), in all_materials order, White to
 // move then Black. An error when a file that serves a listed slice is missing or corrupt, or when
-// the folder holds no table of R.
+// the folder holds no table of R. threads: of the parallel loops (0: all cores).
 template <class R>
-Expected<std::vector<SliceStats>> table_stats(const std::filesystem::path& dir) {
+Expected<std::vector<SliceStats>> table_stats(const std::filesystem::path& dir, int threads = 0) {
     namespace fs = std::filesystem;
     if (!fs::is_directory(dir)) return Error{"no table folder " + dir.string()};
     auto any_file = [&](const Material& m) {
@@ -153,12 +153,12 @@ Expected<std::vector<SliceStats>> table_stats(const std::filesystem::path& dir) 
     }
     // Slices come with fewer pieces first, so the smaller slices that resolve the capture
     // positions of a slice are checked before it.
-    gen::FullTables<R> tables(dir);
+    gen::FullTables<R> tables(dir, threads);
     std::map<std::pair<Material, int>, SliceStats> found;  // (slice, side to move) -> stats
     for (const Material& m : slices) {
         auto t = tables.load(m);
         if (!t) return Error{"slice " + m.name() + ": " + t.error()};
-        for (SliceStats& s : stats_detail::scan<R>(**t, bytes.at(m)))
+        for (SliceStats& s : stats_detail::scan<R>(**t, bytes.at(m), threads))
             found[{s.material, static_cast<int>(s.side_to_move)}] = std::move(s);
     }
     std::vector<SliceStats> out;

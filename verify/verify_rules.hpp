@@ -72,7 +72,7 @@ std::uint64_t verify_rule_tables(const FinishedRuleTables<R>& tables, const Mate
             if (stored == derived) return;
             mismatches.fetch_add(1);
             report(RuleMismatch{format::file_name(m.name(), metric), i, to_fen<R>(p), stored, derived});
-        });
+        }, {}, tables.threads());
         checked += index.size();
     }
     return checked;

@@ -80,7 +80,9 @@ inline std::vector<Material> successor_materials(const Material& m) {
 template <class R>
 class FullTables {
 public:
-    explicit FullTables(std::filesystem::path dir) : dir_(std::move(dir)) {}
+    // threads: of its parallel loops (0: all cores).
+    explicit FullTables(std::filesystem::path dir, int threads = 0) : dir_(std::move(dir)), threads_(threads) {}
+    int threads() const { return threads_; }
     struct Slice {
         SliceIndex<R> index;
         std::vector<std::uint16_t> wdl, dtw, dtc;
@@ -108,7 +110,7 @@ public:
                 derived = true;
                 continue;
             }
-            auto all = reader->read_all(pass_threads());
+            auto all = reader->read_all(pass_threads(threads_));
             if (!all) return Error{path.string() + ": " + all.error()};
             *out = std::move(*all);
         }
@@ -118,7 +120,7 @@ public:
             s->wdl.resize(s->dtw.size());
             parallel_for(s->index.size(), [&](std::uint64_t i) {
                 s->wdl[i] = static_cast<std::uint16_t>(wdl_from_dtw<R>(s->dtw[i], [&] { return s->index.unrank(i); }));
-            });
+            }, {}, threads_);
         }
         parallel_for_positions(s->index, [&](std::uint64_t i, const Position& p) {
             if (!has_capture<R>(p)) return;
@@ -127,7 +129,7 @@ public:
             s->wdl[i] = static_cast<std::uint16_t>(v.wdl);
             s->dtw[i] = static_cast<std::uint16_t>(v.dtw);
             s->dtc[i] = static_cast<std::uint16_t>(v.dtc);
-        });
+        }, {}, threads_);
         slot = std::move(s);
         return static_cast<const Slice*>(slot.get());
     }
@@ -141,6 +143,7 @@ public:
 private:
     static int code(const Material& m) { return ((m.wk * 10 + m.wm) * 10 + m.bk) * 10 + m.bm; }
     std::filesystem::path dir_;
+    int threads_ = 0;
     std::array<std::unique_ptr<Slice>, 10000> slots_{};
 };
 
@@ -171,7 +174,7 @@ Expected<std::uint64_t> verify_slice_full(FullTables<R>& tables, const Material&
             std::lock_guard lock(report_mutex);
             if (on_mismatch) on_mismatch(Mismatch{m.name(), i, to_fen<R>(p), stored, derived});
         },
-        progress);
+        progress, tables.threads());
     return slice->index.size();
 }
 
