@@ -11,30 +11,32 @@
 //  Header, 72 bytes, at offset 0
 //   off size  field
 //     0    8  magic              "DTBTABLE" (ASCII, no terminator)
-//     8    4  format_version     u32, currently 1; readers refuse any other value
+//     8    4  format_version     u32, currently 2; readers refuse any other value
 //    12    1  variant            u8, VariantId: 0 international, 1 turkish
-//    13    1  side_to_move       u8, 0 = White (the only value allowed in version 1)
-//    14    1  metric             u8, Metric: 0 WDL, 1 DTW, 2 DTC, 5 FFJD16, 6 FMJD, 7 FFJD
-//                                 (rule-aware thresholds, docs/ADJUDICATION.md); 3 FMJD and
-//                                 4 FFJD as written before capture positions of material in no
-//                                 counting class became "don't care" in them (read as 6 and 7,
-//                                 whose readers resolve those entries); 8 FMJD and 9 FFJD stored
-//                                 as exceptions to the slice's DTW and DTC (below; read as 6 and
-//                                 7); 10..255 refused
-//    15    1  bits_per_entry     u8, 2, 4, 8 or 16: width of a value in a decompressed block;
-//                                the writer picks the smallest width that holds max_value.
-//                                0 (WDL only): a derived table, which stores no values: then
-//                                num_blocks = 0 and max_value = 0, and every value follows from
-//                                one ply of search into tables that are stored (see below)
+//    13    1  side_to_move       u8, 0 = White (the only value allowed)
+//    14    1  metric             u8, Metric: 0 WDL, 1 DTW, 2 DTC, 3 FMJD, 4 FFJD, 5 FFJD16
+//                                (3-5: rule-aware thresholds, docs/ADJUDICATION.md); 6..255
+//                                refused
+//    15    1  encoding           u8, Encoding: how the values are stored
+//                                 0 values: every entry packed at bits_per_entry
+//                                 1 derived (WDL only): no values stored; every value follows
+//                                   from one ply of search into stored tables (below)
+//                                 2 exceptions (FMJD, FFJD only): entries are exceptions to the
+//                                   conversion code of the slice's DTW and DTC (below)
+//                                3..255 refused
 //    16    4  wk, wm, bk, bm     u8 each: white kings, white men, black kings, black men
 //    20    4  index_scheme       u32, version of the index function that orders the entries
 //    24    8  rules_fingerprint  u64, dtb::rules_fingerprint<R>() of the rules the table obeys
 //    32    8  num_entries        u64, N
-//    40    8  num_blocks         u64, ceil(N / block_entries) (0 when N = 0)
+//    40    8  num_blocks         u64, ceil(N / block_entries) (0 when N = 0 or derived)
 //    48    4  block_entries      u32, entries per block (the last block may hold fewer);
 //                                a multiple of 64 in [64, 2^22]
-//    52    4  max_value          u32, largest value in the table (0 when N = 0);
+//    52    2  max_value          u16, largest stored entry (0 when N = 0 or derived);
 //                                max_value < 2^bits_per_entry
+//    54    1  bits_per_entry     u8, 2, 4, 8 or 16: width of an entry in a decompressed block;
+//                                the writer picks the smallest width that holds max_value.
+//                                0 exactly when the encoding is derived
+//    55    1  reserved           u8, 0
 //    56    8  block_table_hash   u64, xxh64 of the whole block table
 //    64    8  header_hash        u64, xxh64 of header bytes 0..63
 //
@@ -61,7 +63,7 @@
 //
 //  File size = 72 + 20 * num_blocks + sum(compressed_size) + 16.
 //
-//  Derived WDL tables (bits_per_entry = 0). Of the two sides to move of a material (the slice
+//  Derived WDL tables (encoding 1). Of the two sides to move of a material (the slice
 //  and its mirror), the generator may store WDL for one only: every move of the other side leads
 //  to the stored side, to a promotion slice whose WDL is stored, or (captures) to smaller slices,
 //  so its WDL is one ply of search away. The file is header, empty block table and trailer
@@ -69,16 +71,16 @@
 //  checksums and the refusal of other rules work as for any table. Readers must not take its
 //  (absent) values as data: TableReader::get, read_block and read_all refuse it.
 //
-//  Rule tables stored as exceptions (metric 8 FMJD, 9 FFJD). Outside the counting classes a
-//  position's rule threshold is, almost everywhere, its conversion code: win_in(DTC) for a game
+//  Rule tables stored as exceptions (encoding 2, metric FMJD or FFJD). Outside the counting
+//  classes a position's rule threshold is, almost everywhere, its conversion code: win_in(DTC) for a game
 //  win, loss_in(DTC) for a loss, 0 for a draw (gen/rule_tables.hpp copies it so). Such a table
 //  stores 0 where the threshold is the conversion code of the slice's own DTW and DTC entries
 //  (conversion_base below: DTW's parity gives win or loss, 0 draw), and threshold + 1 elsewhere;
 //  it has the block size of its DTW and DTC tables, "<slice>.dtw" and "<slice>.dtc" in the same
 //  folder, which TableReader opens with it and checks (same slice, entries, index scheme and
-//  block size). Readers then see thresholds, as in a table of metric 6 or 7 (info().residual
-//  says how it was stored). International 2-5: fmjd and ffjd tables 139.9 MB -> 16.9 MB
-//  (BENCHMARKS.md, "Session 13: rule tables as exceptions").
+//  block size). Readers then see thresholds, as in a table of encoding 0 (info().residual
+//  says how it was stored). It makes the rule tables about eight times smaller (BENCHMARKS.md,
+//  "Sizes").
 //
 // Guarantees: a flipped or missing byte anywhere in the file is detected before a value is
 // returned (header and block table by their hashes at open, block payload by compressed_hash and
@@ -100,7 +102,7 @@
 
 namespace dtb::format {
 
-inline constexpr std::uint32_t kFormatVersion = 1;
+inline constexpr std::uint32_t kFormatVersion = 2;
 
 // fmjd / ffjd: per position, the rule-aware value under that rule set as a threshold value code
 // (probe/value.hpp encoding: win_in(t) = wins when at least t plies of budget remain, loss_in(t)
@@ -108,11 +110,7 @@ inline constexpr std::uint32_t kFormatVersion = 1;
 // in. Written for international only (docs/ADJUDICATION.md).
 enum class Metric : std::uint8_t { wdl = 0, dtw = 1, dtc = 2, fmjd = 3, ffjd = 4, ffjd16 = 5 };
 inline constexpr int kNumMetrics = 6;
-// The header's metric byte of a metric, and the metric of a header byte (nullopt: unknown).
-// fmjd and ffjd are written as 6 and 7, so that readers older than their "don't care" entries
-// refuse them instead of returning those entries as values; 3 and 4 (every entry stored) are
-// still read.
-std::uint8_t metric_byte(Metric);
+// The metric of a header's metric byte (nullopt: unknown).
 std::optional<Metric> metric_of_byte(std::uint8_t);
 std::string_view metric_name(Metric);  // "wdl", "dtw", "dtc", "fmjd", "ffjd", "ffjd16"
 
@@ -132,10 +130,16 @@ struct TableInfo {
     // A derived table (WDL only): no values stored, see "Derived WDL tables" above.
     bool derived() const { return bits_per_entry == 0; }
     // FMJD or FFJD only: entries stored as exceptions to the conversion code of the slice's DTW
-    // and DTC (metric bytes 8 and 9, "Rule tables stored as exceptions" above). A writer stores
+    // and DTC (encoding 2, "Rule tables stored as exceptions" above). A writer stores
     // the entries it is given (residual_entry of each threshold); a reader returns thresholds.
     bool residual = false;
 };
+
+// The header's encoding byte: how a table stores its values.
+enum class Encoding : std::uint8_t { values = 0, derived = 1, exceptions = 2 };
+inline Encoding encoding_of(const TableInfo& info) {
+    return info.derived() ? Encoding::derived : info.residual ? Encoding::exceptions : Encoding::values;
+}
 
 // The threshold a rule table stored as exceptions takes where its entry is 0: the conversion
 // code of a position whose DTW and DTC entries are dtw and dtc (a win's DTW is odd, a loss's

@@ -27,35 +27,9 @@ std::string_view metric_name(Metric m) {
     return "unknown";
 }
 
-std::uint8_t metric_byte(Metric m) {
-    switch (m) {
-        case Metric::fmjd:
-            return 6;
-        case Metric::ffjd:
-            return 7;
-        default:
-            return static_cast<std::uint8_t>(m);
-    }
-}
-
 std::optional<Metric> metric_of_byte(std::uint8_t b) {
-    switch (b) {
-        case 0:
-        case 1:
-        case 2:
-        case 5:
-            return static_cast<Metric>(b);
-        case 3:
-        case 6:
-        case 8:
-            return Metric::fmjd;
-        case 4:
-        case 7:
-        case 9:
-            return Metric::ffjd;
-        default:
-            return std::nullopt;
-    }
+    if (b >= kNumMetrics) return std::nullopt;
+    return static_cast<Metric>(b);
 }
 
 std::string file_name(const std::string& slice_name, Metric metric) {
@@ -74,8 +48,8 @@ void encode_header(const TableInfo& info, std::uint64_t block_table_hash, unsign
     put_u32(out + 8, kFormatVersion);
     out[12] = static_cast<unsigned char>(info.variant);
     out[13] = 0;  // side to move: White
-    out[14] = static_cast<unsigned char>(metric_byte(info.metric) + (info.residual ? 2 : 0));  // 6, 7 -> 8, 9
-    out[15] = static_cast<unsigned char>(info.bits_per_entry);
+    out[14] = static_cast<unsigned char>(info.metric);
+    out[15] = static_cast<unsigned char>(encoding_of(info));
     out[16] = static_cast<unsigned char>(info.wk);
     out[17] = static_cast<unsigned char>(info.wm);
     out[18] = static_cast<unsigned char>(info.bk);
@@ -85,7 +59,9 @@ void encode_header(const TableInfo& info, std::uint64_t block_table_hash, unsign
     put_u64(out + 32, info.num_entries);
     put_u64(out + 40, info.num_blocks);
     put_u32(out + 48, info.block_entries);
-    put_u32(out + 52, info.max_value);
+    put_u16(out + 52, static_cast<std::uint16_t>(info.max_value));
+    out[54] = static_cast<unsigned char>(info.bits_per_entry);
+    out[55] = 0;  // reserved
     put_u64(out + 56, block_table_hash);
     put_u64(out + 64, xxh64(out, kHeaderHashedBytes));
 }
@@ -105,15 +81,20 @@ Status decode_header(const unsigned char* in, const std::string& what, TableInfo
     if (in[13] != 0) return fail("side to move " + std::to_string(in[13]) + " (only 0 = White)");
     const std::optional<Metric> metric = metric_of_byte(in[14]);
     if (!metric) return fail("unknown metric " + std::to_string(in[14]));
-    // 0: a derived table, which only WDL may be.
-    const bool derived = in[15] == 0 && in[14] == static_cast<unsigned>(Metric::wdl);
-    if (!derived && !valid_bits(in[15]))
-        return fail("invalid bits per entry " + std::to_string(in[15]));
+    if (in[15] > static_cast<unsigned>(Encoding::exceptions)) return fail("unknown encoding " + std::to_string(in[15]));
+    const auto encoding = static_cast<Encoding>(in[15]);
+    const bool derived = encoding == Encoding::derived;
+    if (derived && *metric != Metric::wdl) return fail("a derived table of metric " + std::string(metric_name(*metric)));
+    if (encoding == Encoding::exceptions && *metric != Metric::fmjd && *metric != Metric::ffjd)
+        return fail("exceptions to DTW and DTC in a table of metric " + std::string(metric_name(*metric)));
+    const int bits = in[54];
+    if (derived ? bits != 0 : !valid_bits(bits)) return fail("invalid bits per entry " + std::to_string(bits));
+    if (in[55] != 0) return fail("reserved header byte 55 is " + std::to_string(in[55]));
     TableInfo t;
     t.variant = static_cast<VariantId>(in[12]);
     t.metric = *metric;
-    t.residual = in[14] == 8 || in[14] == 9;
-    t.bits_per_entry = in[15];
+    t.residual = encoding == Encoding::exceptions;
+    t.bits_per_entry = bits;
     t.wk = in[16];
     t.wm = in[17];
     t.bk = in[18];
@@ -123,7 +104,7 @@ Status decode_header(const unsigned char* in, const std::string& what, TableInfo
     t.num_entries = get_u64(in + 32);
     t.num_blocks = get_u64(in + 40);
     t.block_entries = get_u32(in + 48);
-    t.max_value = get_u32(in + 52);
+    t.max_value = get_u16(in + 52);
     if (t.block_entries < kMinBlockEntries || t.block_entries > kMaxBlockEntries ||
         t.block_entries % kMinBlockEntries != 0)
         return fail("invalid entries per block " + std::to_string(t.block_entries));

@@ -20,6 +20,13 @@ inline constexpr std::size_t kTrailerBytes = 16;
 inline constexpr std::uint32_t kMinBlockEntries = 64;
 inline constexpr std::uint32_t kMaxBlockEntries = 1u << 22;
 
+inline void put_u16(unsigned char* p, std::uint16_t v) {
+    p[0] = static_cast<unsigned char>(v);
+    p[1] = static_cast<unsigned char>(v >> 8);
+}
+inline std::uint16_t get_u16(const unsigned char* p) {
+    return static_cast<std::uint16_t>(p[0] | (p[1] << 8));
+}
 inline void put_u32(unsigned char* p, std::uint32_t v) {
     for (int i = 0; i < 4; ++i) p[i] = static_cast<unsigned char>(v >> (8 * i));
 }

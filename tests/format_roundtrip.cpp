@@ -394,10 +394,14 @@ TEST_CASE("format: forged derived headers are refused", "[probe][format]") {
     CHECK_FALSE(open_turkish(derived).ok());
     CHECK_FALSE(read_table_info(derived).ok());
 
-    // A stored WDL table whose width is forged to 0 still has blocks: refused.
+    // A stored WDL table whose width is forged to 0, or whose encoding says derived, still has
+    // blocks: refused.
     const fs::path stored = dir.path / "b.wdl";
     REQUIRE(write_table(stored, sample_info(Metric::wdl), runs(5000, 3, 5)).ok());
-    forge(stored, 15, 0);
+    forge(stored, 54, 0);
+    CHECK_FALSE(open_turkish(stored).ok());
+    REQUIRE(write_table(stored, sample_info(Metric::wdl), runs(5000, 3, 5)).ok());
+    forge(stored, 15, static_cast<unsigned char>(Encoding::derived));
     CHECK_FALSE(open_turkish(stored).ok());
 
     // A derived table claiming a max value: refused.
@@ -407,45 +411,52 @@ TEST_CASE("format: forged derived headers are refused", "[probe][format]") {
     CHECK_FALSE(open_turkish(maxed).ok());
 }
 
-TEST_CASE("format: rule tables are written as metric bytes 6 and 7; 3 and 4 are still read", "[probe][format]") {
-    TempDir dir("rule-metric-bytes");
+TEST_CASE("format: the header names the metric in byte 14 and the encoding in byte 15", "[probe][format]") {
+    TempDir dir("metric-encoding-bytes");
     const auto header_byte = [](const fs::path& p, std::size_t at) {
         std::ifstream in(p, std::ios::binary);
         in.seekg(static_cast<std::streamoff>(at));
         return static_cast<unsigned>(in.get());
     };
     const std::vector<std::uint16_t> values = runs(5000, 90, 11);
-    const std::pair<Metric, unsigned> cases[] = {{Metric::wdl, 0}, {Metric::dtw, 1}, {Metric::dtc, 2},
-                                                 {Metric::ffjd16, 5}, {Metric::fmjd, 6}, {Metric::ffjd, 7}};
+    const std::pair<Metric, unsigned> cases[] = {{Metric::wdl, 0},  {Metric::dtw, 1},  {Metric::dtc, 2},
+                                                 {Metric::fmjd, 3}, {Metric::ffjd, 4}, {Metric::ffjd16, 5}};
     for (const auto& [metric, byte] : cases) {
         INFO(metric_name(metric));
-        CHECK(metric_byte(metric) == byte);
         CHECK(metric_of_byte(static_cast<std::uint8_t>(byte)) == metric);
         const fs::path p = dir.path / file_name("KKMvK", metric);
         REQUIRE(write_table(p, sample_info(metric), metric == Metric::wdl ? runs(5000, 3, 11) : values).ok());
         CHECK(header_byte(p, 14) == byte);
+        CHECK(header_byte(p, 15) == static_cast<unsigned>(Encoding::values));
         auto r = open_turkish(p);
         REQUIRE(r.ok());
         CHECK(r->info().metric == metric);
+        CHECK_FALSE(r->info().residual);
     }
-    // The bytes of the rule tables written before don't-care entries: the same metrics.
-    for (const auto& [metric, old_byte] : {std::pair{Metric::fmjd, 3u}, std::pair{Metric::ffjd, 4u}}) {
-        const fs::path p = dir.path / file_name("KKMvK", metric);
-        forge(p, 14, static_cast<unsigned char>(old_byte));
-        auto r = open_turkish(p);
-        REQUIRE(r.ok());
-        CHECK(r->info().metric == metric);
-        auto read = r->read_all();
-        REQUIRE(read.ok());
-        CHECK(*read == values);
-    }
-    // Unknown metric bytes are refused (8 and 9: rule tables stored as exceptions, below).
-    for (unsigned unknown : {10u, 11u, 255u}) {
+    const fs::path derived = dir.path / "KMvK.wdl";
+    REQUIRE(write_derived_table(derived, sample_info(Metric::wdl), 5000).ok());
+    CHECK(header_byte(derived, 15) == static_cast<unsigned>(Encoding::derived));
+    CHECK(header_byte(derived, 54) == 0);
+
+    // Unknown metrics and encodings, exceptions in a table other than FMJD or FFJD, and a
+    // reserved byte not zero are refused.
+    const fs::path p = dir.path / file_name("KKMvK", Metric::dtw);
+    for (unsigned unknown : {6u, 8u, 9u, 255u}) {
         CHECK_FALSE(metric_of_byte(static_cast<std::uint8_t>(unknown)).has_value());
-        const fs::path p = dir.path / file_name("KKMvK", Metric::fmjd);
+        REQUIRE(write_table(p, sample_info(Metric::dtw), values).ok());
         forge(p, 14, static_cast<unsigned char>(unknown));
         CHECK_FALSE(open_turkish(p).ok());
     }
+    for (unsigned encoding : {2u, 3u, 255u}) {
+        REQUIRE(write_table(p, sample_info(Metric::dtw), values).ok());
+        forge(p, 15, static_cast<unsigned char>(encoding));
+        CHECK_FALSE(open_turkish(p).ok());
+    }
+    REQUIRE(write_table(p, sample_info(Metric::dtw), values).ok());
+    forge(p, 55, 1);
+    auto reserved = open_turkish(p);
+    REQUIRE_FALSE(reserved.ok());
+    CHECK(reserved.error().find("reserved") != std::string::npos);
 }
 
 // Rule tables stored as exceptions to the conversion code of the slice's DTW and DTC (metric

@@ -205,7 +205,7 @@ TEST_CASE("dtb adjudicate --pdn: records that cannot be followed, and empty file
     }
 }
 
-// A rule table stored as exceptions (format metric byte 8) reads its slice's DTC beside it: with
+// A rule table stored as exceptions (format encoding 2) reads its slice's DTC beside it: with
 // that file gone, adjudication reports the table as missing or corrupt (exit 3), naming the file.
 TEST_CASE("dtb adjudicate: a rule table whose DTC is gone is an error, not a value", "[tools][adjudicate][plain-build]") {
     const TempDir db("adjudicate_residual");
@@ -214,8 +214,8 @@ TEST_CASE("dtb adjudicate: a rule table whose DTC is gone is an error, not a val
     REQUIRE(run_dtb({"adjudicate", "--db", db.path.string(), "--fen", fen}).exit_code == 0);
     {
         std::ifstream in(db.path / "KMvM.fmjd", std::ios::binary);
-        in.seekg(14);
-        REQUIRE(in.get() == 8);  // stored as exceptions
+        in.seekg(15);
+        REQUIRE(in.get() == 2);  // encoding 2: stored as exceptions
     }
     fs::remove(db.path / "KMvM.dtc");
     const RunResult r = run_dtb({"adjudicate", "--db", db.path.string(), "--fen", fen});
