@@ -60,7 +60,9 @@ std::optional<Result> refuse_other_variant(const Tablebase& tb) {
     return r;
 }
 
-bool has_dtw(const Tablebase& tb) { return (tb.metrics() & kDtw) != 0; }
+bool has_dtw(const Tablebase& tb) {
+    return (tb.metrics() & kDtw) != 0;
+}
 
 // Tables that pass their checks one by one but contradict each other at p (a rule table of one
 // generation beside game tables of another, say): no move keeps the value they give p. Said as
@@ -93,7 +95,9 @@ struct KeyHash {
 
 // A counter one ply on. It saturates: a count at or past its limit means the limit was reached,
 // whatever its value (RULES.md 1), and a caller may pass any int, INT_MAX included.
-int one_ply_on(int count) { return count == std::numeric_limits<int>::max() ? count : count + 1; }
+int one_ply_on(int count) {
+    return count == std::numeric_limits<int>::max() ? count : count + 1;
+}
 
 Result ok_result(Wdl w) {
     Result r;
@@ -121,8 +125,7 @@ bool better_rule_move(const RuleMove& a, const RuleMove& b) {
 // One question: memory of the searches it makes.
 class Question {
   public:
-    Question(const Adjudicator& judge, const Tablebase& tb, Access access)
-        : judge_(judge), tb_(tb), access_(access) {}
+    Question(const Adjudicator& judge, const Tablebase& tb, Access access) : judge_(judge), tb_(tb), access_(access) {}
 
     Regime regime_of(const Position& p, const Counters& k) const {
         const Material m = Material::of(p);
@@ -251,8 +254,13 @@ class Question {
     }
 
     static Key key_of(const Position& p, const Regime& r) {
-        return Key{p.pieces[0], p.pieces[1], p.kings, static_cast<std::uint8_t>(p.side_to_move),
-                   std::min(r.rho, kNoLimit), std::min(r.c, kNoLimit), static_cast<std::uint8_t>(r.table)};
+        return Key{p.pieces[0],
+                   p.pieces[1],
+                   p.kings,
+                   static_cast<std::uint8_t>(p.side_to_move),
+                   std::min(r.rho, kNoLimit),
+                   std::min(r.c, kNoLimit),
+                   static_cast<std::uint8_t>(r.table)};
     }
 
     // Plies to the end are at least the theoretical DTW and at least the rule threshold.
@@ -376,7 +384,7 @@ Result Adjudicator::probe_wdl(const Position& p, const Counters& counters, Acces
 // reach, is a fault of the folder to report, not to answer around. `failure` is the probe's
 // result: any other status (ok included) is no case for the rules alone.
 std::optional<Wdl> Adjudicator::result_by_rules_alone(const Position& p, const Counters& counters,
-                                                     const Result& failure) const {
+                                                      const Result& failure) const {
     const int reach = tb_.max_pieces();
     if (failure.status != Status::missing || Material::of(p).pieces() <= reach || failure.slice.pieces() <= reach)
         return std::nullopt;
@@ -409,7 +417,6 @@ std::optional<Adjudication> Adjudicator::by_the_rules_alone(const Position& p, c
     std::sort(a.moves.begin(), a.moves.end(), better_rule_move);
     return a;
 }
-
 
 Adjudication Adjudicator::adjudicate(const Position& p, const Counters& counters) const {
     Adjudication a;

@@ -52,8 +52,8 @@ struct RuleMove {
     Move move;
     std::string text;
     Wdl result = Wdl::draw;
-    int plies = -1;    // to the end of the game under the rules when decided; -1 for a draw
-    Counters after;    // the counters after the move
+    int plies = -1;  // to the end of the game under the rules when decided; -1 for a draw
+    Counters after;  // the counters after the move
 };
 
 struct Adjudication {
@@ -67,7 +67,7 @@ struct Adjudication {
     // draw); beyond the tables' reach, where the theory is not known, the limit reached.
     DecidingRule rule = DecidingRule::none;
     Wdl theoretical = Wdl::draw;
-    int theoretical_dtw = 0;      // -1 when the handle was opened without DTW
+    int theoretical_dtw = 0;  // -1 when the handle was opened without DTW
     // False for a position beyond the tables' reach that the rules alone decide (see
     // Adjudicator::adjudicate): theoretical and theoretical_dtw (-1) then mean nothing.
     bool theoretical_known = true;

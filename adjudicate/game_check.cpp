@@ -15,20 +15,28 @@ namespace dtb::probe {
 
 std::string_view to_string(GameVerdict v) {
     switch (v) {
-        case GameVerdict::consistent: return "consistent";
-        case GameVerdict::inconsistent: return "inconsistent";
-        case GameVerdict::not_judged: return "not judged";
-        case GameVerdict::other_variant: return "other variant";
+        case GameVerdict::consistent:
+            return "consistent";
+        case GameVerdict::inconsistent:
+            return "inconsistent";
+        case GameVerdict::not_judged:
+            return "not judged";
+        case GameVerdict::other_variant:
+            return "other variant";
     }
     return "not judged";
 }
 
 std::string recorded_result_text(PdnResult r) {
     switch (r) {
-        case PdnResult::white_wins: return "white wins";
-        case PdnResult::black_wins: return "black wins";
-        case PdnResult::draw: return "draw";
-        case PdnResult::unknown: break;
+        case PdnResult::white_wins:
+            return "white wins";
+        case PdnResult::black_wins:
+            return "black wins";
+        case PdnResult::draw:
+            return "draw";
+        case PdnResult::unknown:
+            break;
     }
     return "unknown";
 }
@@ -42,7 +50,9 @@ std::string game_result(Wdl w, Color side_to_move) {
     return white_wins ? "white wins" : "black wins";
 }
 
-CountClass class_of(const Position& p, RuleSet rules) { return count_class(Material::of(p), rules); }
+CountClass class_of(const Position& p, RuleSet rules) {
+    return count_class(Material::of(p), rules);
+}
 
 // Whether the folder should answer for p: no more pieces than its largest slice. A position
 // with more is simply not yet in the tables' reach; one within it that they cannot judge is
@@ -264,7 +274,8 @@ void compare_result(const PdnGame& g, GameCheck& c, const std::optional<int>& dr
         c.decisive_ply = c.plies;
         if (proven == "draw")
             shown = "the final position (ply " + std::to_string(c.plies) + ") is a draw" +
-                    (c.rules == RuleSet::none ? std::string() : " under the rules (theoretical: " + c.end.theoretical + ")");
+                    (c.rules == RuleSet::none ? std::string()
+                                              : " under the rules (theoretical: " + c.end.theoretical + ")");
         else
             shown = "a forced win remains" + std::string(c.rules == RuleSet::none ? "" : " within the limits") +
                     " at the end (ply " + std::to_string(c.plies) + "): " + proven +
@@ -299,8 +310,8 @@ void check_followed(const PdnGame& g, const PdnReplay& replay, const GameTables&
     c.rules = judge ? judge->rules() : RuleSet::none;
     if (t.positions) list_positions<R>(replay, c);
     if (!tb || (!turkish && !judge)) {
-        c.table_error = "no " + std::string(R::kName) + " tables: " +
-                        (turkish ? t.turkish_error : t.international_error);
+        c.table_error =
+            "no " + std::string(R::kName) + " tables: " + (turkish ? t.turkish_error : t.international_error);
     } else {
         std::optional<int> drawn_at;
         std::string drawn_by;
@@ -347,8 +358,9 @@ GameCheck check_game(const PdnGame& g, const GameTables& tables) {
     }
     const auto replay = follow_pdn_game(g, VariantId::international);
     if (!replay) {
-        c.variant_name = type.variant ? std::string(type.variant == VariantId::turkish ? Turkish::kName : International::kName)
-                                      : "unknown";
+        c.variant_name = type.variant
+                             ? std::string(type.variant == VariantId::turkish ? Turkish::kName : International::kName)
+                             : "unknown";
         c.verdict = GameVerdict::not_judged;
         c.bad_record = true;
         c.reason = replay.error();

@@ -30,10 +30,10 @@ struct GameEvent {
 
 // The value of a position of the game for the result of the game.
 struct GameValue {
-    int ply = -1;  // -1: not judged
+    int ply = -1;                         // -1: not judged
     std::string theoretical, rule_value;  // "white wins", "draw", "black wins"
-    int plies = -1;  // the theoretical DTW (plies to the end with best play, limits ignored),
-                     // -1 for a draw or when the tables hold no DTW
+    int plies = -1;                       // the theoretical DTW (plies to the end with best play, limits ignored),
+                                          // -1 for a draw or when the tables hold no DTW
 };
 
 // One position of the game (ply 0: the start; ply k: after the k-th move) with its values: the
@@ -78,21 +78,21 @@ std::string_view to_string(GameVerdict v);
 
 struct GameCheck {
     VariantId variant = VariantId::international;
-    std::string variant_name;   // "international", "turkish", else the game type's name
-    int game_type = -1;         // the GameType number, -1 when absent or not a number
-    RuleSet rules = RuleSet::none;  // the rule set applied (none for Turkish)
-    int plies = 0;                  // plies followed
-    std::vector<GameEvent> events;  // by ply
-    GameValue first, end;           // the first position the tables judge, and the last one
-    std::string outcome = "unknown";  // what the record shows: "drawn at ply 32", ...
+    std::string variant_name;           // "international", "turkish", else the game type's name
+    int game_type = -1;                 // the GameType number, -1 when absent or not a number
+    RuleSet rules = RuleSet::none;      // the rule set applied (none for Turkish)
+    int plies = 0;                      // plies followed
+    std::vector<GameEvent> events;      // by ply
+    GameValue first, end;               // the first position the tables judge, and the last one
+    std::string outcome = "unknown";    // what the record shows: "drawn at ply 32", ...
     std::vector<std::string> problems;  // why inconsistent or not judged, one line each
     std::vector<PdnNote> notes;         // what was stepped over or recovered, and a Result tag
                                         // at odds with the moves' result
     GameVerdict verdict = GameVerdict::consistent;
-    std::string reason;     // one line: why that verdict
-    int decisive_ply = -1;  // the ply that decides the verdict, -1 when none does
-    int stop_ply = 0;       // the ply that could not be followed (illegal, ambiguous,
-                            // unreadable), 0 when every move was followed
+    std::string reason;       // one line: why that verdict
+    int decisive_ply = -1;    // the ply that decides the verdict, -1 when none does
+    int stop_ply = 0;         // the ply that could not be followed (illegal, ambiguous,
+                              // unreadable), 0 when every move was followed
     bool bad_record = false;  // not a record to judge (exit 2): cannot be followed
     // Why the tables could not judge a position they should cover (exit 3): a table missing,
     // corrupt, or at odds with the others. Such a game is not judged, never called consistent.

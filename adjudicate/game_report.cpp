@@ -8,10 +8,18 @@ namespace dtb::probe {
 void GameSummary::add(const GameCheck& c) {
     ++games;
     switch (c.verdict) {
-        case GameVerdict::consistent: ++consistent, ++judged; break;
-        case GameVerdict::inconsistent: ++inconsistent, ++judged; break;
-        case GameVerdict::not_judged: ++not_judged; break;
-        case GameVerdict::other_variant: ++other_variant; break;
+        case GameVerdict::consistent:
+            ++consistent, ++judged;
+            break;
+        case GameVerdict::inconsistent:
+            ++inconsistent, ++judged;
+            break;
+        case GameVerdict::not_judged:
+            ++not_judged;
+            break;
+        case GameVerdict::other_variant:
+            ++other_variant;
+            break;
     }
 }
 
@@ -51,27 +59,32 @@ std::string game_report_text(const PdnGame& g, const GameCheck& c) {
       << "\n";
     for (const GameEvent& e : c.events)
         s << "  ply " << e.ply << ": " << e.event << (e.detail.empty() ? "" : " (" + e.detail + ")") << "\n";
-    if (c.first.ply < 0 && c.table_error.empty() && !c.bad_record)
-        s << "  the tables judge no position of this game\n";
+    if (c.first.ply < 0 && c.table_error.empty() && !c.bad_record) s << "  the tables judge no position of this game\n";
     if (c.end.ply >= 0)
         s << "  at the end (ply " << c.end.ply << "): theoretical " << c.end.theoretical
           << (c.end.plies >= 0 ? " in " + plural(c.end.plies, "ply", "plies") : "")
           << (c.rules == RuleSet::none ? "" : ", under the rules " + c.end.rule_value) << "\n";
     for (const PdnNote& n : c.notes)
-        s << "  note: " << (n.line > 0 && n.column > 0 ? "line " + std::to_string(n.line) + ", column " +
-                                                             std::to_string(n.column) + ": "
-                                                       : "")
+        s << "  note: "
+          << (n.line > 0 && n.column > 0
+                  ? "line " + std::to_string(n.line) + ", column " + std::to_string(n.column) + ": "
+                  : "")
           << n.message << "\n";
     for (const std::string& p : c.problems)
         if (p != c.reason) s << "  problem: " << p << "\n";
     s << "  verdict: ";
     switch (c.verdict) {
-        case GameVerdict::consistent: s << "consistent"; break;
-        case GameVerdict::inconsistent: s << "INCONSISTENT"; break;
+        case GameVerdict::consistent:
+            s << "consistent";
+            break;
+        case GameVerdict::inconsistent:
+            s << "INCONSISTENT";
+            break;
         case GameVerdict::not_judged:
             s << (c.table_error.empty() ? "NOT JUDGED (a bad record)" : "NOT JUDGED (tables)");
             break;
-        case GameVerdict::other_variant: break;
+        case GameVerdict::other_variant:
+            break;
     }
     if (c.decisive_ply >= 0) s << ", decisive ply " << c.decisive_ply;
     s << ": " << c.reason << "\n";

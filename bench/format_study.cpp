@@ -8,9 +8,9 @@
 #include <array>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
-#include <cstdlib>
 #include <functional>
 #include <iostream>
 #include <random>
@@ -75,19 +75,16 @@ void synthetic_slice(std::vector<std::uint16_t>& wdl, std::vector<std::uint16_t>
             for (int s1 = 0; s1 < 50; ++s1)
                 for (int s2 = 0; s2 < 50; ++s2)
                     for (int s3 = 0; s3 < 45; ++s3, ++i) {
-                        if (s0 == s1 || s0 == s2 || s0 == s3 || s1 == s2 || s1 == s3 || s2 == s3)
-                            continue;
-                        const Square wm = square(s0), wk = square(s1), bk = square(s2),
-                                     bm = square(s3);
+                        if (s0 == s1 || s0 == s2 || s0 == s3 || s1 == s2 || s1 == s3 || s2 == s3) continue;
+                        const Square wm = square(s0), wk = square(s1), bk = square(s2), bm = square(s3);
                         const std::uint64_t h = mix(i);
                         int value = 1, plies = 0;
-                        const bool runs_home = wm.row <= 1 + phase / 3 &&
-                                               std::abs(bk.col - wm.col) > wm.row - bk.row + 3;
+                        const bool runs_home =
+                            wm.row <= 1 + phase / 3 && std::abs(bk.col - wm.col) > wm.row - bk.row + 3;
                         const bool black_runs = bm.row >= 8 && chebyshev(wk, bm) > 6 - phase;
                         if (runs_home) {
                             value = 2;
-                            plies =
-                                2 * wm.row + 1 + chebyshev(wk, bk) / 3 + static_cast<int>(h % 3);
+                            plies = 2 * wm.row + 1 + chebyshev(wk, bk) / 3 + static_cast<int>(h % 3);
                         } else if (black_runs) {
                             value = 0;
                             plies = 2 * (9 - bm.row) + 2 + chebyshev(wk, bk) / 2;
@@ -114,8 +111,8 @@ struct Measurement {
     double write_seconds, block_micros;
 };
 
-Measurement measure(const fs::path& p, Metric m, const std::vector<std::uint16_t>& values,
-               std::uint32_t block, int level, unsigned threads) {
+Measurement measure(const fs::path& p, Metric m, const std::vector<std::uint16_t>& values, std::uint32_t block,
+                    int level, unsigned threads) {
     WriteOptions opt;
     opt.block_entries = block;
     opt.zstd_level = level;
@@ -128,22 +125,20 @@ Measurement measure(const fs::path& p, Metric m, const std::vector<std::uint16_t
     std::mt19937_64 rng(1);
     const int reads = static_cast<int>(std::clamp<std::uint64_t>((64u << 20) / block, 64, 4096));
     const auto t = Clock::now();
-    for (int k = 0; k < reads; ++k)
-        REQUIRE(r->read_block_into(rng() % r->info().num_blocks, buf.data()).ok());
+    for (int k = 0; k < reads; ++k) REQUIRE(r->read_block_into(rng() % r->info().num_blocks, buf.data()).ok());
     return {w->bytes, w->seconds, since(t) / reads * 1e6};
 }
 
 void describe(const std::vector<std::uint16_t>& wdl, const std::vector<std::uint16_t>& dtw) {
     std::array<std::size_t, 3> counts{};
     for (auto v : wdl) ++counts[v];
-    std::printf("synthetic slice: %zu entries, loss %.1f%% draw %.1f%% win %.1f%%, max dtw %u\n",
-                wdl.size(), 100.0 * counts[0] / wdl.size(), 100.0 * counts[1] / wdl.size(),
-                100.0 * counts[2] / wdl.size(), *std::max_element(dtw.begin(), dtw.end()));
+    std::printf("synthetic slice: %zu entries, loss %.1f%% draw %.1f%% win %.1f%%, max dtw %u\n", wdl.size(),
+                100.0 * counts[0] / wdl.size(), 100.0 * counts[1] / wdl.size(), 100.0 * counts[2] / wdl.size(),
+                *std::max_element(dtw.begin(), dtw.end()));
 }
 
 fs::path bench_dir() {
-    const fs::path dir =
-        fs::temp_directory_path() / ("dtb_format_study_" + std::to_string(::getpid()));
+    const fs::path dir = fs::temp_directory_path() / ("dtb_format_study_" + std::to_string(::getpid()));
     fs::create_directories(dir);
     return dir;
 }
@@ -160,9 +155,8 @@ void study_1() {  // zstd levels at 16K and 64K entries per block
         for (std::uint32_t block : {1u << 14, 1u << 15, 1u << 16, 1u << 17})
             for (int level : {3, 5, 7, 9, 11, 13, 15, 17}) {
                 const Measurement r = measure(dir / "t", m, *values, block, level, 2);
-                std::printf("| %s | %uK | %d | %llu | %.3f | %.2f | %.1f |\n",
-                            std::string(metric_name(m)).c_str(), block >> 10, level,
-                            static_cast<unsigned long long>(r.bytes),
+                std::printf("| %s | %uK | %d | %llu | %.3f | %.2f | %.1f |\n", std::string(metric_name(m)).c_str(),
+                            block >> 10, level, static_cast<unsigned long long>(r.bytes),
                             8.0 * r.bytes / values->size(), r.write_seconds, r.block_micros);
                 std::fflush(stdout);
             }
@@ -179,14 +173,12 @@ void study_2() {  // block size x zstd level
             "\n%s, %zu entries: file bytes (bits/entry), write seconds (2 threads), "
             "decode microseconds per random block\n\n",
             std::string(metric_name(m)).c_str(), values->size());
-        std::printf(
-            "| entries/block | level 1 | level 3 | level 9 | level 19 |\n|---|---|---|---|---|\n");
+        std::printf("| entries/block | level 1 | level 3 | level 9 | level 19 |\n|---|---|---|---|---|\n");
         for (std::uint32_t block : {1u << 12, 1u << 14, 1u << 16, 1u << 18, 1u << 20}) {
             std::printf("| %uK |", block >> 10);
             for (int level : {1, 3, 9, 19}) {
                 const Measurement r = measure(dir / "t", m, *values, block, level, 2);
-                std::printf(" %llu (%.3f), %.2fs, %.0fus |",
-                            static_cast<unsigned long long>(r.bytes),
+                std::printf(" %llu (%.3f), %.2fs, %.0fus |", static_cast<unsigned long long>(r.bytes),
                             8.0 * r.bytes / values->size(), r.write_seconds, r.block_micros);
                 std::fflush(stdout);
             }
@@ -199,8 +191,7 @@ void study_2() {  // block size x zstd level
 void study_3() {  // WDL packing and long-distance matching
     std::vector<std::uint16_t> wdl, dtw;
     synthetic_slice(wdl, dtw);
-    auto compressed_size = [](const std::vector<unsigned char>& raw, std::size_t block_bytes,
-                              int level, bool ldm) {
+    auto compressed_size = [](const std::vector<unsigned char>& raw, std::size_t block_bytes, int level, bool ldm) {
         ZSTD_CCtx* c = ZSTD_createCCtx();
         ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, level);
         if (ldm) {
@@ -219,8 +210,7 @@ void study_3() {  // WDL packing and long-distance matching
         return total;
     };
     std::vector<unsigned char> bytes(wdl.begin(), wdl.end()), packed((wdl.size() + 3) / 4);
-    for (std::size_t i = 0; i < wdl.size(); ++i)
-        packed[i / 4] |= static_cast<unsigned char>(wdl[i] << (2 * (i % 4)));
+    for (std::size_t i = 0; i < wdl.size(); ++i) packed[i / 4] |= static_cast<unsigned char>(wdl[i] << (2 * (i % 4)));
     std::printf("\nWDL, same entries per block: 2-bit packed vs one byte per entry (bytes)\n\n");
     std::printf(
         "| entries/block | level | 2-bit packed | 8-bit | 2-bit, long mode, window 2^27 "
@@ -228,8 +218,7 @@ void study_3() {  // WDL packing and long-distance matching
     for (std::size_t block : {std::size_t{1} << 14, std::size_t{1} << 16, std::size_t{1} << 20}) {
         for (int level : {3, 9}) {
             std::printf("| %zuK | %d | %zu | %zu | %zu |\n", block >> 10, level,
-                        compressed_size(packed, block / 4, level, false),
-                        compressed_size(bytes, block, level, false),
+                        compressed_size(packed, block / 4, level, false), compressed_size(bytes, block, level, false),
                         compressed_size(packed, block / 4, level, true));
             std::fflush(stdout);
         }
@@ -251,13 +240,11 @@ void study_4() {  // decode latency per block
             opt.block_entries = block;
             opt.zstd_level = 9;
             REQUIRE(write_table(dir / "t", bench_info(m), *values, opt).ok());
-            auto r = TableReader::open(dir / "t", VariantId::international,
-                                       rules_fingerprint<International>());
+            auto r = TableReader::open(dir / "t", VariantId::international, rules_fingerprint<International>());
             REQUIRE(r.ok());
             std::vector<std::uint16_t> buf(block);
             std::mt19937_64 rng(2);
-            const int reads =
-                static_cast<int>(std::clamp<std::uint64_t>((16u << 20) / block, 32, 2048));
+            const int reads = static_cast<int>(std::clamp<std::uint64_t>((16u << 20) / block, 32, 2048));
             double best = 1e9;
             for (int round = 0; round < 7; ++round) {
                 const auto t = Clock::now();
@@ -296,10 +283,8 @@ void study_5() {  // the defaults
                 wall = std::min(wall, w->seconds);
                 bytes = w->bytes;
             }
-            std::printf("| %s | %u | %llu | %.3f | %.2f | %.2f |\n",
-                        std::string(metric_name(m)).c_str(), threads,
-                        static_cast<unsigned long long>(bytes), 8.0 * bytes / values->size(), wall,
-                        cpu);
+            std::printf("| %s | %u | %llu | %.3f | %.2f | %.2f |\n", std::string(metric_name(m)).c_str(), threads,
+                        static_cast<unsigned long long>(bytes), 8.0 * bytes / values->size(), wall, cpu);
         }
     fs::remove_all(dir);
 }

@@ -39,8 +39,7 @@ void BM_perft(benchmark::State& state) {
     Perft<R> perft(mode);
     std::uint64_t nodes = 0;
     for (auto _ : state) nodes += perft.count(start<R>(), depth);
-    state.counters["nodes/s"] =
-        benchmark::Counter(static_cast<double>(nodes), benchmark::Counter::kIsRate);
+    state.counters["nodes/s"] = benchmark::Counter(static_cast<double>(nodes), benchmark::Counter::kIsRate);
     state.SetLabel(std::string(R::kName) + (mode == CaptureMode::paths ? " paths" : " unique"));
 }
 
@@ -98,17 +97,21 @@ void capture_effects(benchmark::State& state, const char* slice) {
     state.SetLabel(std::string(R::kName) + " " + slice + ", " + std::to_string(ps.size()) + " positions");
 }
 
-BENCHMARK_TEMPLATE(BM_perft, International, CaptureMode::unique)
-    ->Arg(8)
-    ->Unit(benchmark::kMillisecond);
+BENCHMARK_TEMPLATE(BM_perft, International, CaptureMode::unique)->Arg(8)->Unit(benchmark::kMillisecond);
 BENCHMARK_TEMPLATE(BM_perft, Turkish, CaptureMode::paths)->Arg(7)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_generate<International>);
 BENCHMARK(BM_generate<Turkish>);
 BENCHMARK(BM_count<International>);
 BENCHMARK(BM_count<Turkish>);
-void BM_capture_effects_international_KKKvKK(benchmark::State& s) { capture_effects<International>(s, "KKKvKK"); }
-void BM_capture_effects_international_KKvKKM(benchmark::State& s) { capture_effects<International>(s, "KKvKKM"); }
-void BM_capture_effects_turkish_KKKvKK(benchmark::State& s) { capture_effects<Turkish>(s, "KKKvKK"); }
+void BM_capture_effects_international_KKKvKK(benchmark::State& s) {
+    capture_effects<International>(s, "KKKvKK");
+}
+void BM_capture_effects_international_KKvKKM(benchmark::State& s) {
+    capture_effects<International>(s, "KKvKKM");
+}
+void BM_capture_effects_turkish_KKKvKK(benchmark::State& s) {
+    capture_effects<Turkish>(s, "KKKvKK");
+}
 BENCHMARK(BM_capture_effects_international_KKKvKK);
 BENCHMARK(BM_capture_effects_international_KKvKKM);
 BENCHMARK(BM_capture_effects_turkish_KKKvKK);

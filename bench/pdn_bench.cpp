@@ -17,9 +17,9 @@
 #include <string>
 #include <vector>
 
-#include "index/slice_index.hpp"
 #include "adjudicate/adjudicator.hpp"
 #include "adjudicate/game_check.hpp"
+#include "index/slice_index.hpp"
 #include "probe/probe.hpp"
 #include "rules/fen.hpp"
 #include "rules/movegen.hpp"
@@ -78,9 +78,10 @@ const std::string& games_text() {
             }
             if (ply < kPlies) continue;
             static const char* results[] = {"2-0", "1-1", "0-2"};
-            out += "[Event \"Bench " + std::to_string(made) + "\"]\n[White \"A\"]\n[Black \"B\"]\n"
-                   "[GameType \"20\"]\n[FEN \"" + to_fen<R>(start) + "\"]\n" + moves +
-                   results[rng() % 3] + "\n\n";
+            out += "[Event \"Bench " + std::to_string(made) +
+                   "\"]\n[White \"A\"]\n[Black \"B\"]\n"
+                   "[GameType \"20\"]\n[FEN \"" +
+                   to_fen<R>(start) + "\"]\n" + moves + results[rng() % 3] + "\n\n";
             ++made;
         }
         return out;
@@ -95,8 +96,8 @@ void BM_ReadAndJudgePdn(benchmark::State& state) {
     if (const char* mb = std::getenv("DTB_BENCH_CACHE_MB")) o.cache_mb = static_cast<std::size_t>(std::atoll(mb));
     auto tb = probe::Tablebase::open(o);
     if (!tb || tb->max_pieces() < kTablePieces) {
-        state.SkipWithError(("tables: " + (tb ? std::string("fewer than 5 pieces") : tb.error()) +
-                             " (set DTB_BENCH_TABLES)").c_str());
+        state.SkipWithError(
+            ("tables: " + (tb ? std::string("fewer than 5 pieces") : tb.error()) + " (set DTB_BENCH_TABLES)").c_str());
         return;
     }
     const probe::Adjudicator judge(*tb, RuleSet::fmjd);

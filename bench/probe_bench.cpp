@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "index/slice_index.hpp"
-#include "format/format.hpp"
 #include "adjudicate/adjudicator.hpp"
+#include "format/format.hpp"
+#include "index/slice_index.hpp"
 #include "probe/probe.hpp"
 #include "rules/movegen.hpp"
 
@@ -135,8 +135,7 @@ const Tablebase& hot_tablebase() {
     return tb;
 }
 
-void run_probes(benchmark::State& state, const Tablebase& tb,
-                const std::vector<Position>& positions, unsigned metrics,
+void run_probes(benchmark::State& state, const Tablebase& tb, const std::vector<Position>& positions, unsigned metrics,
                 Access access = Access::load) {
     if (positions.empty()) {
         state.SkipWithError("no such positions in these tables");
@@ -278,7 +277,8 @@ void BM_RuleWdlHot(benchmark::State& state) {
     std::size_t k = 0;
     std::uint64_t failed = 0;
     for (auto _ : state) {
-        const Result r = judge.probe_wdl(positions[k & (kSmallPool - 1)], Counters{.reversible = static_cast<int>(k % 50), .endgame = {}, .small = {}});
+        const Result r = judge.probe_wdl(positions[k & (kSmallPool - 1)],
+                                         Counters{.reversible = static_cast<int>(k % 50), .endgame = {}, .small = {}});
         failed += !r.ok();
         benchmark::DoNotOptimize(r);
         ++k;
@@ -306,23 +306,13 @@ BENCHMARK(BM_WdlHotStoredSide)->Arg(kSmallPool)->Arg(kLargePool);
 BENCHMARK(BM_WdlHotDerivedSide)->Arg(kSmallPool)->Arg(kLargePool);
 BENCHMARK(BM_WdlHotPerThreadHandle)->Threads(1)->Threads(2)->UseRealTime();
 BENCHMARK(BM_WdlHotCacheOnly)->Arg(kSmallPool)->Arg(kLargePool);
-BENCHMARK(BM_WdlHotWithCaptures)
-    ->Arg(kSmallPool)
-    ->Arg(kLargePool)
-    ->Threads(1)
-    ->Threads(2)
-    ->UseRealTime();
+BENCHMARK(BM_WdlHotWithCaptures)->Arg(kSmallPool)->Arg(kLargePool)->Threads(1)->Threads(2)->UseRealTime();
 BENCHMARK(BM_DtwHot)->Arg(kSmallPool)->Arg(kLargePool);
 BENCHMARK(BM_AllMetricsHot)->Arg(kSmallPool)->Arg(kLargePool);
 BENCHMARK(BM_WdlColdBlock)->Threads(1)->Threads(2)->UseRealTime();
 BENCHMARK(BM_WdlColdDerivedSide);
 BENCHMARK(BM_DtwColdBlock);
 BENCHMARK(BM_FirstProbe)->Iterations(200);
-BENCHMARK(BM_MemoryForBudget)
-    ->Arg(4)
-    ->Arg(16)
-    ->Arg(64)
-    ->Iterations(1)
-    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MemoryForBudget)->Arg(4)->Arg(16)->Arg(64)->Iterations(1)->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();

@@ -4,8 +4,8 @@
 #include <new>
 #include <string>
 
-#include "dtb/dtb.h"
 #include "adjudicate/adjudicator.hpp"
+#include "dtb/dtb.h"
 #include "probe/probe.hpp"
 
 struct dtb_tablebase {
@@ -18,16 +18,12 @@ using dtb::probe::Result;
 using dtb::probe::Status;
 
 #ifdef DTB_PROJECT_VERSION_MAJOR
-static_assert(
-    DTB_VERSION_MAJOR == DTB_PROJECT_VERSION_MAJOR &&
-        DTB_VERSION_MINOR == DTB_PROJECT_VERSION_MINOR &&
-        DTB_VERSION_PATCH == DTB_PROJECT_VERSION_PATCH,
-    "include/dtb/dtb.h: DTB_VERSION_* must match project(dtb VERSION ...) in CMakeLists.txt");
+static_assert(DTB_VERSION_MAJOR == DTB_PROJECT_VERSION_MAJOR && DTB_VERSION_MINOR == DTB_PROJECT_VERSION_MINOR &&
+                  DTB_VERSION_PATCH == DTB_PROJECT_VERSION_PATCH,
+              "include/dtb/dtb.h: DTB_VERSION_* must match project(dtb VERSION ...) in CMakeLists.txt");
 #endif
-static_assert(DTB_LOSS == static_cast<int>(dtb::Wdl::loss) &&
-              DTB_WIN == static_cast<int>(dtb::Wdl::win));
-static_assert(DTB_WDL == dtb::probe::kWdl && DTB_DTW == dtb::probe::kDtw &&
-              DTB_DTC == dtb::probe::kDtc);
+static_assert(DTB_LOSS == static_cast<int>(dtb::Wdl::loss) && DTB_WIN == static_cast<int>(dtb::Wdl::win));
+static_assert(DTB_WDL == dtb::probe::kWdl && DTB_DTW == dtb::probe::kDtw && DTB_DTC == dtb::probe::kDtc);
 
 std::string& last_error() {
     thread_local std::string message;
@@ -126,8 +122,7 @@ const char* dtb_last_error(void) {
     return last_error().c_str();
 }
 
-int dtb_open(const char* directories, int variant, unsigned cache_mb, unsigned flags,
-             dtb_tablebase** out) {
+int dtb_open(const char* directories, int variant, unsigned cache_mb, unsigned flags, dtb_tablebase** out) {
     if (!directories || !out) return fail(DTB_BAD_ARGUMENT, "NULL directories or output pointer");
     if (variant != DTB_VARIANT_INTERNATIONAL && variant != DTB_VARIANT_TURKISH)
         return fail(DTB_BAD_ARGUMENT, "unknown variant " + std::to_string(variant));
@@ -207,42 +202,38 @@ bool to_position(const dtb_tablebase* tb, const dtb_position* pos, dtb::Position
 
 extern "C" {
 
-int dtb_probe_position(const dtb_tablebase* tb, const dtb_position* pos, unsigned what,
-                       dtb_value* out) {
+int dtb_probe_position(const dtb_tablebase* tb, const dtb_position* pos, unsigned what, dtb_value* out) {
     if (!tb || !pos || !out) return fail(DTB_BAD_ARGUMENT, "NULL handle, position or output");
     if (pos->side_to_move != 0 && pos->side_to_move != 1)
         return fail(DTB_BAD_ARGUMENT, "side_to_move must be 0 (White) or 1 (Black)");
     return guarded([&]() -> int {
         dtb::Position p;
-        if (!to_position(tb, pos, p))
-            return fail(DTB_ILLEGAL, "illegal position: a bit outside the board's squares");
-        const auto access =
-            (what & DTB_CACHE_ONLY) ? dtb::probe::Access::cache_only : dtb::probe::Access::load;
+        if (!to_position(tb, pos, p)) return fail(DTB_ILLEGAL, "illegal position: a bit outside the board's squares");
+        const auto access = (what & DTB_CACHE_ONLY) ? dtb::probe::Access::cache_only : dtb::probe::Access::load;
         const Result r = tb->tb.probe(p, what & DTB_ALL, access);
         if (r.ok()) *out = dtb_value{static_cast<int>(r.wdl), r.dtw, r.dtc};
         return code_of(tb, r);
     });
 }
 
-int dtb_probe_rule_wdl(const dtb_tablebase* tb, const dtb_position* pos, const dtb_counters* counters,
-                       int rules, unsigned flags, int* wdl) {
+int dtb_probe_rule_wdl(const dtb_tablebase* tb, const dtb_position* pos, const dtb_counters* counters, int rules,
+                       unsigned flags, int* wdl) {
     if (!tb || !pos || !counters || !wdl) return fail(DTB_BAD_ARGUMENT, "NULL handle, position, counters or output");
     if (pos->side_to_move != 0 && pos->side_to_move != 1)
         return fail(DTB_BAD_ARGUMENT, "side_to_move must be 0 (White) or 1 (Black)");
     if (rules != DTB_RULES_NONE && rules != DTB_RULES_FMJD && rules != DTB_RULES_FFJD)
         return fail(DTB_BAD_ARGUMENT, "unknown rule set " + std::to_string(rules));
     if (counters->reversible < 0 || counters->endgame < -1 || counters->small < -1)
-        return fail(DTB_BAD_ARGUMENT, "counters: reversible must be 0 or more; endgame and small 0 or more, or -1 when absent");
+        return fail(DTB_BAD_ARGUMENT,
+                    "counters: reversible must be 0 or more; endgame and small 0 or more, or -1 when absent");
     return guarded([&]() -> int {
         dtb::Position p;
-        if (!to_position(tb, pos, p))
-            return fail(DTB_ILLEGAL, "illegal position: a bit outside the board's squares");
+        if (!to_position(tb, pos, p)) return fail(DTB_ILLEGAL, "illegal position: a bit outside the board's squares");
         dtb::probe::Counters k;
         k.reversible = counters->reversible;
         if (counters->endgame >= 0) k.endgame = counters->endgame;
         if (counters->small >= 0) k.small = counters->small;
-        const auto access =
-            (flags & DTB_CACHE_ONLY) ? dtb::probe::Access::cache_only : dtb::probe::Access::load;
+        const auto access = (flags & DTB_CACHE_ONLY) ? dtb::probe::Access::cache_only : dtb::probe::Access::load;
         const dtb::probe::Adjudicator judge(tb->tb, static_cast<dtb::RuleSet>(rules));
         const Result r = judge.probe_wdl(p, k, access);
         if (r.ok()) *wdl = static_cast<int>(r.wdl);
@@ -250,16 +241,14 @@ int dtb_probe_rule_wdl(const dtb_tablebase* tb, const dtb_position* pos, const d
     });
 }
 
-int dtb_best_move(const dtb_tablebase* tb, const char* fen, char* move, size_t size, int* wdl,
-                  int* dtw, int* dtc) {
+int dtb_best_move(const dtb_tablebase* tb, const char* fen, char* move, size_t size, int* wdl, int* dtw, int* dtc) {
     if (!move || size == 0) return fail(DTB_BAD_ARGUMENT, "no room for the move text");
     return with_fen(tb, fen, [&](const dtb::Position& p) -> int {
         std::optional<dtb::probe::MoveValue> best;
         const Result r = tb->tb.best_move(p, best);
         if (!r.ok()) return code_of(tb, r);
         const std::string text = best ? best->text : "";
-        if (text.size() + 1 > size)
-            return fail(DTB_BAD_ARGUMENT, "move text longer than the buffer");
+        if (text.size() + 1 > size) return fail(DTB_BAD_ARGUMENT, "move text longer than the buffer");
         std::memcpy(move, text.c_str(), text.size() + 1);
         if (wdl) *wdl = static_cast<int>(r.wdl);
         if (dtw) *dtw = r.dtw;

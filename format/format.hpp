@@ -202,13 +202,12 @@ bool is_temporary_name(const std::string& name);
 // an error; an existing complete file at `path` is never left half-written. (Should only the
 // final fsync of the directory fail, the new, complete file is in place but an error is returned.)
 Expected<WriteStats> write_table(const std::filesystem::path& path, TableInfo info,
-                                 std::span<const std::uint16_t> values,
-                                 const WriteOptions& options = {});
+                                 std::span<const std::uint16_t> values, const WriteOptions& options = {});
 
 // A table compressed in memory and not yet written: lets a caller see what a table would cost on
 // disk (file_bytes) before deciding to write it.
 struct PreparedTable {
-    TableInfo info;  // computed fields filled in
+    TableInfo info;                                  // computed fields filled in
     std::vector<std::vector<unsigned char>> blocks;  // one zstd frame per block
     std::vector<std::uint64_t> raw_hashes;           // xxh64 of each block's packed bytes
     std::uint64_t file_bytes() const;
@@ -218,8 +217,8 @@ Expected<PreparedTable> prepare_table(TableInfo info, std::span<const std::uint1
 // Writes a prepared table, atomically as write_table does (which is prepare_table + this).
 Expected<WriteStats> write_prepared(const std::filesystem::path& path, const PreparedTable& table);
 // Writes a derived WDL table of num_entries entries (info.metric must be WDL): no values.
-Expected<WriteStats> write_derived_table(const std::filesystem::path& path, TableInfo info,
-                                         std::uint64_t num_entries, const WriteOptions& options = {});
+Expected<WriteStats> write_derived_table(const std::filesystem::path& path, TableInfo info, std::uint64_t num_entries,
+                                         const WriteOptions& options = {});
 
 // A table opened for reading. Thread-safe after open: any number of threads may call the const
 // members of one reader at once (reads use pread; decompression state is per thread).

@@ -74,17 +74,16 @@ Status decode_header(const unsigned char* in, const std::string& what, TableInfo
     if (version != kFormatVersion)
         return fail("format version " + std::to_string(version) + ", this reader reads version " +
                     std::to_string(kFormatVersion));
-    if (get_u64(in + 64) != xxh64(in, kHeaderHashedBytes))
-        return fail("corrupt: header checksum mismatch");
-    if (in[12] > static_cast<unsigned>(VariantId::turkish))
-        return fail("unknown variant id " + std::to_string(in[12]));
+    if (get_u64(in + 64) != xxh64(in, kHeaderHashedBytes)) return fail("corrupt: header checksum mismatch");
+    if (in[12] > static_cast<unsigned>(VariantId::turkish)) return fail("unknown variant id " + std::to_string(in[12]));
     if (in[13] != 0) return fail("side to move " + std::to_string(in[13]) + " (only 0 = White)");
     const std::optional<Metric> metric = metric_of_byte(in[14]);
     if (!metric) return fail("unknown metric " + std::to_string(in[14]));
     if (in[15] > static_cast<unsigned>(Encoding::exceptions)) return fail("unknown encoding " + std::to_string(in[15]));
     const auto encoding = static_cast<Encoding>(in[15]);
     const bool derived = encoding == Encoding::derived;
-    if (derived && *metric != Metric::wdl) return fail("a derived table of metric " + std::string(metric_name(*metric)));
+    if (derived && *metric != Metric::wdl)
+        return fail("a derived table of metric " + std::string(metric_name(*metric)));
     if (encoding == Encoding::exceptions && *metric != Metric::fmjd && *metric != Metric::ffjd)
         return fail("exceptions to DTW and DTC in a table of metric " + std::string(metric_name(*metric)));
     const int bits = in[54];
@@ -112,8 +111,8 @@ Status decode_header(const unsigned char* in, const std::string& what, TableInfo
         return fail("a derived table with " + std::to_string(t.num_blocks) + " blocks and max value " +
                     std::to_string(t.max_value));
     if (!derived && t.num_blocks != blocks_for(t.num_entries, t.block_entries))
-        return fail("block count " + std::to_string(t.num_blocks) + " does not match " +
-                    std::to_string(t.num_entries) + " entries");
+        return fail("block count " + std::to_string(t.num_blocks) + " does not match " + std::to_string(t.num_entries) +
+                    " entries");
     if (!derived && (t.max_value >> t.bits_per_entry) != 0)
         return fail("max value " + std::to_string(t.max_value) + " does not fit in " +
                     std::to_string(t.bits_per_entry) + " bits");

@@ -44,11 +44,9 @@ inline std::uint64_t get_u64(const unsigned char* p) {
     return v;
 }
 
-
 inline std::uint64_t blocks_for(std::uint64_t entries, std::uint32_t block_entries) {
     return entries / block_entries + (entries % block_entries != 0);
 }
-
 
 std::uint64_t xxh64(const void* data, std::size_t n);
 
@@ -59,7 +57,6 @@ void encode_header(const TableInfo& info, std::uint64_t block_table_hash, unsign
 // `what` names the file in messages.
 Status decode_header(const unsigned char* in, const std::string& what, TableInfo& info,
                      std::uint64_t& block_table_hash);
-
 
 // The system's message for an errno value, for the reader's and writer's errors.
 std::string errno_text(int err);

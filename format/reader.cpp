@@ -84,8 +84,7 @@ Status TableReader::read_exact(std::uint64_t offset, void* out, std::size_t n) c
     return {};
 }
 
-Expected<TableReader> TableReader::open(const std::filesystem::path& path,
-                                        VariantId expected_variant,
+Expected<TableReader> TableReader::open(const std::filesystem::path& path, VariantId expected_variant,
                                         std::uint64_t expected_fingerprint) try {
     const std::string what = path.string();
     TableReader r;
@@ -116,8 +115,7 @@ Expected<TableReader> TableReader::open(const std::filesystem::path& path,
     if (info.num_blocks > payload / kBlockEntryBytes)
         return Error{what + ": corrupt: block table longer than the file"};
     std::vector<unsigned char> table(static_cast<std::size_t>(info.num_blocks) * kBlockEntryBytes);
-    if (Status s = r.read_exact(kHeaderBytes, table.data(), table.size()); !s)
-        return Error{s.error()};
+    if (Status s = r.read_exact(kHeaderBytes, table.data(), table.size()); !s) return Error{s.error()};
     if (xxh64(table.data(), table.size()) != table_hash)
         return Error{what + ": corrupt: block table checksum mismatch"};
 
@@ -132,14 +130,12 @@ Expected<TableReader> TableReader::open(const std::filesystem::path& path,
         blk.raw_hash = get_u64(e + 12);
         const std::size_t raw = packed_bytes(r.entries_in_block(b), info.bits_per_entry);
         if (blk.compressed_size == 0 || blk.compressed_size > ZSTD_compressBound(raw))
-            return Error{what + ": corrupt: block " + std::to_string(b) +
-                         " has an impossible size"};
+            return Error{what + ": corrupt: block " + std::to_string(b) + " has an impossible size"};
         offset += blk.compressed_size;
     }
     if (offset + kTrailerBytes != r.file_bytes_)
-        return Error{what + ": corrupt: block sizes add up to " +
-                     std::to_string(offset + kTrailerBytes) + " bytes, the file has " +
-                     std::to_string(r.file_bytes_)};
+        return Error{what + ": corrupt: block sizes add up to " + std::to_string(offset + kTrailerBytes) +
+                     " bytes, the file has " + std::to_string(r.file_bytes_)};
     unsigned char end_magic[8];
     if (Status s = r.read_exact(r.file_bytes_ - 8, end_magic, 8); !s) return Error{s.error()};
     if (std::memcmp(end_magic, kEndMagic, 8) != 0) return Error{what + ": corrupt: bad end magic"};
@@ -150,7 +146,8 @@ Expected<TableReader> TableReader::open(const std::filesystem::path& path,
             std::filesystem::path base_path = path;
             base_path.replace_extension(std::string(".") + std::string(metric_name(want)));
             auto base = TableReader::open(base_path, expected_variant, expected_fingerprint);
-            if (!base) return Error{what + ": stored as exceptions to " + base_path.filename().string() + ": " + base.error()};
+            if (!base)
+                return Error{what + ": stored as exceptions to " + base_path.filename().string() + ": " + base.error()};
             const TableInfo& b = base->info();
             if (b.metric != want || b.residual || b.wk != info.wk || b.wm != info.wm || b.bk != info.bk ||
                 b.bm != info.bm || b.index_scheme != info.index_scheme || b.num_entries != info.num_entries ||
@@ -161,7 +158,8 @@ Expected<TableReader> TableReader::open(const std::filesystem::path& path,
             r.bases_.push_back(std::move(base.value()));
         }
         // A threshold is an exception (an entry less one) or a conversion code of DTC.
-        r.value_bits_ = bits_for(std::max<std::uint64_t>(info.max_value, 2 * std::uint64_t{r.bases_[1].info().max_value} + 2));
+        r.value_bits_ =
+            bits_for(std::max<std::uint64_t>(info.max_value, 2 * std::uint64_t{r.bases_[1].info().max_value} + 2));
     }
     return r;
 } catch (const std::exception& e) {
@@ -171,8 +169,7 @@ Expected<TableReader> TableReader::open(const std::filesystem::path& path,
 std::uint32_t TableReader::entries_in_block(std::uint64_t block) const {
     const std::uint64_t first = block * info_.block_entries;
     if (first >= info_.num_entries) return 0;
-    return static_cast<std::uint32_t>(
-        std::min<std::uint64_t>(info_.block_entries, info_.num_entries - first));
+    return static_cast<std::uint32_t>(std::min<std::uint64_t>(info_.block_entries, info_.num_entries - first));
 }
 
 Status TableReader::read_block_into(std::uint64_t block, std::uint16_t* out) const try {
@@ -181,8 +178,7 @@ Status TableReader::read_block_into(std::uint64_t block, std::uint16_t* out) con
     if (info_.derived())
         return Status(Error{path_.string() + ": a derived table stores no values (one ply of search gives them)"});
     if (block >= blocks_.size())
-        return Status(
-            Error{where + ": out of range (" + std::to_string(blocks_.size()) + " blocks)"});
+        return Status(Error{where + ": out of range (" + std::to_string(blocks_.size()) + " blocks)"});
     const Block& blk = blocks_[block];
     ThreadBuffers& tb = thread_buffers();
     if (!tb.dctx) return Status(Error{"cannot allocate a zstd decompression context"});
@@ -193,8 +189,8 @@ Status TableReader::read_block_into(std::uint64_t block, std::uint16_t* out) con
     const std::uint32_t n = entries_in_block(block);
     const std::size_t raw = packed_bytes(n, info_.bits_per_entry);
     tb.packed.resize(raw);
-    const std::size_t got = ZSTD_decompressDCtx(tb.dctx.get(), tb.packed.data(), raw,
-                                                tb.compressed.data(), blk.compressed_size);
+    const std::size_t got =
+        ZSTD_decompressDCtx(tb.dctx.get(), tb.packed.data(), raw, tb.compressed.data(), blk.compressed_size);
     if (ZSTD_isError(got)) return Status(Error{where + ": corrupt: " + ZSTD_getErrorName(got)});
     if (got != raw || xxh64(tb.packed.data(), raw) != blk.raw_hash)
         return Status(Error{where + ": corrupt: decompressed checksum mismatch"});
@@ -221,8 +217,7 @@ Expected<std::vector<std::uint16_t>> TableReader::read_block(std::uint64_t block
 }
 
 Expected<std::uint16_t> TableReader::get(std::uint64_t index) const {
-    if (index >= info_.num_entries)
-        return Error{path_.string() + ": index " + std::to_string(index) + " out of range"};
+    if (index >= info_.num_entries) return Error{path_.string() + ": index " + std::to_string(index) + " out of range"};
     auto block = read_block(index / info_.block_entries);
     if (!block) return Error{block.error()};
     return block.value()[index % info_.block_entries];
@@ -295,16 +290,15 @@ Status TableReader::verify_checksums() const try {
         buffer.resize(blk.compressed_size);
         if (Status s = read_exact(blk.offset, buffer.data(), buffer.size()); !s) return s;
         if (xxh64(buffer.data(), buffer.size()) != blk.compressed_hash)
-            return Status(Error{path_.string() + ": block " + std::to_string(b) +
-                                ": corrupt: compressed checksum mismatch"});
+            return Status(
+                Error{path_.string() + ": block " + std::to_string(b) + ": corrupt: compressed checksum mismatch"});
         XXH64_update(state.get(), buffer.data(), buffer.size());
     }
     unsigned char trailer[kTrailerBytes];
     if (Status s = read_exact(file_bytes_ - kTrailerBytes, trailer, sizeof trailer); !s) return s;
     if (get_u64(trailer) != XXH64_digest(state.get()))
         return Status(Error{path_.string() + ": corrupt: file checksum mismatch"});
-    if (std::memcmp(trailer + 8, kEndMagic, 8) != 0)
-        return Status(Error{path_.string() + ": corrupt: bad end magic"});
+    if (std::memcmp(trailer + 8, kEndMagic, 8) != 0) return Status(Error{path_.string() + ": corrupt: bad end magic"});
     return {};
 } catch (const std::exception& e) {
     return Status(Error{path_.string() + ": " + e.what()});
@@ -318,8 +312,7 @@ Expected<TableInfo> read_table_info(const std::filesystem::path& path) try {
     unsigned char header[kHeaderBytes];
     std::size_t have = 0;
     while (have < sizeof header) {
-        const ssize_t r =
-            ::pread(fd, header + have, sizeof header - have, static_cast<off_t>(have));
+        const ssize_t r = ::pread(fd, header + have, sizeof header - have, static_cast<off_t>(have));
         if (r < 0 && errno == EINTR) continue;
         if (r <= 0) break;
         have += static_cast<std::size_t>(r);

@@ -48,8 +48,7 @@ Expected<int> open_regular_file(const std::filesystem::path& path) {
 Expected<std::string> read_file_bounded(const std::filesystem::path& path, std::size_t max_bytes) {
     const std::string what = path.string();
     std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
-        return Error{what + " is a folder, not a file", ErrorKind::bad_input};
+    if (std::filesystem::is_directory(path, ec)) return Error{what + " is a folder, not a file", ErrorKind::bad_input};
     const int fd = ::open(path.c_str(), O_RDONLY | O_NOCTTY | O_CLOEXEC);
     if (fd < 0) {
         const int err = errno;

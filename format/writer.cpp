@@ -67,18 +67,17 @@ class BlockCompressor {
                 const std::uint64_t b = next_.fetch_add(1);
                 if (b >= info_.num_blocks || failed_) return;
                 const std::uint64_t first = b * info_.block_entries;
-                const std::size_t n = static_cast<std::size_t>(
-                    std::min<std::uint64_t>(info_.block_entries, info_.num_entries - first));
+                const std::size_t n =
+                    static_cast<std::size_t>(std::min<std::uint64_t>(info_.block_entries, info_.num_entries - first));
                 const std::size_t raw = packed_bytes(n, info_.bits_per_entry);
                 packed.resize(raw);
                 pack(values_.data() + first, n, info_.bits_per_entry, packed.data());
                 CompressedBlock& cb = out_[b];
                 cb.raw_hash = xxh64(packed.data(), raw);
                 cb.bytes.resize(ZSTD_compressBound(raw));
-                const std::size_t size = ZSTD_compress2(cctx.get(), cb.bytes.data(),
-                                                        cb.bytes.size(), packed.data(), raw);
-                if (ZSTD_isError(size))
-                    return fail(std::string("zstd compression failed: ") + ZSTD_getErrorName(size));
+                const std::size_t size =
+                    ZSTD_compress2(cctx.get(), cb.bytes.data(), cb.bytes.size(), packed.data(), raw);
+                if (ZSTD_isError(size)) return fail(std::string("zstd compression failed: ") + ZSTD_getErrorName(size));
                 cb.bytes.resize(size);
                 cb.bytes.shrink_to_fit();
             }
@@ -125,8 +124,7 @@ class TempFile {
             const ssize_t w = ::write(fd_, p, n);
             if (w < 0 && errno == EINTR) continue;
             if (w <= 0)
-                return Status(Error{"cannot write " + path_.string() + ": " +
-                                        errno_text(w < 0 ? errno : ENOSPC),
+                return Status(Error{"cannot write " + path_.string() + ": " + errno_text(w < 0 ? errno : ENOSPC),
                                     ErrorKind::system});
             p += w;
             n -= static_cast<std::size_t>(w);
@@ -173,8 +171,8 @@ bool is_temporary_name(const std::string& name) {
     if (name.size() < 5 || name.compare(name.size() - 4, 4, ".tmp") != 0) return false;
     std::string stem = name.substr(0, name.size() - 4);
     if (const auto dot = stem.rfind('.'); dot != std::string::npos && dot + 1 < stem.size() &&
-        std::all_of(stem.begin() + static_cast<std::ptrdiff_t>(dot) + 1, stem.end(),
-                    [](char c) { return c >= '0' && c <= '9'; }))
+                                          std::all_of(stem.begin() + static_cast<std::ptrdiff_t>(dot) + 1, stem.end(),
+                                                      [](char c) { return c >= '0' && c <= '9'; }))
         stem.resize(dot);
     for (int m = 0; m < kNumMetrics; ++m) {
         const std::string ext = "." + std::string(metric_name(static_cast<Metric>(m)));
@@ -227,8 +225,7 @@ Expected<PreparedTable> prepare_impl(TableInfo info, std::span<const std::uint16
 
     BlockCompressor compressor(info, values, options.zstd_level);
     unsigned threads = options.threads ? options.threads : std::thread::hardware_concurrency();
-    threads =
-        static_cast<unsigned>(std::clamp<std::uint64_t>(info.num_blocks, 1, std::max(threads, 1u)));
+    threads = static_cast<unsigned>(std::clamp<std::uint64_t>(info.num_blocks, 1, std::max(threads, 1u)));
     if (Status s = compressor.run(threads); !s) return s.as_error();
     PreparedTable table;
     table.info = info;
@@ -271,8 +268,7 @@ Expected<WriteStats> write_prepared_impl(const std::filesystem::path& path, cons
     if (Status s = tmp.write(trailer, sizeof trailer); !s) return s.as_error();
     if (Status s = tmp.sync_and_close(); !s) return s.as_error();
     if (::rename(tmp_path.c_str(), path.c_str()) != 0)
-        return Error{"cannot rename " + tmp_path.string() + " to " + path.string() + ": " +
-                         errno_text(errno),
+        return Error{"cannot rename " + tmp_path.string() + " to " + path.string() + ": " + errno_text(errno),
                      ErrorKind::system};
     tmp.committed();
     if (Status s = sync_directory(path); !s) return s.as_error();
@@ -310,8 +306,7 @@ Expected<WriteStats> write_prepared(const std::filesystem::path& path, const Pre
 }
 
 Expected<WriteStats> write_table(const std::filesystem::path& path, TableInfo info,
-                                 std::span<const std::uint16_t> values,
-                                 const WriteOptions& options) {
+                                 std::span<const std::uint16_t> values, const WriteOptions& options) {
     const auto start = std::chrono::steady_clock::now();
     auto prepared = prepare_table(info, values, options);
     if (!prepared) return Error{path.string() + ": " + prepared.error()};
@@ -322,8 +317,8 @@ Expected<WriteStats> write_table(const std::filesystem::path& path, TableInfo in
     return stats;
 }
 
-Expected<WriteStats> write_derived_table(const std::filesystem::path& path, TableInfo info,
-                                         std::uint64_t num_entries, const WriteOptions& options) {
+Expected<WriteStats> write_derived_table(const std::filesystem::path& path, TableInfo info, std::uint64_t num_entries,
+                                         const WriteOptions& options) {
     if (info.metric != Metric::wdl) return Error{path.string() + ": only WDL tables can be derived"};
     if (Status s = check_request(info, options); !s) return Error{path.string() + ": " + s.error()};
     PreparedTable table;

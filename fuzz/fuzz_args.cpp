@@ -28,7 +28,8 @@ void check_accepted(const dtb::tools::CommandLine& cli) {
     if (cli.adjudicate.reversible < 0 || (cli.adjudicate.endgame && *cli.adjudicate.endgame < 0) ||
         (cli.adjudicate.small && *cli.adjudicate.small < 0))
         fail("negative counter accepted");
-    if (cli.app.got_subcommand("perft") && (cli.perft.depth < 0 || cli.perft.depth > 30)) fail("depth out of range accepted");
+    if (cli.app.got_subcommand("perft") && (cli.perft.depth < 0 || cli.perft.depth > 30))
+        fail("depth out of range accepted");
 }
 
 }  // namespace

@@ -43,8 +43,7 @@ void check(std::string_view text) {
         if ((next.occupied() & ~G::kPlayable) != 0 || (next.pieces[0] & next.pieces[1]) != 0)
             fail("make_move left an impossible position", canonical);
     }
-    if (any_capture != has_capture<R>(*p))
-        fail("has_capture disagrees with the move generator", canonical);
+    if (any_capture != has_capture<R>(*p)) fail("has_capture disagrees with the move generator", canonical);
 }
 
 }  // namespace

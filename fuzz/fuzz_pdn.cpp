@@ -68,8 +68,7 @@ void check_replay(const dtb::PdnGame& g) {
         const Move& m = r->moves[i];
         if (!(make_move(p, m) == r->positions[i + 1])) fail("position is not the previous one after the move", "");
         generate_moves<R>(p, legal);
-        if (std::none_of(legal.begin(), legal.end(),
-                         [&](const Move& l) { return l.same_effect(m); }))
+        if (std::none_of(legal.begin(), legal.end(), [&](const Move& l) { return l.same_effect(m); }))
             fail("replayed an illegal move", to_fen<R>(p));
         for (const std::string& printed : {move_to_string<R>(m, legal), move_full_path<R>(m)}) {
             const auto again = parse_move<R>(p, printed);
@@ -138,8 +137,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                 fail("syntax error", e.message);
         for (const PdnTag& t : g.tags)
             if (!pdn_detail::is_valid_utf8(t.value)) fail("tag value not UTF-8", t.name);
-        if (!g.result_token.empty() && !parse_pdn_result(g.result_token))
-            fail("result token", g.result_token);
+        if (!g.result_token.empty() && !parse_pdn_result(g.result_token)) fail("result token", g.result_token);
         if (const auto c = pdn_result_conflict(g); c && !one_line(*c)) fail("result conflict", *c);
         check_replay<International>(g);
         check_replay<Turkish>(g);

@@ -84,8 +84,7 @@ int memory_file() {
 
 void put_file(const Bytes& b) {
     const int fd = memory_file();
-    if (ftruncate(fd, 0) != 0 ||
-        (b.size() && pwrite(fd, b.data(), b.size(), 0) != static_cast<ssize_t>(b.size())))
+    if (ftruncate(fd, 0) != 0 || (b.size() && pwrite(fd, b.data(), b.size(), 0) != static_cast<ssize_t>(b.size())))
         fail("cannot write the memory file");
 }
 
@@ -115,8 +114,7 @@ void read(const std::string& path) {
         for (std::uint16_t v : *all)
             if (v > limit) fail("a value wider than bits_per_entry");
     } else {
-        for (std::uint64_t block : {std::uint64_t{0}, info.num_blocks - 1})
-            (void)reader->read_block(block);
+        for (std::uint64_t block : {std::uint64_t{0}, info.num_blocks - 1}) (void)reader->read_block(block);
     }
 }
 

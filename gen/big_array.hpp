@@ -10,8 +10,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
-#include <cstring>
 #include <cstdint>
+#include <cstring>
 #include <new>
 #include <type_traits>
 #include <utility>
@@ -34,7 +34,7 @@ inline std::atomic<int>& unwritten_array_fill() {
 
 template <class T>
 class HugePageAllocator {
-public:
+  public:
     using value_type = T;
     HugePageAllocator() = default;
     template <class U>
@@ -43,7 +43,8 @@ public:
     T* allocate(std::size_t n) {
         const std::size_t bytes = n * sizeof(T);
         void* p = bytes < kHugePage ? ::operator new(bytes) : MappingCache::instance().take(rounded(bytes));
-        if (const int fill = unwritten_array_fill().load(std::memory_order_relaxed); fill >= 0) std::memset(p, fill, bytes);
+        if (const int fill = unwritten_array_fill().load(std::memory_order_relaxed); fill >= 0)
+            std::memset(p, fill, bytes);
         return static_cast<T*>(p);
     }
     void deallocate(T* p, std::size_t n) {
@@ -69,7 +70,7 @@ public:
         return true;
     }
 
-private:
+  private:
     static constexpr std::size_t kHugePage = MappingCache::kHugePage;
     static constexpr std::size_t rounded(std::size_t bytes) { return (bytes + kHugePage - 1) / kHugePage * kHugePage; }
 };
@@ -85,9 +86,13 @@ template <class T>
 void assign_parallel(BigArray<T>& a, std::size_t n, T value, int threads = 0) {
     BigArray<T>().swap(a);
     a.resize(n);  // default-initialised (HugePageAllocator::construct): not written yet
-    parallel_for_chunks(n, [&](std::uint64_t begin, std::uint64_t end) {
-        std::fill(a.begin() + static_cast<std::ptrdiff_t>(begin), a.begin() + static_cast<std::ptrdiff_t>(end), value);
-    }, {}, threads);
+    parallel_for_chunks(
+        n,
+        [&](std::uint64_t begin, std::uint64_t end) {
+            std::fill(a.begin() + static_cast<std::ptrdiff_t>(begin), a.begin() + static_cast<std::ptrdiff_t>(end),
+                      value);
+        },
+        {}, threads);
 }
 
 }  // namespace dtb::gen

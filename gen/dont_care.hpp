@@ -25,29 +25,36 @@ namespace dtb::gen {
 inline void fill_dont_care(std::span<std::uint16_t> values, std::span<const std::uint8_t> is_capture,
                            std::optional<std::uint16_t> between = std::nullopt, int threads = 0) {
     const std::size_t n = values.size();
-    parallel_for_chunks(n, [&](std::uint64_t begin, std::uint64_t end) {
-        std::uint64_t i = begin;
-        if (i > 0)  // a run that started before the chunk belongs to the chunk it started in
-            while (i < end && is_capture[i] && is_capture[i - 1]) ++i;
-        while (i < end) {
-            if (!is_capture[i]) {
-                ++i;
-                continue;
+    parallel_for_chunks(
+        n,
+        [&](std::uint64_t begin, std::uint64_t end) {
+            std::uint64_t i = begin;
+            if (i > 0)  // a run that started before the chunk belongs to the chunk it started in
+                while (i < end && is_capture[i] && is_capture[i - 1]) ++i;
+            while (i < end) {
+                if (!is_capture[i]) {
+                    ++i;
+                    continue;
+                }
+                std::uint64_t run_end = i;  // the run is [i, run_end)
+                while (run_end < n && is_capture[run_end]) ++run_end;
+                // The last quiet value before the run is the entry just before it.
+                std::optional<std::uint16_t> fill;
+                if (i > 0) fill = values[i - 1];
+                if (run_end < n) {
+                    const std::uint16_t after = values[run_end];
+                    if (!fill)
+                        fill = after;
+                    else if (between && after != *fill)
+                        fill = between;
+                }
+                if (fill)
+                    std::fill(values.begin() + static_cast<std::ptrdiff_t>(i),
+                              values.begin() + static_cast<std::ptrdiff_t>(run_end), *fill);
+                i = run_end;
             }
-            std::uint64_t run_end = i;  // the run is [i, run_end)
-            while (run_end < n && is_capture[run_end]) ++run_end;
-            // The last quiet value before the run is the entry just before it.
-            std::optional<std::uint16_t> fill;
-            if (i > 0) fill = values[i - 1];
-            if (run_end < n) {
-                const std::uint16_t after = values[run_end];
-                if (!fill) fill = after;
-                else if (between && after != *fill) fill = between;
-            }
-            if (fill) std::fill(values.begin() + static_cast<std::ptrdiff_t>(i), values.begin() + static_cast<std::ptrdiff_t>(run_end), *fill);
-            i = run_end;
-        }
-    }, {}, threads);
+        },
+        {}, threads);
 }
 
 }  // namespace dtb::gen

@@ -10,13 +10,13 @@
 #include <string>
 #include <vector>
 
+#include "format/format.hpp"
 #include "gen/big_array.hpp"
 #include "gen/parallel.hpp"
 #include "gen/positions.hpp"
 #include "gen/table_values.hpp"
 #include "index/slice_index.hpp"
 #include "probe/counting_rules.hpp"
-#include "format/format.hpp"
 #include "probe/open_table.hpp"
 #include "probe/rule_captures.hpp"
 #include "probe/value.hpp"
@@ -46,7 +46,7 @@ inline std::vector<format::Metric> rule_metrics_of(const Material& m) {
 // Rule tables of finished slices with class thresholds, in memory while later slices are solved.
 template <class R>
 class FinishedRuleTables {
-public:
+  public:
     // threads: of every parallel loop (0: all cores).
     explicit FinishedRuleTables(std::filesystem::path dir, int threads = 0) : dir_(std::move(dir)), threads_(threads) {}
     int threads() const { return threads_; }
@@ -97,7 +97,7 @@ public:
         return s.value[s.index.rank(p)];
     }
 
-private:
+  private:
     struct Slice {
         SliceIndex<R> index;
         BigArray<ValueCode> value;
@@ -106,14 +106,18 @@ private:
     void resolve_captures(const Material& m) {
         Slice& fmjd = *slots_[slot_of(m, format::Metric::fmjd)];
         Slice& ffjd = *slots_[slot_of(m, format::Metric::ffjd)];
-        parallel_for_positions(fmjd.index, [&](std::uint64_t i, const Position& p) {
-            if (!has_capture<R>(p)) return;
-            thread_local MoveList scratch;
-            for (RuleSet rules : {RuleSet::fmjd, RuleSet::ffjd})
-                (rules == RuleSet::fmjd ? fmjd : ffjd).value[i] = rule_code_from_captures<R>(p, scratch, [&](const Position& next) {
-                    return fresh_value(code(rule_metric(rules), next), count_class(Material::of(next), rules));
-                });
-        }, {}, threads_);
+        parallel_for_positions(
+            fmjd.index,
+            [&](std::uint64_t i, const Position& p) {
+                if (!has_capture<R>(p)) return;
+                thread_local MoveList scratch;
+                for (RuleSet rules : {RuleSet::fmjd, RuleSet::ffjd})
+                    (rules == RuleSet::fmjd ? fmjd : ffjd).value[i] =
+                        rule_code_from_captures<R>(p, scratch, [&](const Position& next) {
+                            return fresh_value(code(rule_metric(rules), next), count_class(Material::of(next), rules));
+                        });
+            },
+            {}, threads_);
     }
     static std::size_t slot_of(const Material& m, format::Metric metric) {
         const int material = ((m.wk * 10 + m.wm) * 10 + m.bk) * 10 + m.bm;

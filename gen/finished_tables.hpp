@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "format/format.hpp"
 #include "gen/big_array.hpp"
 #include "gen/finished_rule_tables.hpp"
 #include "gen/parallel.hpp"
@@ -33,7 +34,6 @@
 #include "index/slice_index.hpp"
 #include "probe/counting_rules.hpp"
 #include "probe/derived_wdl.hpp"
-#include "format/format.hpp"
 #include "probe/open_table.hpp"
 #include "probe/rule_captures.hpp"
 #include "probe/value.hpp"
@@ -43,7 +43,7 @@ namespace dtb::gen {
 
 template <class R>
 class FinishedTables {
-public:
+  public:
     // threads: of every parallel loop (0: all cores).
     explicit FinishedTables(std::filesystem::path dir, int threads = 0) : dir_(std::move(dir)), threads_(threads) {}
     // Progress of the passes of load (what, done, total): resolving a 6-piece input's capture
@@ -89,25 +89,33 @@ public:
             return Error{"table " + name + " has the wrong number of entries"};
         slice->word.resize(dtw->size());
         if (wdl->empty()) {  // a derived WDL table: WDL from DTW's parity
-            parallel_for(slice->index.size(), [&](std::uint64_t i) {
-                const std::uint16_t d = (*dtw)[i];
-                slice->word[i] = make_value(wdl_from_dtw<R>(d, [&] { return slice->index.unrank(i); }), d);
-            }, {}, threads_);
+            parallel_for(
+                slice->index.size(),
+                [&](std::uint64_t i) {
+                    const std::uint16_t d = (*dtw)[i];
+                    slice->word[i] = make_value(wdl_from_dtw<R>(d, [&] { return slice->index.unrank(i); }), d);
+                },
+                {}, threads_);
         } else {
-            parallel_for(slice->index.size(), [&](std::uint64_t i) {
-                slice->word[i] = make_value(static_cast<Wdl>((*wdl)[i]), (*dtw)[i]);
-            }, {}, threads_);
+            parallel_for(
+                slice->index.size(),
+                [&](std::uint64_t i) { slice->word[i] = make_value(static_cast<Wdl>((*wdl)[i]), (*dtw)[i]); }, {},
+                threads_);
         }
         std::atomic<bool> too_long{false};
-        parallel_for(slice->word.size(), [&](std::uint64_t i) {
-            if (slice->word[i] > kMaxCode) too_long.store(true, std::memory_order_relaxed);
-        }, {}, threads_);
+        parallel_for(
+            slice->word.size(),
+            [&](std::uint64_t i) {
+                if (slice->word[i] > kMaxCode) too_long.store(true, std::memory_order_relaxed);
+            },
+            {}, threads_);
         if (too_long) return Error{"table " + name + " has a distance too long for the generator"};
         if constexpr (R::kCountingRules) {
             for (RuleSet rules : {RuleSet::fmjd, RuleSet::ffjd}) {
                 auto codes = read_values(m, rule_metric(rules));
                 if (!codes) return Error{codes.error()};
-                if (codes->size() != slice->index.size()) return Error{"table " + name + " has the wrong number of entries"};
+                if (codes->size() != slice->index.size())
+                    return Error{"table " + name + " has the wrong number of entries"};
                 add_fresh(*slice, rules, *codes, threads_);
             }
         }
@@ -121,12 +129,15 @@ public:
     Expected<bool> adopt(const Material& m, const BigArray<ValueCode>& values) {
         auto slice = std::make_unique<Slice>(Slice{SliceIndex<R>(m), BigArray<std::uint16_t>(values.size())});
         std::atomic<bool> too_long{false};
-        parallel_for_chunks(values.size(), [&](std::uint64_t begin, std::uint64_t end) {
-            for (std::uint64_t i = begin; i < end; ++i) {
-                if (values[i] > kMaxCode) too_long.store(true, std::memory_order_relaxed);
-                slice->word[i] = values[i];
-            }
-        }, {}, threads_);
+        parallel_for_chunks(
+            values.size(),
+            [&](std::uint64_t begin, std::uint64_t end) {
+                for (std::uint64_t i = begin; i < end; ++i) {
+                    if (values[i] > kMaxCode) too_long.store(true, std::memory_order_relaxed);
+                    slice->word[i] = values[i];
+                }
+            },
+            {}, threads_);
         if (too_long) return Error{"slice " + m.name() + " has a distance too long for the generator"};
         slots_[code(m)] = std::move(slice);
         return true;
@@ -165,7 +176,9 @@ public:
         return ExternalTables{[this](const Position& p) { return locate(p); }, &FinishedTables::value_in};
     }
     static ValueCode value_in(std::uint16_t word) { return word & kMaxCode; }
-    static Wdl fresh_in(RuleSet rules, std::uint16_t word) { return static_cast<Wdl>((word >> fresh_shift(rules)) & 3); }
+    static Wdl fresh_in(RuleSet rules, std::uint16_t word) {
+        return static_cast<Wdl>((word >> fresh_shift(rules)) & 3);
+    }
     bool loaded(const Material& m) const { return slots_[code(m)] != nullptr; }
     std::size_t bytes_in_memory() const {
         std::size_t n = 0;
@@ -177,7 +190,7 @@ public:
     // Materials (White to move) reached by White's captures from m: fewer pieces.
     static std::vector<Material> capture_materials(const Material& m) { return gen::capture_materials(m); }
 
-private:
+  private:
     // The words of capture positions, whose WDL and DTW entries are "don't care", and so are
     // their rule entries in material in no counting class (probe/rule_captures.hpp): each from
     // the words of its captures' successors, read once for every field. Runs after the rule bits
@@ -215,8 +228,8 @@ private:
                     for (RuleSet rules : {RuleSet::fmjd, RuleSet::ffjd}) {
                         // As rule_code_from_captures (probe/rule_captures.hpp).
                         const ValueCode code = value_of_fresh_exit(flip(best_fresh[rules == RuleSet::fmjd ? 0 : 1]));
-                        word = static_cast<std::uint16_t>(word | static_cast<unsigned>(fresh_value(code, CountClass::none))
-                                                                     << fresh_shift(rules));
+                        word = static_cast<std::uint16_t>(
+                            word | static_cast<unsigned>(fresh_value(code, CountClass::none)) << fresh_shift(rules));
                     }
                 } else {
                     word = static_cast<std::uint16_t>(word | (s.word[i] & ~kMaxCode));
@@ -227,35 +240,46 @@ private:
             b.words.clear();
         };
         ChunkProgress report;
-        if (progress_) report = [&](std::uint64_t done, std::uint64_t total) { progress_(s.index.material().name() + " captures", done, total); };
-        parallel_for_chunks(s.index.size(), [&](std::uint64_t begin, std::uint64_t end) {
-            Batch b;
-            Position p = s.index.unrank(begin);
-            for (std::uint64_t i = begin; i < end; ++i) {
-                if (i > begin) s.index.step(p, i);
-                if (only_after_promotion && !(p.kings_of(Color::black) & RulesOf<R>::promotion_row(Color::black))) continue;
-                if (!has_capture<R>(p)) continue;
-                generate_moves<R>(p, b.moves);  // captures only: they are compulsory
-                const Position rp = reversed<G>(p);
-                for (const Move& m : b.moves) {
-                    const Position next = reversed_after<G>(rp, m);
-                    const std::uint16_t* w = next.of(Color::white) == 0 ? nullptr : locate(next);
-                    if (w) __builtin_prefetch(w);
-                    b.words.push_back(w);
+        if (progress_)
+            report = [&](std::uint64_t done, std::uint64_t total) {
+                progress_(s.index.material().name() + " captures", done, total);
+            };
+        parallel_for_chunks(
+            s.index.size(),
+            [&](std::uint64_t begin, std::uint64_t end) {
+                Batch b;
+                Position p = s.index.unrank(begin);
+                for (std::uint64_t i = begin; i < end; ++i) {
+                    if (i > begin) s.index.step(p, i);
+                    if (only_after_promotion && !(p.kings_of(Color::black) & RulesOf<R>::promotion_row(Color::black)))
+                        continue;
+                    if (!has_capture<R>(p)) continue;
+                    generate_moves<R>(p, b.moves);  // captures only: they are compulsory
+                    const Position rp = reversed<G>(p);
+                    for (const Move& m : b.moves) {
+                        const Position next = reversed_after<G>(rp, m);
+                        const std::uint16_t* w = next.of(Color::white) == 0 ? nullptr : locate(next);
+                        if (w) __builtin_prefetch(w);
+                        b.words.push_back(w);
+                    }
+                    b.index[b.n++] = i;
+                    b.first[b.n] = static_cast<std::uint32_t>(b.words.size());
+                    if (b.n == kBatch) flush(b);
                 }
-                b.index[b.n++] = i;
-                b.first[b.n] = static_cast<std::uint32_t>(b.words.size());
-                if (b.n == kBatch) flush(b);
-            }
-            flush(b);
-        }, report, threads_);
+                flush(b);
+            },
+            report, threads_);
     }
     static constexpr int fresh_shift(RuleSet rules) { return rules == RuleSet::fmjd ? 12 : 14; }
     static void add_fresh(Slice& s, RuleSet rules, std::span<const ValueCode> codes, int threads) {
         const CountClass c = count_class(s.index.material(), rules);
-        parallel_for(codes.size(), [&](std::uint64_t i) {
-            s.word[i] = static_cast<std::uint16_t>(s.word[i] | static_cast<unsigned>(fresh_value(codes[i], c)) << fresh_shift(rules));
-        }, {}, threads);
+        parallel_for(
+            codes.size(),
+            [&](std::uint64_t i) {
+                s.word[i] = static_cast<std::uint16_t>(s.word[i] | static_cast<unsigned>(fresh_value(codes[i], c))
+                                                                       << fresh_shift(rules));
+            },
+            {}, threads);
     }
 
     static int code(const Material& m) { return ((m.wk * 10 + m.wm) * 10 + m.bk) * 10 + m.bm; }
@@ -264,13 +288,13 @@ private:
     // describe the slice: a derived table of another size is as wrong as a stored one).
     Expected<BigArray<std::uint16_t>> read_wdl(const Material& m) const {
         const std::string name = m.name();
-        auto reader = format::open_table_of<R>(dir_ / format::file_name(name, format::Metric::wdl), m, format::Metric::wdl);
+        auto reader =
+            format::open_table_of<R>(dir_ / format::file_name(name, format::Metric::wdl), m, format::Metric::wdl);
         if (!reader) return Error{reader.error()};
         if (reader->info().derived()) {
             if (reader->info().num_entries != SliceIndex<R>(m).size())
                 return Error{"table " + name + " has the wrong number of entries"};
-            if (auto why = derived_wdl_problem(dir_, m); !why.empty())
-                return Error{"table " + name + ".wdl: " + why};
+            if (auto why = derived_wdl_problem(dir_, m); !why.empty()) return Error{"table " + name + ".wdl: " + why};
             return BigArray<std::uint16_t>{};
         }
         return read_table_values(*reader, threads_);

@@ -19,7 +19,7 @@
 namespace dtb::gen {
 
 class FolderLock {
-public:
+  public:
     static constexpr const char* kFileName = ".dtb-gen.lock";
 
     // Takes the lock of `dir` (which must exist). When another process holds it: an error of
@@ -61,7 +61,7 @@ public:
     FolderLock& operator=(const FolderLock&) = delete;
     ~FolderLock() { release(); }
 
-private:
+  private:
     explicit FolderLock(int fd) : fd_(fd) {}
     void release() {
         if (fd_ >= 0) ::close(fd_);  // closing the last descriptor releases the flock

@@ -30,8 +30,7 @@ int count_king_steps(const Position& p) {
     const Bitboard occupied = p.occupied();
     int n = 0;
     for (int k : bits(p.kings_of(Color::white)))
-        for_each_dir<R::kKingDirs>(
-            [&]<Dir d>() { n += popcount(RulesOf<R>::template king_slide<d>(k, occupied)); });
+        for_each_dir<R::kKingDirs>([&]<Dir d>() { n += popcount(RulesOf<R>::template king_slide<d>(k, occupied)); });
     return n;
 }
 

@@ -27,12 +27,18 @@ inline constexpr Item kItemFlag = Item{1} << 62;
 inline constexpr Item make_item(int side, std::uint64_t index) {
     return (static_cast<Item>(side) << 63) | index;
 }
-inline constexpr int item_side(Item it) { return static_cast<int>(it >> 63); }
-inline constexpr bool item_flagged(Item it) { return (it & kItemFlag) != 0; }
-inline constexpr std::uint64_t item_index(Item it) { return it & (kItemFlag - 1); }
+inline constexpr int item_side(Item it) {
+    return static_cast<int>(it >> 63);
+}
+inline constexpr bool item_flagged(Item it) {
+    return (it & kItemFlag) != 0;
+}
+inline constexpr std::uint64_t item_index(Item it) {
+    return it & (kItemFlag - 1);
+}
 
 class ItemList {
-public:
+  public:
     using Block = BigArray<Item>;
     static constexpr std::size_t kFirstBlock = std::size_t{1} << 6, kLargestBlock = std::size_t{1} << 18;
 
@@ -57,7 +63,7 @@ public:
             for (Item it : b) f(it);
     }
 
-private:
+  private:
     void add_block() {
         const std::size_t capacity =
             blocks_.empty() ? kFirstBlock : std::min(kLargestBlock, blocks_.back().capacity() * 2);
@@ -69,7 +75,7 @@ private:
 };
 
 class LevelBuckets {
-public:
+  public:
     ItemList& at(std::size_t level) {
         if (level >= buckets_.size()) buckets_.resize(level + 1);
         return buckets_[level];
@@ -85,14 +91,14 @@ public:
     }
     void clear() { buckets_.clear(); }
 
-private:
+  private:
     std::vector<ItemList> buckets_;
 };
 
 // Per-thread frontier lists, merged into LevelBuckets after a parallel loop (level by level,
 // thread after thread), for parallel loops of at most `threads` threads (team_size).
 class PendingAppends {
-public:
+  public:
     PendingAppends() : PendingAppends(0) {}
     explicit PendingAppends(int threads) : per_thread_(static_cast<std::size_t>(team_size(threads))) {}
     void add(std::size_t level, Item it) {
@@ -115,7 +121,7 @@ public:
         }
     }
 
-private:
+  private:
     std::vector<LevelBuckets> per_thread_;
 };
 

@@ -12,6 +12,7 @@
 #include <span>
 #include <stdexcept>
 
+#include "format/format.hpp"
 #include "gen/dependencies.hpp"
 #include "gen/finished_rule_tables.hpp"
 #include "gen/finished_tables.hpp"
@@ -26,7 +27,6 @@
 #include "gen/table_writer.hpp"
 #include "index/slice_index.hpp"
 #include "probe/derived_wdl.hpp"
-#include "format/format.hpp"
 #include "probe/open_table.hpp"
 
 namespace dtb::gen {
@@ -50,10 +50,14 @@ struct PairRun {
 
 template <class R>
 class Driver {
-public:
+  public:
     Driver(const GenerateOptions& o, const GenerateEvents& e)
-        : o_(o), e_(e), budget_{o.memory_mb}, writer_({o.out_dir, o.zstd_level, o.wdl, o.wdl_balanced_min_bytes, o.threads}),
-          finished_(o.out_dir, o.threads), finished_rules_(o.out_dir, o.threads) {}
+        : o_(o),
+          e_(e),
+          budget_{o.memory_mb},
+          writer_({o.out_dir, o.zstd_level, o.wdl, o.wdl_balanced_min_bytes, o.threads}),
+          finished_(o.out_dir, o.threads),
+          finished_rules_(o.out_dir, o.threads) {}
 
     Expected<GenerateSummary> run() {
         const auto t0 = std::chrono::steady_clock::now();
@@ -70,8 +74,8 @@ public:
             auto m = Material::parse(name);
             if (!m) return Error{"--only: '" + name + "' is not a slice name (like KKMvK)", ErrorKind::bad_input};
             if (m->pieces() > o_.max_pieces)
-                return Error{"--only: " + m->name() + " has " + std::to_string(m->pieces()) + " pieces, more than --pieces " +
-                                 std::to_string(o_.max_pieces),
+                return Error{"--only: " + m->name() + " has " + std::to_string(m->pieces()) +
+                                 " pieces, more than --pieces " + std::to_string(o_.max_pieces),
                              ErrorKind::bad_input};
             if (!material_fits<R>(*m))
                 return Error{"--only: " + m->name() + " is not a slice of " + std::string(R::kName) + " draughts",
@@ -130,7 +134,8 @@ public:
                     r = Error{"slice " + m.name() + ": " + e.what(), ErrorKind::system};
                 }
                 if (!r) return Error{r.error(), r.error_kind()};
-                run_progress.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t_pair).count();
+                run_progress.seconds +=
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t_pair).count();
                 run_progress.positions_done += pair_positions;
                 log(run_progress.line(k + 1, order.size(), summary_.slices_skipped, summary_.slices_generated));
             }
@@ -145,7 +150,7 @@ public:
         return summary_;
     }
 
-private:
+  private:
     // A pair, step by step; its files are DTC and DTW, the rule tables, and WDL last: a slice
     // counts as present only when all its files are.
     Expected<bool> solve_and_write(const Material& m) {
@@ -172,18 +177,20 @@ private:
     Expected<bool> read_inputs(PairRun<R>& run) {
         const Material& m = run.m;
         const std::set<Material> inputs = inputs_of_pair(m);
-        finished_.set_progress([this, name = m.name()](const std::string& what, std::uint64_t done, std::uint64_t total) {
-            if (e_.progress) e_.progress(name, "reading " + what, done, total);
-        });
+        finished_.set_progress(
+            [this, name = m.name()](const std::string& what, std::uint64_t done, std::uint64_t total) {
+                if (e_.progress) e_.progress(name, "reading " + what, done, total);
+            });
         release_idle_slices(m, inputs);
         for (const Material& x : inputs) {
             // Inputs with as many pieces as the run's largest are reached only by promotions.
             auto r = finished_.load(x, x.pieces() == o_.max_pieces ? FinishedTables<R>::Reached::by_promotion
-                                                                     : FinishedTables<R>::Reached::anywhere);
+                                                                   : FinishedTables<R>::Reached::anywhere);
             if (!r) return Error{"slice " + m.name() + " needs " + x.name() + ": " + r.error(), ErrorKind::tables};
             if constexpr (R::kCountingRules) {
                 auto rr = finished_rules_.load(x);
-                if (!rr) return Error{"slice " + m.name() + " needs " + x.name() + ": " + rr.error(), ErrorKind::tables};
+                if (!rr)
+                    return Error{"slice " + m.name() + " needs " + x.name() + ": " + rr.error(), ErrorKind::tables};
             }
         }
         return true;
@@ -193,7 +200,8 @@ private:
     Expected<bool> plan_memory(PairRun<R>& run) {
         const Material& m = run.m;
         const std::uint64_t held = finished_.bytes_in_memory() + finished_rules_.bytes_in_memory();
-        auto plan = plan_pair_memory<R>(m, budget_, held, o_.spill, o_.threads, [this](const std::string& s) { log(s); });
+        auto plan =
+            plan_pair_memory<R>(m, budget_, held, o_.spill, o_.threads, [this](const std::string& s) { log(s); });
         if (!plan) return Error{plan.error(), plan.error_kind()};
         run.plan = *plan;
         if (auto r = check_disk_space(o_.out_dir, m, entries_of_pair<R>(m), run.plan, cache_); !r) return r;
@@ -214,10 +222,10 @@ private:
         PhaseSeeds<R>& phase_seeds = run.phase_seeds.emplace(run.m, o_.threads);
         SliceSolver<R>& solver = run.game.emplace(run.m, finished_.external(), pass_progress(run.m), o_.threads);
         if (R::kCountingRules && phase_seeds.needed())
-            solver.observe_seeds([&phase_seeds](int side, std::uint64_t i, std::span<const std::uint16_t* const> exit_words,
-                                                bool capture, int king_steps) {
-                phase_seeds.record(side, i, exit_words, capture, king_steps);
-            });
+            solver.observe_seeds(
+                [&phase_seeds](int side, std::uint64_t i, std::span<const std::uint16_t* const> exit_words,
+                               bool capture,
+                               int king_steps) { phase_seeds.record(side, i, exit_words, capture, king_steps); });
         if constexpr (!SliceIndex<R>::kRowGroups) {
             if (run.plan.spill) {
                 solver.solve_by_levels();
@@ -246,9 +254,9 @@ private:
 
     // Step: the rule tables (gen/pair_rule_tables.hpp).
     Expected<bool> solve_rule_tables(PairRun<R>& run) {
-        auto r = gen::solve_rule_tables<R>(RuleTablesInputs<R>{run.m, *run.game, *run.phase_seeds, finished_, finished_rules_,
-                                                               writer_, [this](const Material& x) { return read_later(x); },
-                                                               pass_progress(run.m), o_.threads});
+        auto r = gen::solve_rule_tables<R>(
+            RuleTablesInputs<R>{run.m, *run.game, *run.phase_seeds, finished_, finished_rules_, writer_,
+                                [this](const Material& x) { return read_later(x); }, pass_progress(run.m), o_.threads});
         if (!r) return Error{r.error(), r.error_kind()};
         run.rules = *r;
         run.bytes += r->bytes;
@@ -266,8 +274,8 @@ private:
 
     // Step: the pair's slice line, and its share of the run's summary.
     void report(const PairRun<R>& run) {
-        const PairFacts facts{run.m, entries_of_pair<R>(run.m), positions_of_pair<R>(run.m), run.bytes, run.plan.spill,
-                              run.cache_before, CacheCounters::of(cache_)};
+        const PairFacts facts{run.m,          entries_of_pair<R>(run.m), positions_of_pair<R>(run.m), run.bytes,
+                              run.plan.spill, run.cache_before,          CacheCounters::of(cache_)};
         const PartSeconds parts = pair_parts<R>(run.clock, run.game->pass_seconds(), run.rules);
         ++summary_.slices_generated;
         summary_.positions += facts.positions;
@@ -292,9 +300,12 @@ private:
             if (!format::is_temporary_name(entry.path().filename().string())) continue;
             std::error_code rm;
             std::filesystem::remove(entry.path(), rm);
-            if (rm) return format::Status(Error{"cannot remove " + entry.path().string() + ": " + rm.message(), ErrorKind::system});
+            if (rm)
+                return format::Status(
+                    Error{"cannot remove " + entry.path().string() + ": " + rm.message(), ErrorKind::system});
         }
-        if (ec) return format::Status(Error{"cannot list " + o_.out_dir.string() + ": " + ec.message(), ErrorKind::system});
+        if (ec)
+            return format::Status(Error{"cannot list " + o_.out_dir.string() + ": " + ec.message(), ErrorKind::system});
         return {};
     }
     bool read_later(const Material& m) const { return last_use_.count(m) != 0; }
@@ -373,7 +384,8 @@ std::string describe_parts(const PartSeconds& parts, const std::string& rules_de
     };
     std::string solve_inner;
     const auto add_kind = [&](const std::string& kind) {
-        if (const double* secs = secs_of(kind)) solve_inner += (solve_inner.empty() ? "" : ", ") + kind + " " + fixed(*secs);
+        if (const double* secs = secs_of(kind))
+            solve_inner += (solve_inner.empty() ? "" : ", ") + kind + " " + fixed(*secs);
     };
     for (const char* kind : kSolveKinds) add_kind(kind);
     add_kind("other");

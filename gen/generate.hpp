@@ -22,10 +22,10 @@ struct GenerateOptions {
     VariantId variant = VariantId::international;
     int max_pieces = 4;
     std::filesystem::path out_dir;
-    int threads = 0;                  // 0: all cores
-    std::vector<std::string> only;    // slice names; empty: all
-    std::uint64_t memory_mb = 0;      // 0: the machine's physical memory
-    int zstd_level = 0;               // 0: the format module's default
+    int threads = 0;                // 0: all cores
+    std::vector<std::string> only;  // slice names; empty: all
+    std::uint64_t memory_mb = 0;    // 0: the machine's physical memory
+    int zstd_level = 0;             // 0: the format module's default
     // Which sides' WDL tables are derived (gen/wdl_storage.hpp). compact: the smallest WDL, but a
     // WDL probe of a derived side searches one ply (BENCHMARKS.md, "Derived WDL"); balanced
     // derives only the sides where that removes most of a large pair's bytes.
@@ -70,7 +70,8 @@ struct GenerateSummary {
     PartSeconds part_seconds;
     void add_parts(const PartSeconds& parts) {
         for (const auto& part : parts) {
-            auto it = std::find_if(part_seconds.begin(), part_seconds.end(), [&](const auto& e) { return e.first == part.first; });
+            auto it = std::find_if(part_seconds.begin(), part_seconds.end(),
+                                   [&](const auto& e) { return e.first == part.first; });
             if (it == part_seconds.end())
                 part_seconds.push_back(part);
             else

@@ -51,9 +51,9 @@
 #include <cstring>
 #include <deque>
 #include <filesystem>
-#include <mutex>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <new>
 #include <set>
 #include <stdexcept>
@@ -63,7 +63,7 @@
 namespace dtb::gen {
 
 class MappingCache {
-public:
+  public:
     static constexpr std::size_t kHugePage = std::size_t{2} << 20;
 
     static MappingCache& instance() {
@@ -207,7 +207,7 @@ public:
         return fresh_bytes_;
     }
 
-private:
+  private:
     // give(), under the lock (take_file gives back a mapping it could not hand out).
     void give_locked(void* base, std::size_t length) {
         if (spilled_.erase(base)) {  // a small file mapping: its file goes with it
@@ -410,7 +410,8 @@ private:
             const std::size_t first = p;
             while (p < pages && !(resident[p] & 1)) ++p;
             if (fallocate(segment.file->fd, FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE,
-                          segment.offset + static_cast<off_t>(first * page), static_cast<off_t>((p - first) * page)) != 0)
+                          segment.offset + static_cast<off_t>(first * page),
+                          static_cast<off_t>((p - first) * page)) != 0)
                 break;
             zeroed = true;
         }
@@ -456,7 +457,7 @@ private:
     std::filesystem::path spill_dir_;
     std::set<void*> spilled_;  // live small file mappings (under kSpillMinimum), each its own file
     std::map<void*, std::vector<FileSegment>> live_files_;  // live file mappings from kSpillMinimum on
-    std::deque<KeptFile> kept_files_;  // freed ones, oldest first
+    std::deque<KeptFile> kept_files_;                       // freed ones, oldest first
     std::uint64_t kept_file_bytes_ = 0, reused_file_bytes_ = 0;
     std::uint64_t spilled_bytes_ = 0;
     std::uint64_t limit_ = 0;  // bound_memory

@@ -62,11 +62,11 @@ std::uint64_t whole_solve_bytes(const Material& m, std::uint64_t held) {
 }
 
 struct PairMemoryPlan {
-    bool spill = false;              // solved by levels with its big arrays in files
-    bool tight = false;              // a whole solve would pass the work limit
-    std::uint64_t whole_bytes = 0;   // what a whole solve would hold (whole_solve_bytes)
-    std::uint64_t array_bytes = 0;   // the pair's arrays alone
-    std::uint64_t spilled_bytes = 0; // spilled: the files' bytes (arrays, values kept, buffers)
+    bool spill = false;               // solved by levels with its big arrays in files
+    bool tight = false;               // a whole solve would pass the work limit
+    std::uint64_t whole_bytes = 0;    // what a whole solve would hold (whole_solve_bytes)
+    std::uint64_t array_bytes = 0;    // the pair's arrays alone
+    std::uint64_t spilled_bytes = 0;  // spilled: the files' bytes (arrays, values kept, buffers)
 };
 
 // Decides how pair m is solved, `held` bytes of finished slices being in memory; spill_requested:
@@ -101,13 +101,14 @@ Expected<PairMemoryPlan> plan_pair_memory(const Material& m, const MemoryBudget&
         }
     }
     if (!plan.spill && too_big)
-        return Error{"slice " + m.name() + " needs about " + std::to_string(need >> 20) + " MB" +
-                         (level_need ? " (" + std::to_string(level_need >> 20) + " MB solved by levels)" : "") +
-                         ", more than the " + std::to_string(bound >> 20) + " MB the generator may use (" +
-                         (budget.requested_mb ? "--memory " + std::to_string(budget.requested_mb)
-                                              : "this machine's " + std::to_string(bound_mb) + " MB; --memory MB overrides") +
-                         ", less a margin for what is not counted)",
-                     budget.requested_mb ? ErrorKind::bad_input : ErrorKind::system};
+        return Error{
+            "slice " + m.name() + " needs about " + std::to_string(need >> 20) + " MB" +
+                (level_need ? " (" + std::to_string(level_need >> 20) + " MB solved by levels)" : "") +
+                ", more than the " + std::to_string(bound >> 20) + " MB the generator may use (" +
+                (budget.requested_mb ? "--memory " + std::to_string(budget.requested_mb)
+                                     : "this machine's " + std::to_string(bound_mb) + " MB; --memory MB overrides") +
+                ", less a margin for what is not counted)",
+            budget.requested_mb ? ErrorKind::bad_input : ErrorKind::system};
     // Spilled, the files hold the work arrays, and, for a pair that later slices read, the values
     // kept for them (2 bytes per position) and the writers' buffers.
     if (plan.spill) plan.spilled_bytes = entries * (kArrayBytesPerEntry<R> + 4);
@@ -134,7 +135,7 @@ inline Expected<bool> check_disk_space(const std::filesystem::path& dir, const M
 // Big arrays, while it lives, are files in dir, unlinked at once (gen/mapping_cache.hpp); the
 // cached anonymous mappings go back to the system first.
 class SpillScope {
-public:
+  public:
     SpillScope(MappingCache& cache, const std::filesystem::path& dir) : cache_(cache) {
         cache_.release();
         cache_.spill_to(dir);
@@ -143,7 +144,7 @@ public:
     SpillScope(const SpillScope&) = delete;
     SpillScope& operator=(const SpillScope&) = delete;
 
-private:
+  private:
     MappingCache& cache_;
 };
 

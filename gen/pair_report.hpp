@@ -76,15 +76,18 @@ std::string rule_tables_from_dtc(const Material& m, std::uint64_t entries, const
             return "a counting class, solved in full";
     const auto share = [&](std::uint64_t n) { return 100.0 * static_cast<double>(n) / static_cast<double>(entries); };
     char part[96];
-    std::snprintf(part, sizeof part, "from DTC: %.0f%% copied, %.1f%% repaired", share(rules.copied[k]), share(rules.repaired[k]));
+    std::snprintf(part, sizeof part, "from DTC: %.0f%% copied, %.1f%% repaired", share(rules.copied[k]),
+                  share(rules.repaired[k]));
     std::string out = part;
     if (rules.in_full[k])
-        out += ", " + std::to_string(rules.in_full[k]) + (rules.in_full[k] == 1 ? " level" : " levels") + " solved in full";
+        out += ", " + std::to_string(rules.in_full[k]) + (rules.in_full[k] == 1 ? " level" : " levels") +
+               " solved in full";
     return out;
 }
 
 template <class R>
-std::string slice_line(const PairFacts& f, const PairClock& c, const PartSeconds& parts, const RuleTablesOutcome& rules) {
+std::string slice_line(const PairFacts& f, const PairClock& c, const PartSeconds& parts,
+                       const RuleTablesOutcome& rules) {
     const double secs = PairClock::seconds(c.start, c.wdl_written);
     std::string rules_detail;
     if constexpr (R::kCountingRules)
@@ -100,7 +103,8 @@ std::string slice_line(const PairFacts& f, const PairClock& c, const PartSeconds
     if (f.spilled) {
         line += ", " + std::to_string((f.cache_after.spilled - f.cache_before.spilled) >> 20) + " MB of arrays spilled";
         // Of which in files kept from arrays freed before, pages and all (gen/mapping_cache.hpp).
-        line += " (" + std::to_string((f.cache_after.reused_files - f.cache_before.reused_files) >> 20) + " MB in kept files)";
+        line += " (" + std::to_string((f.cache_after.reused_files - f.cache_before.reused_files) >> 20) +
+                " MB in kept files)";
     }
     if (const std::uint64_t overflow = f.cache_after.overflow - f.cache_before.overflow)
         line += ", " + std::to_string(overflow >> 20) + " MB mapped from files past the memory bound";

@@ -7,6 +7,7 @@
 #include <functional>
 #include <span>
 
+#include "format/format.hpp"
 #include "gen/big_array.hpp"
 #include "gen/dont_care.hpp"
 #include "gen/finished_rule_tables.hpp"
@@ -16,7 +17,6 @@
 #include "gen/rule_tables.hpp"
 #include "gen/slice_solver.hpp"
 #include "gen/table_writer.hpp"
-#include "format/format.hpp"
 #include "probe/rule_captures.hpp"
 
 namespace dtb::gen {
@@ -33,7 +33,7 @@ struct RuleTablesOutcome {
 template <class R>
 struct RuleTablesInputs {
     const Material& m;
-    SliceSolver<R>& game;            // the game's solve, its values and capture flags
+    SliceSolver<R>& game;  // the game's solve, its values and capture flags
     const PhaseSeeds<R>& phase_seeds;
     FinishedTables<R>& finished;
     FinishedRuleTables<R>& finished_rules;
@@ -47,8 +47,8 @@ struct RuleTablesInputs {
 // value is its captures' (probe/rule_captures.hpp): don't care; stored, where the game's DTC
 // gives it, as an exception to the conversion code of the slice's DTW and DTC (docs/FORMAT.md).
 template <class R>
-Expected<std::uint64_t> write_rule_table(const RuleTablesInputs<R>& in, const RuleTableSolver<R>& rules, const Material& x,
-                                         format::Metric metric, BigArray<ValueCode>& values) {
+Expected<std::uint64_t> write_rule_table(const RuleTablesInputs<R>& in, const RuleTableSolver<R>& rules,
+                                         const Material& x, format::Metric metric, BigArray<ValueCode>& values) {
     bool residual = false;
     if (rule_captures_dont_care(x)) {
         const SliceSolver<R>& game = in.game;
@@ -58,13 +58,18 @@ Expected<std::uint64_t> write_rule_table(const RuleTablesInputs<R>& in, const Ru
             return Error{"no capture flags for " + x.name()};
         const std::span<const ValueCode> codes = rules.conversion_codes(x);
         const std::span<const ValueCode> values_of_game(game.side(side).value);
-        if (metric != format::Metric::ffjd16 && codes.size() == values.size() && values_of_game.size() == values.size()) {
-            parallel_for(values.size(), [&](std::uint64_t i) {
-                // The entries of the DTW and DTC files at a quiet position (TableWriter::write_distances).
-                values[i] = flags[i] ? std::uint16_t{0}
-                                     : format::residual_entry(values[i], static_cast<std::uint16_t>(distance_of(values_of_game[i])),
-                                                              static_cast<std::uint16_t>(distance_of(codes[i])));
-            }, {}, in.threads);
+        if (metric != format::Metric::ffjd16 && codes.size() == values.size() &&
+            values_of_game.size() == values.size()) {
+            parallel_for(
+                values.size(),
+                [&](std::uint64_t i) {
+                    // The entries of the DTW and DTC files at a quiet position (TableWriter::write_distances).
+                    values[i] = flags[i] ? std::uint16_t{0}
+                                         : format::residual_entry(
+                                               values[i], static_cast<std::uint16_t>(distance_of(values_of_game[i])),
+                                               static_cast<std::uint16_t>(distance_of(codes[i])));
+                },
+                {}, in.threads);
             residual = true;
         } else {
             fill_dont_care(values, flags, kValueDraw, in.threads);

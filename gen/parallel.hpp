@@ -18,7 +18,9 @@ namespace dtb::gen {
 using ChunkProgress = std::function<void(std::uint64_t done, std::uint64_t total)>;
 
 // The threads of a loop asked for `threads` threads: 0 is OpenMP's default (all cores).
-inline int team_size(int threads) { return threads > 0 ? threads : omp_get_max_threads(); }
+inline int team_size(int threads) {
+    return threads > 0 ? threads : omp_get_max_threads();
+}
 
 // Calls chunk(begin, end) for consecutive chunks covering [0, total), on team_size(threads) threads.
 template <class Chunk>
@@ -49,19 +51,24 @@ void parallel_for_chunks(std::uint64_t total, Chunk&& chunk, const ChunkProgress
 }
 
 // The threads a pass runs on, for work that spawns its own (format::TableReader::read_all).
-inline unsigned pass_threads(int threads = 0) { return static_cast<unsigned>(team_size(threads)); }
+inline unsigned pass_threads(int threads = 0) {
+    return static_cast<unsigned>(team_size(threads));
+}
 
 template <class Body>
 void parallel_for(std::uint64_t total, Body&& body, const ChunkProgress& progress = {}, int threads = 0) {
-    parallel_for_chunks(total, [&](std::uint64_t begin, std::uint64_t end) {
-        for (std::uint64_t i = begin; i < end; ++i) body(i);
-    }, progress, threads);
+    parallel_for_chunks(
+        total,
+        [&](std::uint64_t begin, std::uint64_t end) {
+            for (std::uint64_t i = begin; i < end; ++i) body(i);
+        },
+        progress, threads);
 }
 
 // Positions and moves counted per side by many threads at once: each thread adds to its own
 // line, and the sums are read between parallel loops of at most `threads` threads (team_size).
 class SideTally {
-public:
+  public:
     SideTally() : SideTally(0) {}
     explicit SideTally(int threads) : lines_(static_cast<std::size_t>(team_size(threads))) {}
     void add(int side, std::int64_t positions, std::int64_t moves) {
@@ -80,7 +87,7 @@ public:
         return n;
     }
 
-private:
+  private:
     struct alignas(64) Line {
         std::array<std::int64_t, 2> positions{}, moves{};
     };

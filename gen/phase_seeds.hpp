@@ -32,7 +32,7 @@ namespace dtb::gen {
 
 template <class R>
 class PhaseSeeds {
-public:
+  public:
     // Sizes itself for m and its mirror (the sides of SliceSolver<R>(m, ...), in that order);
     // without counting rules, holds nothing.
     explicit PhaseSeeds(const Material& m, int threads = 0) : threads_(threads) {
@@ -76,9 +76,12 @@ public:
     // After the theoretical solve: its values of side `side`, to mark the draws.
     void record_draws(int side, std::span<const ValueCode> values) {
         BigArray<std::uint16_t>& seeds = seeds_[static_cast<std::size_t>(side)];
-        parallel_for(values.size(), [&](std::uint64_t i) {
-            if (is_draw(values[i])) seeds[i] = static_cast<std::uint16_t>(seeds[i] | kDrawnBit);
-        }, {}, threads_);
+        parallel_for(
+            values.size(),
+            [&](std::uint64_t i) {
+                if (is_draw(values[i])) seeds[i] = static_cast<std::uint16_t>(seeds[i] | kDrawnBit);
+            },
+            {}, threads_);
     }
 
     // The seed of a position for a rule set's phase solve (MoveValuation::prepared).
@@ -96,7 +99,7 @@ public:
 
     void release() { std::vector<BigArray<std::uint16_t>>().swap(seeds_); }
 
-private:
+  private:
     static constexpr unsigned kCaptureBit = 1u << 8;
     static constexpr unsigned kDrawnBit = 1u << 15;
     static constexpr unsigned like_game_bit(RuleSet rules) { return rules == RuleSet::fmjd ? 1u << 13 : 1u << 14; }

@@ -12,14 +12,18 @@ namespace dtb::gen {
 
 // Calls body(i, position of index i) for every i in [0, index.size()), in parallel chunks.
 template <class R, class Body>
-void parallel_for_positions(const SliceIndex<R>& index, Body&& body, const ChunkProgress& progress = {}, int threads = 0) {
-    parallel_for_chunks(index.size(), [&](std::uint64_t begin, std::uint64_t end) {
-        Position p = index.unrank(begin);
-        for (std::uint64_t i = begin; i < end; ++i) {
-            if (i > begin) index.step(p, i);
-            body(i, static_cast<const Position&>(p));
-        }
-    }, progress, threads);
+void parallel_for_positions(const SliceIndex<R>& index, Body&& body, const ChunkProgress& progress = {},
+                            int threads = 0) {
+    parallel_for_chunks(
+        index.size(),
+        [&](std::uint64_t begin, std::uint64_t end) {
+            Position p = index.unrank(begin);
+            for (std::uint64_t i = begin; i < end; ++i) {
+                if (i > begin) index.step(p, i);
+                body(i, static_cast<const Position&>(p));
+            }
+        },
+        progress, threads);
 }
 
 }  // namespace dtb::gen

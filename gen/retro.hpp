@@ -68,10 +68,12 @@ template <class R, Quiet quiet = Quiet::check, class Fn>
 void for_each_predecessor(const Position& p, UnmoveKinds kinds, Fn&& fn) {
     Position base = reversed<typename R::Geometry>(p);
     base.side_to_move = Color::white;
-    for_each_unmove<R>(base, kinds, [](int) {}, [&](int from, int to, bool king) {
-        const Position q = unmoved(base, from, to, king);
-        if (quiet == Quiet::assume || !has_capture<R>(q)) fn(q);
-    });
+    for_each_unmove<R>(
+        base, kinds, [](int) {},
+        [&](int from, int to, bool king) {
+            const Position q = unmoved(base, from, to, king);
+            if (quiet == Quiet::assume || !has_capture<R>(q)) fn(q);
+        });
 }
 
 // The predecessors of p (as for_each_predecessor<R, Quiet::assume>) given as their ranks in
@@ -123,32 +125,38 @@ void for_each_predecessor_rank(const Position& p, UnmoveKinds kinds, const Slice
             const auto mirror_square = [](int s) { return std::countr_zero(G::mirror_files(bit(s))); };
             KingMoveRanks<R> direct(pred_index, base), mirror(pred_index, Index::mirrored(base));
             Bitboard others = 0, mirrored_others = 0;
-            for_each_unmove<R>(base, kinds, [&](int to) {
-                direct.select(to);
-                if (!base_symmetric) mirror.select(mirror_square(to));  // read only from another base
-                others = base.kings_of(Color::white) & ~bit(to);
-                mirrored_others = G::mirror_files(others);
-            }, [&](int from, int to, bool king) {
-                const Bitboard white = others | bit(from), mirrored_white = mirrored_others | G::mirror_files(bit(from));
-                if (white < mirrored_white) {
-                    fn(direct.rank(from));
-                } else if (white > mirrored_white) {
-                    if (!base_symmetric) fn(mirror.rank(mirror_square(from)));
-                } else {
-                    rank_unmoved(unmoved(base, from, to, king));
-                }
-            });
+            for_each_unmove<R>(
+                base, kinds,
+                [&](int to) {
+                    direct.select(to);
+                    if (!base_symmetric) mirror.select(mirror_square(to));  // read only from another base
+                    others = base.kings_of(Color::white) & ~bit(to);
+                    mirrored_others = G::mirror_files(others);
+                },
+                [&](int from, int to, bool king) {
+                    const Bitboard white = others | bit(from),
+                                   mirrored_white = mirrored_others | G::mirror_files(bit(from));
+                    if (white < mirrored_white) {
+                        fn(direct.rank(from));
+                    } else if (white > mirrored_white) {
+                        if (!base_symmetric) fn(mirror.rank(mirror_square(from)));
+                    } else {
+                        rank_unmoved(unmoved(base, from, to, king));
+                    }
+                });
             return;
         }
     }
     KingMoveRanks<R> ranks(pred_index, base);
-    for_each_unmove<R>(base, kinds, [&](int to) { ranks.select(to); }, [&](int from, int to, bool king) {
-        if (king) {
-            fn(ranks.rank(from));
-            return;
-        }
-        rank_unmoved(unmoved(base, from, to, false));
-    });
+    for_each_unmove<R>(
+        base, kinds, [&](int to) { ranks.select(to); },
+        [&](int from, int to, bool king) {
+            if (king) {
+                fn(ranks.rank(from));
+                return;
+            }
+            rank_unmoved(unmoved(base, from, to, false));
+        });
 }
 
 // reversed<G>(make_move(p, m)) for p with White to move, given rp = reversed<G>(p): the position

@@ -25,16 +25,16 @@
 #include <string>
 #include <vector>
 
+#include "format/format.hpp"
 #include "gen/finished_rule_tables.hpp"
 #include "gen/finished_tables.hpp"
 #include "gen/parallel.hpp"
-#include "gen/positions.hpp"
 #include "gen/phase_seeds.hpp"
+#include "gen/positions.hpp"
 #include "gen/retro.hpp"
 #include "gen/slice_solver.hpp"
 #include "index/slice_index.hpp"
 #include "probe/counting_rules.hpp"
-#include "format/format.hpp"
 #include "probe/rule_captures.hpp"
 #include "probe/value.hpp"
 
@@ -43,17 +43,22 @@ namespace dtb::gen {
 // The rule tables of one slice and its mirror, given the slice's game-theoretic values.
 template <class R>
 class RuleTableSolver {
-public:
+  public:
     // finished: values with fresh counters of every input; class_thresholds: the rule tables of
     // the inputs in a class; phase_seeds: filled by the theoretical seed pass (PhaseSeeds::record).
     // Which shortcuts from the game's codes (use_game) are taken: dtb gen takes both; the tests
     // compare each with a full solve.
     enum class Shortcuts { none, repair_only, repair_without_fallback, copy_and_repair };
     RuleTableSolver(Material m, const FinishedTables<R>& finished, const FinishedRuleTables<R>& class_thresholds,
-                    const PhaseSeeds<R>& phase_seeds, PassProgress progress, Shortcuts shortcuts = Shortcuts::copy_and_repair,
-                    int threads = 0)
-        : m_(m), fresh_(finished), finished_(class_thresholds), progress_(std::move(progress)), phase_seeds_(phase_seeds),
-          shortcuts_(shortcuts), threads_(threads) {
+                    const PhaseSeeds<R>& phase_seeds, PassProgress progress,
+                    Shortcuts shortcuts = Shortcuts::copy_and_repair, int threads = 0)
+        : m_(m),
+          fresh_(finished),
+          finished_(class_thresholds),
+          progress_(std::move(progress)),
+          phase_seeds_(phase_seeds),
+          shortcuts_(shortcuts),
+          threads_(threads) {
         indices_.emplace_back(m);
         if (m.mirrored() != m) indices_.emplace_back(m.mirrored());
     }
@@ -66,12 +71,16 @@ public:
         for (std::size_t s = 0; s < dtc.size(); ++s) {
             BigArray<std::uint16_t>& codes = dtc[s];
             const std::span<const ValueCode> v = values[s];
-            parallel_for(codes.size(), [&](std::uint64_t i) {
-                // Every game win or loss has a DTC (0 only for a loss without a move); a code that
-                // read as open or unknown would corrupt the repair.
-                assert(is_draw(v[i]) || (codes[i] != SliceSolver<R>::kDtcUnknown && (codes[i] > 0 || is_loss(v[i]))));
-                codes[i] = conversion_code(v[i], codes[i]);
-            }, {}, threads_);
+            parallel_for(
+                codes.size(),
+                [&](std::uint64_t i) {
+                    // Every game win or loss has a DTC (0 only for a loss without a move); a code that
+                    // read as open or unknown would corrupt the repair.
+                    assert(is_draw(v[i]) ||
+                           (codes[i] != SliceSolver<R>::kDtcUnknown && (codes[i] > 0 || is_loss(v[i]))));
+                    codes[i] = conversion_code(v[i], codes[i]);
+                },
+                {}, threads_);
         }
         conversion_codes_ = std::move(dtc);
     }
@@ -108,14 +117,13 @@ public:
         return {};
     }
 
-private:
+  private:
     using G = typename R::Geometry;
     using Values = std::vector<BigArray<ValueCode>>;  // per side of the solver
 
     format::Status hand_over(const Sink& sink, format::Metric metric, Values values) const {
         for (std::size_t s = 0; s < indices_.size(); ++s)
-            if (format::Status st = sink(indices_[s].material(), metric, std::move(values[s])); !st)
-                return st;
+            if (format::Status st = sink(indices_[s].material(), metric, std::move(values[s])); !st) return st;
         return {};
     }
 
@@ -137,7 +145,8 @@ private:
         // Deciding a phase costs more than solving one of a few positions: slices with no king
         // (one position per phase) are solved throughout.
         constexpr std::uint64_t kSmallestCopiedPhase = 16;
-        if (from_game && shortcuts_ == Shortcuts::copy_and_repair && indices_[0].kings_per_config() >= kSmallestCopiedPhase) {
+        if (from_game && shortcuts_ == Shortcuts::copy_and_repair &&
+            indices_[0].kings_per_config() >= kSmallestCopiedPhase) {
             if (every_phase_agrees(rules)) return copy_of_game(rules);
             like_game = std::make_unique<AgreeingPhases>(*this, rules);
             valuation.known = [&, rules](int s, std::uint64_t men_config) -> const ValueCode* {
@@ -154,7 +163,9 @@ private:
             // or weaker (slower, or drawn).
             MoveValuation::Reference reference;
             for (const BigArray<ValueCode>& codes : conversion_codes_) reference.values.push_back(codes.data());
-            reference.exits_like = [this, rules](int s, std::uint64_t i) { return phase_seeds_.exits_like_game(rules, s, i); };
+            reference.exits_like = [this, rules](int s, std::uint64_t i) {
+                return phase_seeds_.exits_like_game(rules, s, i);
+            };
             reference.same_exit = &same_exit_as_game;
             reference.fall_back = shortcuts_ != Shortcuts::repair_without_fallback;
             valuation.reference = std::move(reference);
@@ -196,16 +207,19 @@ private:
         for (std::size_t side = 0; side < indices_.size(); ++side) {
             const BigArray<ValueCode>& codes = conversion_codes_[side];
             std::atomic<bool> all{true};
-            parallel_for_chunks(codes.size(), [&](std::uint64_t begin, std::uint64_t end) {
-                for (std::uint64_t i = begin; i < end; ++i) {
-                    if (!phase_seeds_.exits_like_game(rules, static_cast<int>(side), i) ||
-                        !same_exit_as_game(codes[i], codes[i])) {
-                        all.store(false, std::memory_order_relaxed);
-                        return;
+            parallel_for_chunks(
+                codes.size(),
+                [&](std::uint64_t begin, std::uint64_t end) {
+                    for (std::uint64_t i = begin; i < end; ++i) {
+                        if (!phase_seeds_.exits_like_game(rules, static_cast<int>(side), i) ||
+                            !same_exit_as_game(codes[i], codes[i])) {
+                            all.store(false, std::memory_order_relaxed);
+                            return;
+                        }
+                        if ((i & 0xFFFF) == 0 && !all.load(std::memory_order_relaxed)) return;
                     }
-                    if ((i & 0xFFFF) == 0 && !all.load(std::memory_order_relaxed)) return;
-                }
-            }, {}, threads_);
+                },
+                {}, threads_);
             if (!all.load()) return false;
         }
         return true;
@@ -217,7 +231,8 @@ private:
             const BigArray<ValueCode>& codes = conversion_codes_[side];
             BigArray<ValueCode>& v = out[side];
             v = BigArray<ValueCode>(codes.size());  // written in parallel below
-            parallel_for(codes.size(), [&](std::uint64_t i) { v[i] = codes[i]; }, {}, threads_);
+            parallel_for(
+                codes.size(), [&](std::uint64_t i) { v[i] = codes[i]; }, {}, threads_);
             copied_from_game_[rules == RuleSet::fmjd ? 0 : 1] += codes.size();
         }
         ++copied_whole_;
@@ -246,18 +261,21 @@ private:
         // configurations they reach are solved before the phase is decided.
         static_assert(!SliceIndex<R>::kRowGroups);
 
-    public:
+      public:
         AgreeingPhases(const RuleTableSolver& owner, RuleSet rules) : owner_(owner) {
             for (std::size_t side = 0; side < owner.indices_.size(); ++side) {
                 const SliceIndex<R>& index = owner.indices_[side];
                 const std::uint64_t kpc = index.kings_per_config();
                 std::vector<char>& agree = seeds_agree_.emplace_back(index.num_men_configs(), 0);
-                parallel_for(index.num_men_configs(), [&](std::uint64_t mc) {
-                    bool all = true;
-                    for (std::uint64_t i = mc * kpc; i < (mc + 1) * kpc && all; ++i)
-                        all = owner.phase_seeds_.exits_like_game(rules, static_cast<int>(side), i);
-                    agree[mc] = all;
-                }, {}, owner.threads_);
+                parallel_for(
+                    index.num_men_configs(),
+                    [&](std::uint64_t mc) {
+                        bool all = true;
+                        for (std::uint64_t i = mc * kpc; i < (mc + 1) * kpc && all; ++i)
+                            all = owner.phase_seeds_.exits_like_game(rules, static_cast<int>(side), i);
+                        agree[mc] = all;
+                    },
+                    {}, owner.threads_);
                 same_.emplace_back(index.num_men_configs(), kUndecided);
             }
         }
@@ -283,7 +301,7 @@ private:
         // values differ from the game's.
         std::uint64_t refused_for_reached() const { return refused_for_reached_; }
 
-    private:
+      private:
         static constexpr signed char kUndecided = -1;
         int other(int s) const { return owner_.indices_.size() == 1 ? 0 : 1 - s; }
         void men_of(int s, std::uint64_t mc, Bitboard& white_men, Bitboard& black_men) const {
@@ -304,7 +322,8 @@ private:
                     if (to < 0 || ((white_men | black_men) & bit(to))) continue;
                     if (RulesOf<R>::promotion_row(Color::white) & bit(to)) continue;  // an exit, in the seed
                     const Bitboard moved = white_men ^ bit(from) ^ bit(to);
-                    if (!solver.config_like_reference(next_side, next_index.men_config_of(G::rotate(black_men), G::rotate(moved))))
+                    if (!solver.config_like_reference(next_side,
+                                                      next_index.men_config_of(G::rotate(black_men), G::rotate(moved))))
                         return false;
                 }
             }
@@ -323,8 +342,8 @@ private:
         valuation.exit = [this, g = RuleRegime{rules, c, carried}](const Position& next, const Move&) {
             return rule_exit_value(finished_, g, next, fresh_of());
         };
-        SliceSolver<R> solver(m_, std::move(valuation), named(std::string(to_string(rules)) + (carried ? "16" : "") + " class"),
-                              threads_);
+        SliceSolver<R> solver(m_, std::move(valuation),
+                              named(std::string(to_string(rules)) + (carried ? "16" : "") + " class"), threads_);
         solver.solve_values();
         Values out(static_cast<std::size_t>(solver.num_sides()));
         for (int s = 0; s < solver.num_sides(); ++s) out[static_cast<std::size_t>(s)] = solver.release_values(s);
@@ -339,24 +358,27 @@ private:
             const auto& index = indices_[s];
             auto& v = out[static_cast<std::size_t>(s)];
             assign_parallel(v, index.size(), kValueDraw, threads_);
-            parallel_for_positions(index, [&](std::uint64_t i, const Position& p) {
-                thread_local MoveList moves;
-                generate_moves<R>(p, moves);
-                if (moves.empty()) {
-                    v[i] = loss_in(0);
-                    return;
-                }
-                if (!moves.front().is_capture()) return;  // captures are compulsory: all or none
-                const Position rp = reversed<G>(p);
-                ValueCode best = kValueUnknown;
-                for (const Move& m : moves) {
-                    const Position next = reversed_after<G>(rp, m);
-                    best = better(best, next.of(Color::white) == 0
-                                           ? win_in(1)
-                                           : value_one_ply_before(finished_.code(format::Metric::ffjd, next)));
-                }
-                v[i] = best;
-            }, {}, threads_);
+            parallel_for_positions(
+                index,
+                [&](std::uint64_t i, const Position& p) {
+                    thread_local MoveList moves;
+                    generate_moves<R>(p, moves);
+                    if (moves.empty()) {
+                        v[i] = loss_in(0);
+                        return;
+                    }
+                    if (!moves.front().is_capture()) return;  // captures are compulsory: all or none
+                    const Position rp = reversed<G>(p);
+                    ValueCode best = kValueUnknown;
+                    for (const Move& m : moves) {
+                        const Position next = reversed_after<G>(rp, m);
+                        best = better(best, next.of(Color::white) == 0
+                                                ? win_in(1)
+                                                : value_one_ply_before(finished_.code(format::Metric::ffjd, next)));
+                    }
+                    v[i] = best;
+                },
+                {}, threads_);
         }
         return out;
     }
@@ -368,7 +390,7 @@ private:
         };
     }
 
-public:
+  public:
     // Positions whose rule value (fmjd or ffjd) was copied from the game's DTC in whole phases.
     std::uint64_t copied_from_game(RuleSet rules) const { return copied_from_game_[rules == RuleSet::fmjd ? 0 : 1]; }
     // Positions re-solved by the repair from the game's codes (the others took their code).
@@ -382,7 +404,7 @@ public:
     // without a solve, because every phase agreed (every_phase_agrees).
     std::uint64_t tables_copied_whole() const { return copied_whole_; }
 
-private:
+  private:
     Material m_;
     const FinishedTables<R>& fresh_;
     const FinishedRuleTables<R>& finished_;

@@ -67,9 +67,9 @@ struct ExternalTables {
 // What a seed pass learns from a position's captures and promotions, which lead to other slices
 // and so are the same for every valuation that reads the same finished tables.
 struct PreparedSeed {
-    bool drawn = false;                      // known to be a draw (the rest does not matter)
-    bool capture = false;                    // the side to move must capture: every move leaves
-    std::uint8_t king_steps = 0;             // plain king moves (0 when it must capture)
+    bool drawn = false;                        // known to be a draw (the rest does not matter)
+    bool capture = false;                      // the side to move must capture: every move leaves
+    std::uint8_t king_steps = 0;               // plain king moves (0 when it must capture)
     ValueCode best_elsewhere = kValueUnknown;  // best value among its captures and promotions
 };
 // What moves are worth under a set of rules other than the plain game (the counting rules).
@@ -123,21 +123,23 @@ constexpr int preference(ValueCode v) {
     if (is_draw(v)) return 0;
     return -100000 + distance_of(v);
 }
-constexpr ValueCode better(ValueCode a, ValueCode b) { return preference(a) >= preference(b) ? a : b; }
+constexpr ValueCode better(ValueCode a, ValueCode b) {
+    return preference(a) >= preference(b) ? a : b;
+}
 
 template <class R>
 class SliceSolver {
-public:
+  public:
     struct Side {
         SliceIndex<R> index;
         // WDL + DTW (value code); while undecided, open_code(n): n in-slice successors are not
         // yet known to be won.
         BigArray<ValueCode> value;
-        BigArray<ValueCode> exit;         // best value among moves leaving the slice (pass 1)
+        BigArray<ValueCode> exit;  // best value among moves leaving the slice (pass 1)
         // Pass 3-4; while undecided, kDtcUnknown (a win) or dtc_open_code(n) (a loss with n king
         // moves whose DTC is not yet known).
         BigArray<std::uint16_t> dtc;
-        BigArray<std::uint8_t> capture;   // 1 where the side to move must capture (pass 1)
+        BigArray<std::uint8_t> capture;  // 1 where the side to move must capture (pass 1)
     };
 
     // threads: of every parallel loop (0: all cores).
@@ -184,7 +186,8 @@ public:
         assign_dtc();
         const std::vector<Scope> levels = advancement_levels();
         for (std::size_t l = 0; l < levels.size(); ++l) {
-            level_label_ = levels.size() > 1 ? " (level " + std::to_string(l + 1) + "/" + std::to_string(levels.size()) + ")" : "";
+            level_label_ =
+                levels.size() > 1 ? " (level " + std::to_string(l + 1) + "/" + std::to_string(levels.size()) + ")" : "";
             seed_from_exits(levels[l]);
             iterate_dtw(levels[l]);
             seed_dtc(levels[l]);
@@ -275,7 +278,7 @@ public:
         return largest;
     }
 
-private:
+  private:
     // An undecided position keeps its count of open successors in its value word: the loss step
     // of pass 2 then touches one array per predecessor instead of two (value, then a counter),
     // and the counter array is gone. Value codes stay far below kOpenBase (DTW < 2^14 plies);
@@ -292,9 +295,10 @@ private:
     // Adds the time of a pass to its kind: the pass name without its level number ("dtw 12" is
     // "dtw").
     class Timer {
-    public:
+      public:
         Timer(SliceSolver& solver, const std::string& pass)
-            : solver_(solver), kind_(pass.substr(0, pass.find_last_not_of("0123456789 ") + 1)),
+            : solver_(solver),
+              kind_(pass.substr(0, pass.find_last_not_of("0123456789 ") + 1)),
               start_(std::chrono::steady_clock::now()) {}
         ~Timer() {
             const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
@@ -308,7 +312,7 @@ private:
         Timer(const Timer&) = delete;
         Timer& operator=(const Timer&) = delete;
 
-    private:
+      private:
         SliceSolver& solver_;
         std::string kind_;
         std::chrono::steady_clock::time_point start_;
@@ -359,11 +363,14 @@ private:
             const SliceIndex<R>& index = *indices[s];
             std::vector<std::uint8_t>& a = advancement[s];
             a.resize(index.num_men_configs());
-            parallel_for(a.size(), [&](std::uint64_t mc) {
-                const int advancement_of_config = index.advancement(mc);
-                assert(advancement_of_config < 256);  // 9 rows per man, at most 8 pieces
-                a[mc] = static_cast<std::uint8_t>(advancement_of_config);
-            }, {}, threads);
+            parallel_for(
+                a.size(),
+                [&](std::uint64_t mc) {
+                    const int advancement_of_config = index.advancement(mc);
+                    assert(advancement_of_config < 256);  // 9 rows per man, at most 8 pieces
+                    a[mc] = static_cast<std::uint8_t>(advancement_of_config);
+                },
+                {}, threads);
             for (const std::uint8_t level : a) {
                 if (configs.size() <= level) configs.resize(level + std::size_t{1}, 0);
                 ++configs[level];
@@ -397,16 +404,21 @@ private:
         ChunkProgress report;
         if (progress_) report = [&](std::uint64_t done, std::uint64_t) { progress_(pass + level_label_, done, all); };
         const Timer timer(*this, pass);
-        parallel_for_chunks(all, [&](std::uint64_t begin, std::uint64_t end) {
-            // The range holding begin, then on through the following ranges.
-            auto at = static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), begin) - starts.begin()) - 1;
-            ChunkState chunk{};
-            for (std::uint64_t k = begin; k < end; ++k) {
-                while (k - starts[at] >= scope[at].end - scope[at].begin) ++at;
-                visit(chunk, scope[at], scope[at].begin + (k - starts[at]));
-            }
-            finish(chunk);
-        }, report, threads_);
+        parallel_for_chunks(
+            all,
+            [&](std::uint64_t begin, std::uint64_t end) {
+                // The range holding begin, then on through the following ranges.
+                auto at =
+                    static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), begin) - starts.begin()) -
+                    1;
+                ChunkState chunk{};
+                for (std::uint64_t k = begin; k < end; ++k) {
+                    while (k - starts[at] >= scope[at].end - scope[at].begin) ++at;
+                    visit(chunk, scope[at], scope[at].begin + (k - starts[at]));
+                }
+                finish(chunk);
+            },
+            report, threads_);
     }
     // Runs body(side, index) over every position of the scope.
     template <class Body>
@@ -420,8 +432,8 @@ private:
     template <class Body>
     void for_scope_positions(const std::string& pass, const Scope& scope, Body&& body) {
         struct Nothing {};
-        for_scope_positions<Nothing>(pass, scope, [&](Nothing&, int s, std::uint64_t i, const Position& p) { body(s, i, p); },
-                                     [](Nothing&) {});
+        for_scope_positions<Nothing>(
+            pass, scope, [&](Nothing&, int s, std::uint64_t i, const Position& p) { body(s, i, p); }, [](Nothing&) {});
     }
     // The same with a state of the body's per chunk: body(state, side, index, position), then
     // finish(state) at the end of the chunk.
@@ -514,14 +526,15 @@ private:
             return;
         }
         for_scope_positions<SeedBatch>(
-            "seed", scope, [&](SeedBatch& batch, int s, std::uint64_t i, const Position& p) { batch.add(*this, s, i, p); },
+            "seed", scope,
+            [&](SeedBatch& batch, int s, std::uint64_t i, const Position& p) { batch.add(*this, s, i, p); },
             [&](SeedBatch& batch) { batch.flush(*this); });
     }
     // The theoretical seed pass, a batch of positions at a time: their moves are generated and
     // the words their exits lead to located and prefetched (add), then valued together (flush),
     // so that the cache misses of a batch overlap instead of following one another.
     class SeedBatch {
-    public:
+      public:
         static constexpr int kPositions = 16;
         void add(SliceSolver& solver, int s, std::uint64_t i, const Position& p) {
             Pending& pd = pending_[n_++];
@@ -578,7 +591,8 @@ private:
                 const Pending& pd = pending_[k];
                 PreparedSeed seed;
                 seed.capture = pd.capture;
-                const std::span<const std::uint16_t* const> words(words_.data() + pd.first_word, pd.end_word - pd.first_word);
+                const std::span<const std::uint16_t* const> words(words_.data() + pd.first_word,
+                                                                  pd.end_word - pd.first_word);
                 for (const std::uint16_t* w : words)
                     seed.best_elsewhere = better(seed.best_elsewhere,
                                                  value_one_ply_before(w ? solver.external_.value_in(*w) : loss_in(0)));
@@ -593,7 +607,7 @@ private:
             own_.clear();
         }
 
-    private:
+      private:
         struct Pending {
             int side;
             std::uint64_t index;
@@ -695,7 +709,8 @@ private:
             const ValueCode v = sd.value[i];
             if (is_open(v)) {
                 open.add(s, 1, v - kOpenBase);
-                if (is_win(sd.exit[i])) exit_wins.add(static_cast<std::size_t>(distance_of(sd.exit[i])), make_item(s, i));
+                if (is_win(sd.exit[i]))
+                    exit_wins.add(static_cast<std::size_t>(distance_of(sd.exit[i])), make_item(s, i));
             } else if (is_win(v)) {
                 wins.add(static_cast<std::size_t>(distance_of(v)), make_item(s, i));
             } else if (is_loss(v)) {
@@ -721,16 +736,22 @@ private:
             all += b.size();
         }
         ChunkProgress report;
-        if (progress_) report = [&](std::uint64_t done, std::uint64_t total) { progress_(pass + level_label_, done, total); };
+        if (progress_)
+            report = [&](std::uint64_t done, std::uint64_t total) { progress_(pass + level_label_, done, total); };
         const Timer timer(*this, pass);
-        parallel_for_chunks(all, [&](std::uint64_t begin, std::uint64_t end) {
-            auto at = static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), begin) - starts.begin()) - 1;
-            auto item_at = [&](std::uint64_t k) {
-                while (k - starts[at] >= blocks[at].size()) ++at;
-                return blocks[at][k - starts[at]];
-            };
-            chunk(item_at, begin, end);
-        }, report, threads_);
+        parallel_for_chunks(
+            all,
+            [&](std::uint64_t begin, std::uint64_t end) {
+                auto at =
+                    static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), begin) - starts.begin()) -
+                    1;
+                auto item_at = [&](std::uint64_t k) {
+                    while (k - starts[at] >= blocks[at].size()) ++at;
+                    return blocks[at][k - starts[at]];
+                };
+                chunk(item_at, begin, end);
+            },
+            report, threads_);
     }
 
     // A bound on the moves of any indexed position (and on its un-moves): a piece has fewer than
@@ -797,7 +818,7 @@ private:
     };
     void iterate_levels(std::optional<PullChoice> pull_choice = std::nullopt) {
         PendingAppends appends(threads_);
-        SideTally decided(threads_);  // open positions decided since the seeds (pull_choice only)
+        SideTally decided(threads_);         // open positions decided since the seeds (pull_choice only)
         std::optional<ItemList> open_items;  // the open positions, once a level has pulled
         for (std::size_t d = 1; d <= std::max({wins_.levels(), losses_.levels(), exit_wins_.levels()}); ++d) {
             const ValueCode win_d = win_in(static_cast<int>(d));
@@ -835,23 +856,25 @@ private:
                     return is_loss(v) && static_cast<std::size_t>(distance_of(v)) + 1 == d;
                 };
                 open_items = pull_wins(pass, *open_items, open, moves_inside, lost_before, [&](Item it) {
-                    std::atomic_ref<ValueCode>(sides_[item_side(it)].value[item_index(it)]).store(win_d, std::memory_order_relaxed);
+                    std::atomic_ref<ValueCode>(sides_[item_side(it)].value[item_index(it)])
+                        .store(win_d, std::memory_order_relaxed);
                     appends.add(d, it);
                     decided.add(item_side(it), 1, 0);
                 });
             } else {
-                for_each_predecessor_of(pass, losses_.peek(d - 1), unmove_kinds(), prefetch_value, [&](Item it, std::uint64_t j) {
-                    const int pred = other(item_side(it));
-                    std::atomic_ref<ValueCode> pv(sides_[pred].value[j]);
-                    ValueCode expected = pv.load(std::memory_order_relaxed);
-                    if (!is_open(expected)) return;  // spares the locked op
-                    // Fails only when another thread has just made it a win (nothing else writes
-                    // values in this loop).
-                    if (pv.compare_exchange_strong(expected, win_d)) {
-                        appends.add(d, make_item(pred, j));
-                        if (pull_choice) decided.add(pred, 1, 0);
-                    }
-                });
+                for_each_predecessor_of(pass, losses_.peek(d - 1), unmove_kinds(), prefetch_value,
+                                        [&](Item it, std::uint64_t j) {
+                                            const int pred = other(item_side(it));
+                                            std::atomic_ref<ValueCode> pv(sides_[pred].value[j]);
+                                            ValueCode expected = pv.load(std::memory_order_relaxed);
+                                            if (!is_open(expected)) return;  // spares the locked op
+                                            // Fails only when another thread has just made it a win (nothing else
+                                            // writes values in this loop).
+                                            if (pv.compare_exchange_strong(expected, win_d)) {
+                                                appends.add(d, make_item(pred, j));
+                                                if (pull_choice) decided.add(pred, 1, 0);
+                                            }
+                                        });
             }
             appends.flush_into(wins_);
             losses_.release(d - 1);
@@ -908,7 +931,8 @@ private:
     static constexpr double kPullCostRatio = 2.0;
     // The choice between estimated costs, as the policy (set_win_steps) allows; counts pulls.
     bool choose_pull(double pull, double push) {
-        const bool chosen = win_steps_ == WinSteps::pulled || (win_steps_ == WinSteps::by_cost && pull * kPullCostRatio < push);
+        const bool chosen =
+            win_steps_ == WinSteps::pulled || (win_steps_ == WinSteps::by_cost && pull * kPullCostRatio < push);
         levels_pulled_ += chosen;
         return chosen;
     }
@@ -929,8 +953,8 @@ private:
     // is given, each once, and wins_into must hold only for final entries, so what a thread
     // reads of another's position as it is written never matters.
     template <class Undecided, class Moves, class WinsInto, class Won>
-    ItemList pull_wins(const std::string& pass, const ItemList& candidates, Undecided&& undecided, Moves&& for_each_move,
-                       WinsInto&& wins_into, Won&& won) {
+    ItemList pull_wins(const std::string& pass, const ItemList& candidates, Undecided&& undecided,
+                       Moves&& for_each_move, WinsInto&& wins_into, Won&& won) {
         using G = typename R::Geometry;
         PendingAppends still_undecided(threads_);
         for_item_chunks(pass, candidates, [&](auto& item_at, std::uint64_t begin, std::uint64_t end) {
@@ -1002,17 +1026,18 @@ private:
                 return;
             }
             auto prefetch_value = [&](int s, std::uint64_t j) { __builtin_prefetch(&sides_[other(s)].value[j], 1); };
-            for_each_predecessor_of("repair closure", rounds.peek(round), UnmoveKinds::kings_only, prefetch_value,
-                                    [&](Item it, std::uint64_t j) {
-                const int pred = other(item_side(it));
-                const ValueCode cp = reference[pred][j];
-                const ValueCode cu = reference[item_side(it)][item_index(it)];
-                if (!is_loss(cp) && !(is_win(cp) && is_loss(cu) && distance_of(cu) + 1 == distance_of(cp))) return;
-                if (sides_[pred].capture[j]) return;  // its captures alone decide it
-                std::atomic_ref<ValueCode> pv(sides_[pred].value[j]);
-                ValueCode expected = cp;
-                if (pv.compare_exchange_strong(expected, kValueUnknown)) appends.add(round + 1, make_item(pred, j));
-            });
+            for_each_predecessor_of(
+                "repair closure", rounds.peek(round), UnmoveKinds::kings_only, prefetch_value,
+                [&](Item it, std::uint64_t j) {
+                    const int pred = other(item_side(it));
+                    const ValueCode cp = reference[pred][j];
+                    const ValueCode cu = reference[item_side(it)][item_index(it)];
+                    if (!is_loss(cp) && !(is_win(cp) && is_loss(cu) && distance_of(cu) + 1 == distance_of(cp))) return;
+                    if (sides_[pred].capture[j]) return;  // its captures alone decide it
+                    std::atomic_ref<ValueCode> pv(sides_[pred].value[j]);
+                    ValueCode expected = cp;
+                    if (pv.compare_exchange_strong(expected, kValueUnknown)) appends.add(round + 1, make_item(pred, j));
+                });
             appends.flush_into(rounds);
             all.splice(rounds.at(round));
         }
@@ -1084,9 +1109,9 @@ private:
     // is not worth there what the reference's is (MoveValuation::Reference::same_exit). They are found
     // from those positions, by man un-moves, instead of by every position's man moves: a few
     // percent of the level above differ, and looking each man move up would be two cache misses
-    // into the arrays, which by levels are spilled to files. The level above is read in order, and a configuration all worth the same (config_like_reference) is
-    // not read at all. A position with a capture is decided by its captures: its man moves do
-    // not count (repair set its capture flag before).
+    // into the arrays, which by levels are spilled to files. The level above is read in order, and a configuration all
+    // worth the same (config_like_reference) is not read at all. A position with a capture is decided by its captures:
+    // its man moves do not count (repair set its capture flag before).
     void mark_man_moves_unlike_reference(const Scope& scope, PendingAppends& appends) {
         using G = typename R::Geometry;
         // No level above (the most advanced level, or a scope without man moves): nothing to find.
@@ -1100,8 +1125,9 @@ private:
         const auto mark_scope = [&](char on) {
             for (const Range& r : scope) {
                 const std::uint64_t kpc = sides_[r.side].index.kings_per_config();
-                std::fill(in_scope_[static_cast<std::size_t>(r.side)].begin() + static_cast<std::ptrdiff_t>(r.begin / kpc),
-                          in_scope_[static_cast<std::size_t>(r.side)].begin() + static_cast<std::ptrdiff_t>(r.end / kpc), on);
+                std::fill(
+                    in_scope_[static_cast<std::size_t>(r.side)].begin() + static_cast<std::ptrdiff_t>(r.begin / kpc),
+                    in_scope_[static_cast<std::size_t>(r.side)].begin() + static_cast<std::ptrdiff_t>(r.end / kpc), on);
             }
         };
         mark_scope(1);
@@ -1115,11 +1141,13 @@ private:
         }
         std::vector<char>& unlike = above_unlike_;
         unlike.resize(above.size());  // every element written below
-        parallel_for(above.size(), [&](std::uint64_t k) { unlike[k] = !config_like_reference(above[k].first, above[k].second); },
-                     {}, threads_);
+        parallel_for(
+            above.size(), [&](std::uint64_t k) { unlike[k] = !config_like_reference(above[k].first, above[k].second); },
+            {}, threads_);
         Scope differing;
         for (std::size_t k = 0; k < above.size(); ++k)
-            if (unlike[k]) add_config(differing, above[k].first, above[k].second, sides_[above[k].first].index.kings_per_config());
+            if (unlike[k])
+                add_config(differing, above[k].first, above[k].second, sides_[above[k].first].index.kings_per_config());
         const std::vector<const ValueCode*>& reference = ref.values;
         for_scope("repair man moves", differing, [&](int ns, std::uint64_t j) {
             if (ref.same_exit(sides_[ns].value[j], reference[static_cast<std::size_t>(ns)][j])) return;
@@ -1128,20 +1156,23 @@ private:
             const std::vector<char>& configs = in_scope_[static_cast<std::size_t>(s)];
             Position base = reversed<G>(sides_[ns].index.unrank(j));
             base.side_to_move = Color::white;
-            for_each_unmove<R>(base, UnmoveKinds::men_only, [](int) {}, [&](int from, int to, bool) {
-                const Position q = unmoved(base, from, to, false);
-                const std::uint64_t i = sd.index.rank(q);
-                if (!configs[i / sd.index.kings_per_config()]) return;
-                const ValueCode c = reference[static_cast<std::size_t>(s)][i];
-                if (is_draw(c) || c == loss_in(0) || sd.capture[i]) return;
-                std::atomic_ref<ValueCode> v(sd.value[i]);
-                ValueCode expected = c;
-                if (v.compare_exchange_strong(expected, kValueUnknown)) appends.add(0, make_item(s, i));
-            });
+            for_each_unmove<R>(
+                base, UnmoveKinds::men_only, [](int) {},
+                [&](int from, int to, bool) {
+                    const Position q = unmoved(base, from, to, false);
+                    const std::uint64_t i = sd.index.rank(q);
+                    if (!configs[i / sd.index.kings_per_config()]) return;
+                    const ValueCode c = reference[static_cast<std::size_t>(s)][i];
+                    if (is_draw(c) || c == loss_in(0) || sd.capture[i]) return;
+                    std::atomic_ref<ValueCode> v(sd.value[i]);
+                    ValueCode expected = c;
+                    if (v.compare_exchange_strong(expected, kValueUnknown)) appends.add(0, make_item(s, i));
+                });
         });
         mark_scope(0);
     }
-public:
+
+  public:
     // Whether a man move into any position of men configuration mc of side s is worth what it
     // is in the reference (MoveValuation::reference; the configuration's values final). Decided once
     // per configuration (two threads may both decide it: the same answer). Also what a valuation's
@@ -1162,8 +1193,7 @@ public:
         return k == 1;
     }
 
-private:
-
+  private:
     // Filled up front for the same reason as allocate_arrays.
     void assign_dtc() {
         for (Side& sd : sides_) assign_parallel(sd.dtc, sd.index.size(), kDtcUnknown, threads_);
@@ -1193,8 +1223,8 @@ private:
                 const Side& next_side = sides_[other(s)];
                 auto after = [&](const Move& m) {
                     return stays_inside(m)
-                        ? next_side.value[next_side.index.rank(reversed_after<typename R::Geometry>(rp, m))]
-                        : game_value_after(rp, m);
+                               ? next_side.value[next_side.index.rank(reversed_after<typename R::Geometry>(rp, m))]
+                               : game_value_after(rp, m);
                 };
                 // A man move into a lost position converts at once; so does a king move into a
                 // position lost at once, which only a win in 1 can have.
@@ -1241,32 +1271,35 @@ private:
             auto prefetch_dtc = [&](int s, std::uint64_t j) { __builtin_prefetch(&sides_[other(s)].dtc[j], 1); };
             // A won predecessor waits as kDtcUnknown, a lost one as dtc_open_code(n): the DTC word
             // alone says which, so values are not read for them.
-            for_each_predecessor_of(pass, level.peek(c), UnmoveKinds::kings_only, prefetch_dtc,
-                                    [&](Item it, std::uint64_t j) {
-                const int pred = other(item_side(it));
-                const bool lost = item_flagged(it);
-                assert(lost == is_loss(sides_[item_side(it)].value[item_index(it)]));
-                std::atomic_ref<std::uint16_t> pd(sides_[pred].dtc[j]);
-                const std::uint16_t c = pd.load(std::memory_order_relaxed);
-                if (lost) {
-                    if (c != kDtcUnknown) return;
-                    std::uint16_t expected = kDtcUnknown;
-                    if (pd.compare_exchange_strong(expected, next)) {
-                        appends.add(next, dtc_item(pred, j, false));
-                        waiting.add(pred, -1, 0);
+            for_each_predecessor_of(
+                pass, level.peek(c), UnmoveKinds::kings_only, prefetch_dtc,
+                [&](Item it, std::uint64_t j) {
+                    const int pred = other(item_side(it));
+                    const bool lost = item_flagged(it);
+                    assert(lost == is_loss(sides_[item_side(it)].value[item_index(it)]));
+                    std::atomic_ref<std::uint16_t> pd(sides_[pred].dtc[j]);
+                    const std::uint16_t c = pd.load(std::memory_order_relaxed);
+                    if (lost) {
+                        if (c != kDtcUnknown) return;
+                        std::uint16_t expected = kDtcUnknown;
+                        if (pd.compare_exchange_strong(expected, next)) {
+                            appends.add(next, dtc_item(pred, j, false));
+                            waiting.add(pred, -1, 0);
+                        }
+                    } else {
+                        if (!is_dtc_open(c)) return;
+                        const std::uint16_t before = pd.fetch_sub(1);
+                        assert(before > kDtcOpenBase);
+                        if (before != dtc_open_code(1)) return;  // the last writer, as in pass 2
+                        pd.store(next, std::memory_order_relaxed);
+                        appends.add(next, dtc_item(pred, j, true));
                     }
-                } else {
-                    if (!is_dtc_open(c)) return;
-                    const std::uint16_t before = pd.fetch_sub(1);
-                    assert(before > kDtcOpenBase);
-                    if (before != dtc_open_code(1)) return;  // the last writer, as in pass 2
-                    pd.store(next, std::memory_order_relaxed);
-                    appends.add(next, dtc_item(pred, j, true));
-                }
-            }, /*skip_flagged=*/pull);
+                },
+                /*skip_flagged=*/pull);
             if (pull) {
                 const auto waits = [&](int s, std::uint64_t i) {
-                    return std::atomic_ref<std::uint16_t>(sides_[s].dtc[i]).load(std::memory_order_relaxed) == kDtcUnknown;
+                    return std::atomic_ref<std::uint16_t>(sides_[s].dtc[i]).load(std::memory_order_relaxed) ==
+                           kDtcUnknown;
                 };
                 if (!waiting_items) waiting_items = positions_where("dtc waiting", scope, waits);
                 // Runs after the pushes into lost positions, which give DTC c + 1: the losses of
@@ -1277,7 +1310,8 @@ private:
                 };
                 const auto king_moves = [](const Position& p, auto&& visit) { for_each_king_step<R>(p, visit); };
                 waiting_items = pull_wins(pass, *waiting_items, waits, king_moves, lost_at_c, [&](Item it) {
-                    std::atomic_ref<std::uint16_t>(sides_[item_side(it)].dtc[item_index(it)]).store(next, std::memory_order_relaxed);
+                    std::atomic_ref<std::uint16_t>(sides_[item_side(it)].dtc[item_index(it)])
+                        .store(next, std::memory_order_relaxed);
                     appends.add(next, it);
                     waiting.add(item_side(it), -1, 0);
                 });
@@ -1314,17 +1348,17 @@ private:
         }
     }
 
-public:
+  public:
     static constexpr std::uint16_t kDtcUnknown = 0xFFFF;
 
-private:
+  private:
     std::vector<Side> sides_;
     LevelBuckets wins_, losses_, exit_wins_;  // pass 2
     ExternalTables external_;
     SeedObserver observer_;
     MoveValuation valuation_;
     PassProgress progress_;
-    int threads_ = 0;  // of every parallel loop (0: all cores)
+    int threads_ = 0;          // of every parallel loop (0: all cores)
     std::string level_label_;  // " (level k/n)" while solving by levels, for progress lines
     std::uint64_t repaired_ = 0, fell_back_ = 0;
     WinSteps win_steps_ = WinSteps::by_cost;

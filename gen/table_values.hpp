@@ -5,9 +5,9 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "format/format.hpp"
 #include "gen/big_array.hpp"
 #include "gen/parallel.hpp"
-#include "format/format.hpp"
 #include "rules/expected.hpp"
 
 namespace dtb::gen {

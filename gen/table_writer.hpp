@@ -7,6 +7,7 @@
 #include <span>
 #include <vector>
 
+#include "format/format.hpp"
 #include "gen/big_array.hpp"
 #include "gen/dont_care.hpp"
 #include "gen/parallel.hpp"
@@ -14,7 +15,6 @@
 #include "gen/wdl_storage.hpp"
 #include "index/scheme_version.hpp"
 #include "probe/derived_wdl.hpp"
-#include "format/format.hpp"
 #include "probe/value.hpp"
 #include "rules/expected.hpp"
 
@@ -31,7 +31,7 @@ struct TableWriteSettings {
 
 template <class R>
 class TableWriter {
-public:
+  public:
     explicit TableWriter(TableWriteSettings settings) : s_(std::move(settings)) {}
 
     const std::filesystem::path& out_dir() const { return s_.out_dir; }
@@ -55,21 +55,25 @@ public:
                                         bool residual = false) const {
         format::TableInfo info = table_info(m, metric);
         info.residual = residual;
-        auto r = format::write_table(s_.out_dir / format::file_name(m.name(), metric), info, data, write_options(metric));
+        auto r =
+            format::write_table(s_.out_dir / format::file_name(m.name(), metric), info, data, write_options(metric));
         if (!r) return Error{"writing " + m.name() + ": " + r.error(), r.error_kind()};
         return r->bytes;
     }
 
     // The DTC and DTW files of one side; the solver's seed pass flagged its capture positions.
     Expected<std::uint64_t> write_distances(const Material& m, std::span<const ValueCode> value,
-                                            std::span<const std::uint16_t> dtc, std::span<const std::uint8_t> captures) const {
+                                            std::span<const std::uint16_t> dtc,
+                                            std::span<const std::uint8_t> captures) const {
         BigArray<std::uint16_t> out(dtc.size());  // written in parallel below
-        parallel_for(out.size(), [&](std::uint64_t i) { out[i] = dtc[i]; }, {}, s_.threads);
+        parallel_for(
+            out.size(), [&](std::uint64_t i) { out[i] = dtc[i]; }, {}, s_.threads);
         fill_dont_care(out, captures, std::nullopt, s_.threads);
         auto w = write_table(m, format::Metric::dtc, out);
         if (!w) return Error{w.error(), w.error_kind()};
-        parallel_for(out.size(), [&](std::uint64_t i) { out[i] = static_cast<std::uint16_t>(distance_of(value[i])); }, {},
-                     s_.threads);
+        parallel_for(
+            out.size(), [&](std::uint64_t i) { out[i] = static_cast<std::uint16_t>(distance_of(value[i])); }, {},
+            s_.threads);
         fill_dont_care(out, captures, std::nullopt, s_.threads);
         auto w2 = write_table(m, format::Metric::dtw, out);
         if (!w2) return Error{w2.error(), w2.error_kind()};
@@ -84,8 +88,9 @@ public:
         for (int s = 0; s < solver.num_sides(); ++s) {
             const auto& sd = solver.side(s);
             BigArray<std::uint16_t> wdl(sd.value.size());  // written in parallel below
-            parallel_for(wdl.size(), [&](std::uint64_t i) { wdl[i] = static_cast<std::uint16_t>(wdl_of(sd.value[i])); }, {},
-                         s_.threads);
+            parallel_for(
+                wdl.size(), [&](std::uint64_t i) { wdl[i] = static_cast<std::uint16_t>(wdl_of(sd.value[i])); }, {},
+                s_.threads);
             fill_dont_care(wdl, sd.capture, static_cast<std::uint16_t>(Wdl::draw), s_.threads);
             auto p = format::prepare_table(table_info(sd.index.material(), format::Metric::wdl), wdl,
                                            write_options(format::Metric::wdl));
@@ -94,10 +99,10 @@ public:
         }
         int derived = -1;
         if (s_.wdl != WdlStorage::both_sides && solver.num_sides() == 2)
-            derived = side_to_derive(s_.wdl, {prepared[0].file_bytes(), prepared[1].file_bytes()},
-                                     {wdl_derivable(solver.side(0).index.material()),
-                                      wdl_derivable(solver.side(1).index.material())},
-                                     s_.wdl_balanced_min_bytes);
+            derived = side_to_derive(
+                s_.wdl, {prepared[0].file_bytes(), prepared[1].file_bytes()},
+                {wdl_derivable(solver.side(0).index.material()), wdl_derivable(solver.side(1).index.material())},
+                s_.wdl_balanced_min_bytes);
         // The stored side first: however the run stops, at most one side of the pair is derived.
         std::uint64_t bytes = 0;
         std::vector<int> order;
@@ -107,17 +112,17 @@ public:
         for (int s : order) {
             const Material m = solver.side(s).index.material();
             const auto path = s_.out_dir / format::file_name(m.name(), format::Metric::wdl);
-            auto w = s == derived ? format::write_derived_table(path, table_info(m, format::Metric::wdl),
-                                                                solver.side(s).value.size(),
-                                                                write_options(format::Metric::wdl))
-                                  : format::write_prepared(path, prepared[s]);
+            auto w = s == derived
+                         ? format::write_derived_table(path, table_info(m, format::Metric::wdl),
+                                                       solver.side(s).value.size(), write_options(format::Metric::wdl))
+                         : format::write_prepared(path, prepared[s]);
             if (!w) return Error{"writing " + m.name() + ": " + w.error(), w.error_kind()};
             bytes += w->bytes;
         }
         return bytes;
     }
 
-private:
+  private:
     // How WDL tables are written (the distance and rule tables keep format::WriteOptions' defaults).
     static constexpr std::uint32_t kWdlBlockEntries = 1u << 18;
     static constexpr int kWdlZstdLevel = 15;

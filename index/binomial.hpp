@@ -34,8 +34,7 @@ constexpr Table make_table() {
     return t;
 }
 inline constexpr Table kTable = make_table();
-static_assert(kTable.c[2][50] == 1225 && kTable.c[5][45] == 1221759 &&
-              kTable.c[32][64] == 1832624140942590534ULL);
+static_assert(kTable.c[2][50] == 1225 && kTable.c[5][45] == 1221759 && kTable.c[32][64] == 1832624140942590534ULL);
 
 // C(n, k), 0 when k > n or k < 0.
 constexpr std::uint64_t choose(int n, int k) {
@@ -65,8 +64,7 @@ constexpr SmallSubsets make_small_subsets() {
     i = 0;
     for (int c = 2; c < 64; ++c)
         for (int b = 1; b < c; ++b)
-            for (int a = 0; a < b; ++a)
-                t.three[i++] = static_cast<std::uint32_t>(a | b << 6 | c << 12);
+            for (int a = 0; a < b; ++a) t.three[i++] = static_cast<std::uint32_t>(a | b << 6 | c << 12);
     return t;
 }
 inline constexpr SmallSubsets kSmallSubsets = make_small_subsets();
@@ -85,8 +83,7 @@ constexpr void unrank_subset(std::uint64_t r, int k, [[maybe_unused]] int n, int
     }
     if (k >= 3) {
         const std::uint32_t t = kSmallSubsets.three[r];
-        pos[0] = static_cast<int>(t & 63), pos[1] = static_cast<int>(t >> 6 & 63),
-        pos[2] = static_cast<int>(t >> 12);
+        pos[0] = static_cast<int>(t & 63), pos[1] = static_cast<int>(t >> 6 & 63), pos[2] = static_cast<int>(t >> 12);
     } else if (k == 2) {
         const std::uint16_t t = kSmallSubsets.two[r];
         pos[0] = t & 63, pos[1] = t >> 6;

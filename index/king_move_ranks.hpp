@@ -35,7 +35,7 @@ template <class R>
 class KingMoveRanks {
     using G = typename R::Geometry;
 
-public:
+  public:
     // base: White to move, with the material of index and is_indexable<R> (the positions ranked
     // below must be too: the caller moves a king only to empty squares it may stand on).
     KingMoveRanks(const SliceIndex<R>& index, const Position& base)
@@ -43,7 +43,9 @@ public:
           free_(G::kPlayable & ~(base.men(Color::white) | base.men(Color::black))),
           black_kings_(base.kings_of(Color::black)),
           black_king_sets_(index.black_king_sets()),
-          men_base_(index.kings_as_men() ? 0 : index.men_config_of(base.men(Color::white), base.men(Color::black)) * index.kings_per_config()),
+          men_base_(index.kings_as_men() ? 0
+                                         : index.men_config_of(base.men(Color::white), base.men(Color::black)) *
+                                               index.kings_per_config()),
           offsets_(index.kings_as_men() ? index.men_offsets() : nullptr) {
         // King moves keep the men, so the positions ranked here are stored as they are.
         assert(index.kings_as_men() || SliceIndex<R>::men_canonical(base.men(Color::white), base.men(Color::black)));
@@ -52,8 +54,7 @@ public:
         // holds.
         const Bitboard white_kings = base.kings_of(Color::white);
         for (int o : bits(white_kings)) white_pos_[num_white_++] = std::popcount(free_ & (bit(o) - 1));
-        for (int y : bits(black_kings_))
-            black_pos_[num_black_++] = std::popcount(free_ & ~white_kings & (bit(y) - 1));
+        for (int y : bits(black_kings_)) black_pos_[num_black_++] = std::popcount(free_ & ~white_kings & (bit(y) - 1));
     }
 
     // Chooses the white king (on square king) that moves; rank() then places it.
@@ -106,7 +107,7 @@ public:
         return men_base_ + r_wk * black_king_sets_ + r_bk;
     }
 
-private:
+  private:
     Position base_;
     Bitboard free_, black_kings_, others_ = 0;
     std::uint64_t black_king_sets_, men_base_;

@@ -47,8 +47,8 @@ struct Material {
     }
 
     static Material of(const Position& p) {
-        return {popcount(p.kings_of(Color::white)), popcount(p.men(Color::white)),
-                popcount(p.kings_of(Color::black)), popcount(p.men(Color::black))};
+        return {popcount(p.kings_of(Color::white)), popcount(p.men(Color::white)), popcount(p.kings_of(Color::black)),
+                popcount(p.men(Color::black))};
     }
 
     auto operator<=>(const Material&) const = default;
@@ -70,11 +70,10 @@ bool material_fits(const Material& m) {
     using G = typename R::Geometry;
     const int rows_for_men = G::kHeight - (R::kManNeverOnOwnBackRow ? 2 : 1);
     const int squares_for_men = G::kNumSquares / G::kHeight * rows_for_men;
-    const bool sides_ok = m.wk + m.wm >= 1 && m.bk + m.bm >= 1 &&
-                          m.wk + m.wm <= R::kMaxPiecesPerSide &&
+    const bool sides_ok = m.wk + m.wm >= 1 && m.bk + m.bm >= 1 && m.wk + m.wm <= R::kMaxPiecesPerSide &&
                           m.bk + m.bm <= R::kMaxPiecesPerSide;
-    return m.wk >= 0 && m.wm >= 0 && m.bk >= 0 && m.bm >= 0 && sides_ok &&
-           m.wm <= squares_for_men && m.bm <= squares_for_men && m.pieces() <= G::kNumSquares;
+    return m.wk >= 0 && m.wm >= 0 && m.bk >= 0 && m.bm >= 0 && sides_ok && m.wm <= squares_for_men &&
+           m.bm <= squares_for_men && m.pieces() <= G::kNumSquares;
 }
 
 // Every material with each side at least one piece and at most max_pieces in all, in generation

@@ -40,8 +40,8 @@ constexpr RowCounts unrank_multiset(std::uint64_t r, int rows, int k) {
 // Calls f(set) for every subset of `avail` with exactly counts[r] squares on the row
 // row_mask(r) for each r < rows (row_mask: int -> Bitboard). Recursion depth is `rows`.
 template <class RowMask, class F>
-void for_each_set_with_row_counts(Bitboard avail, const RowCounts& counts, int rows,
-                                  const RowMask& row_mask, F&& f, int row = 0, Bitboard acc = 0) {
+void for_each_set_with_row_counts(Bitboard avail, const RowCounts& counts, int rows, const RowMask& row_mask, F&& f,
+                                  int row = 0, Bitboard acc = 0) {
     if (row == rows) {
         f(acc);
         return;

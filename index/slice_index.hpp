@@ -69,8 +69,8 @@ class SliceIndex {
 
   public:
     // True when men move sideways (a man step that keeps its rank): groups are then row groups.
-    static constexpr bool kRowGroups = std::any_of(R::kManStepDirs.begin(), R::kManStepDirs.end(),
-                                                   [](Dir d) { return dir_rank_step(d) == 0; });
+    static constexpr bool kRowGroups =
+        std::any_of(R::kManStepDirs.begin(), R::kManStepDirs.end(), [](Dir d) { return dir_rank_step(d) == 0; });
     // True when the index holds one of each position and its mirror (see the comment at the top).
     static constexpr bool kMirror = has_mirror_symmetry<R>();
 
@@ -159,8 +159,8 @@ class SliceIndex {
         const Bitboard wmen = p.men(Color::white), bmen = p.men(Color::black);
         const Bitboard wkings = p.kings_of(Color::white);
         const Bitboard free = G::kPlayable & ~(wmen | bmen);
-        const std::uint64_t r_kings = rank_among(wkings, free) * black_king_sets_ +
-                                      rank_among(p.kings_of(Color::black), free & ~wkings);
+        const std::uint64_t r_kings =
+            rank_among(wkings, free) * black_king_sets_ + rank_among(p.kings_of(Color::black), free & ~wkings);
         return rank_men(wmen, bmen) * kings_per_config_ + r_kings;
     }
 
@@ -270,9 +270,7 @@ class SliceIndex {
     }
 
     // Groups (see the comment at the top): keys in [0, num_groups()).
-    std::uint64_t group_of(std::uint64_t index) const {
-        return group_of_men_config(index / kings_per_config_);
-    }
+    std::uint64_t group_of(std::uint64_t index) const { return group_of_men_config(index / kings_per_config_); }
     std::uint64_t group_of_men_config(std::uint64_t men_config) const;
     std::uint64_t num_groups() const;
     int group_advancement(std::uint64_t group) const;
@@ -356,7 +354,7 @@ class SliceIndex {
     std::array<std::int8_t, 64> white_men_bit_{};  // candidate position -> bit (white men)
     std::uint64_t kings_per_config_ = 0, black_king_sets_ = 0, size_ = 0, positions_ = 0;
     std::uint64_t symmetric_men_configs_ = 0;  // kMirror: configurations that are their own mirror
-    std::vector<std::uint64_t> men_offset_;  // offset[r_w], one past the end = num_men_configs
+    std::vector<std::uint64_t> men_offset_;    // offset[r_w], one past the end = num_men_configs
     // Unranking men: r_w = bucket_first_[r_men >> bucket_shift_], then step while the next offset
     // is still <= r_men. A bucket is no wider than the smallest non-empty r_w range, so the step
     // loop runs at most once when no range is empty.

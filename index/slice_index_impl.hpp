@@ -12,22 +12,19 @@ namespace dtb {
 namespace detail {
 inline std::uint64_t checked_mul(std::uint64_t a, std::uint64_t b, const Material& m) {
     std::uint64_t r;
-    if (__builtin_mul_overflow(a, b, &r))
-        throw std::overflow_error("SliceIndex: " + m.name() + " too large");
+    if (__builtin_mul_overflow(a, b, &r)) throw std::overflow_error("SliceIndex: " + m.name() + " too large");
     return r;
 }
 inline std::uint64_t checked_add(std::uint64_t a, std::uint64_t b, const Material& m) {
     std::uint64_t r;
-    if (__builtin_add_overflow(a, b, &r))
-        throw std::overflow_error("SliceIndex: " + m.name() + " too large");
+    if (__builtin_add_overflow(a, b, &r)) throw std::overflow_error("SliceIndex: " + m.name() + " too large");
     return r;
 }
 }  // namespace detail
 
 template <class R>
 SliceIndex<R>::SliceIndex(Material m) : m_(m) {
-    if (!material_fits<R>(m))
-        throw std::invalid_argument("SliceIndex: material " + m.name() + " does not fit");
+    if (!material_fits<R>(m)) throw std::invalid_argument("SliceIndex: material " + m.name() + " does not fit");
     // Without men under the mirror, the kings are ranked as men are, on every square (see
     // slice_index.hpp): one king placement per "men configuration".
     kings_as_men_ = kMirror && m.men() == 0;
@@ -95,8 +92,7 @@ SliceIndex<R>::SliceIndex(Material m) : m_(m) {
 
     // Row groups: rows counted from each side's lowest possible man rank.
     int wlo = G::kHeight, whi = -1, blo = G::kHeight, bhi = -1;
-    for (int s : bits(white_men_squares_))
-        wlo = std::min(wlo, G::rank(s)), whi = std::max(whi, G::rank(s));
+    for (int s : bits(white_men_squares_)) wlo = std::min(wlo, G::rank(s)), whi = std::max(whi, G::rank(s));
     for (int s : bits(black_men_squares_)) {
         const int from_black = G::kHeight - 1 - G::rank(s);
         blo = std::min(blo, from_black), bhi = std::max(bhi, from_black);
@@ -158,8 +154,7 @@ std::uint64_t SliceIndex<R>::num_groups() const {
     if constexpr (!kRowGroups) {
         return num_men_configs();
     } else {
-        return row_groups::num_multisets(white_rows_, m_.wm) *
-               row_groups::num_multisets(black_rows_, m_.bm);
+        return row_groups::num_multisets(white_rows_, m_.wm) * row_groups::num_multisets(black_rows_, m_.bm);
     }
 }
 
@@ -174,8 +169,7 @@ std::uint64_t SliceIndex<R>::group_of_men_config(std::uint64_t men_config) const
         row_groups::RowCounts cw{}, cb{};
         for (int s : bits(w)) ++cw[G::rank(s) - white_row_base_];
         for (int s : bits(b)) ++cb[G::kHeight - 1 - G::rank(s) - black_row_base_];
-        return row_groups::rank_multiset(cw, white_rows_) *
-                   row_groups::num_multisets(black_rows_, m_.bm) +
+        return row_groups::rank_multiset(cw, white_rows_) * row_groups::num_multisets(black_rows_, m_.bm) +
                row_groups::rank_multiset(cb, black_rows_);
     }
 }
@@ -209,17 +203,13 @@ void SliceIndex<R>::for_each_men_config_in_group(std::uint64_t group, F&& f) con
         const auto cw = row_groups::unrank_multiset(group / nb, white_rows_, m_.wm);
         const auto cb = row_groups::unrank_multiset(group % nb, black_rows_, m_.bm);
         const auto white_row = [this](int r) { return G::rank_mask(r + white_row_base_); };
-        const auto black_row = [this](int r) {
-            return G::rank_mask(G::kHeight - 1 - r - black_row_base_);
-        };
-        row_groups::for_each_set_with_row_counts(
-            white_men_squares_, cw, white_rows_, white_row, [&](Bitboard w) {
-                row_groups::for_each_set_with_row_counts(black_men_squares_ & ~w, cb, black_rows_,
-                                                         black_row,
-                                                         [&](Bitboard b) {
-                                                             if (men_canonical(w, b)) f(rank_men(w, b));
-                                                         });
-            });
+        const auto black_row = [this](int r) { return G::rank_mask(G::kHeight - 1 - r - black_row_base_); };
+        row_groups::for_each_set_with_row_counts(white_men_squares_, cw, white_rows_, white_row, [&](Bitboard w) {
+            row_groups::for_each_set_with_row_counts(black_men_squares_ & ~w, cb, black_rows_, black_row,
+                                                     [&](Bitboard b) {
+                                                         if (men_canonical(w, b)) f(rank_men(w, b));
+                                                     });
+        });
     }
 }
 

@@ -12,21 +12,23 @@ nlohmann::json value_json(const probe::GameValue& v, bool theoretical) {
     return theoretical ? nlohmann::json(v.theoretical) : nlohmann::json(v.rule_value);
 }
 
-nlohmann::json text_or_null(const std::string& s) { return s.empty() ? nlohmann::json() : nlohmann::json(s); }
+nlohmann::json text_or_null(const std::string& s) {
+    return s.empty() ? nlohmann::json() : nlohmann::json(s);
+}
 
 nlohmann::json position_json(const probe::GamePosition& at) {
     const auto value = [&](Wdl w) { return at.judged ? nlohmann::json(std::string(to_string(w))) : nlohmann::json(); };
     const auto distance = [&](Wdl w, int d) { return at.judged ? distance_json(w, d) : nlohmann::json(); };
     nlohmann::json j{{"ply", at.ply},
-            {"move", text_or_null(at.move)},
-            {"fen", at.fen},
-            {"theoretical", value(at.theoretical)},
-            {"theoretical_dtw", distance(at.theoretical, at.theoretical_dtw)},
-            {"rule_value", value(at.rule_value)},
-            {"counters", at.has_counters ? counters_json(at.counters) : nlohmann::json()},
-            {"counting_rule", text_or_null(at.counting_rule)},
-            {"started", text_or_null(at.started)},
-            {"drawn_by", text_or_null(at.drawn_by)}};
+                     {"move", text_or_null(at.move)},
+                     {"fen", at.fen},
+                     {"theoretical", value(at.theoretical)},
+                     {"theoretical_dtw", distance(at.theoretical, at.theoretical_dtw)},
+                     {"rule_value", value(at.rule_value)},
+                     {"counters", at.has_counters ? counters_json(at.counters) : nlohmann::json()},
+                     {"counting_rule", text_or_null(at.counting_rule)},
+                     {"started", text_or_null(at.started)},
+                     {"drawn_by", text_or_null(at.drawn_by)}};
     if (!at.error.empty()) j["error"] = at.error;
     return j;
 }

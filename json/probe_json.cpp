@@ -16,7 +16,8 @@ nlohmann::json path_json(const Move& m) {
     if (m.num_landings == 0)
         path.push_back(G::square_name(m.to));
     else
-        for (int k = 0; k < m.num_landings; ++k) path.push_back(G::square_name(m.landings[static_cast<std::size_t>(k)]));
+        for (int k = 0; k < m.num_landings; ++k)
+            path.push_back(G::square_name(m.landings[static_cast<std::size_t>(k)]));
     return path;
 }
 
@@ -64,19 +65,22 @@ nlohmann::json adjudication_json(const probe::Tablebase& tb, const Position& p, 
                                  const probe::Adjudication& a) {
     nlohmann::json moves = nlohmann::json::array();
     for (const auto& m : a.moves)
-        moves.push_back({{"move", m.text}, {"result", std::string(to_string(m.result))}, {"plies", distance_json(m.result, m.plies)}});
+        moves.push_back({{"move", m.text},
+                         {"result", std::string(to_string(m.result))},
+                         {"plies", distance_json(m.result, m.plies)}});
     const auto counter = [](const std::optional<int>& c) { return c ? nlohmann::json(*c) : nlohmann::json(); };
-    return {{"fen", tb.to_fen(p)},
-            {"rules", rules},
-            {"reversible", a.counters.reversible},
-            {"endgame", counter(a.counters.endgame)},
-            {"small", counter(a.counters.small)},
-            {"result", std::string(to_string(a.result))},
-            {"plies", distance_json(a.result, a.plies)},
-            {"rule", std::string(probe::to_string(a.rule))},
-            {"moves", moves},
-            {"theoretical", a.theoretical_known ? nlohmann::json(std::string(to_string(a.theoretical))) : nlohmann::json()},
-            {"theoretical_dtw", distance_json(a.theoretical, a.theoretical_dtw)}};
+    return {
+        {"fen", tb.to_fen(p)},
+        {"rules", rules},
+        {"reversible", a.counters.reversible},
+        {"endgame", counter(a.counters.endgame)},
+        {"small", counter(a.counters.small)},
+        {"result", std::string(to_string(a.result))},
+        {"plies", distance_json(a.result, a.plies)},
+        {"rule", std::string(probe::to_string(a.rule))},
+        {"moves", moves},
+        {"theoretical", a.theoretical_known ? nlohmann::json(std::string(to_string(a.theoretical))) : nlohmann::json()},
+        {"theoretical_dtw", distance_json(a.theoretical, a.theoretical_dtw)}};
 }
 
 }  // namespace dtb::json

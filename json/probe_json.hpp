@@ -34,6 +34,8 @@ void add_counters_after(nlohmann::json& analysis, const probe::Adjudicator& judg
                         const probe::Analysis& a, const std::string& rules, const probe::Counters& counters);
 
 // The distance of a decided value, null for a draw or an unknown distance.
-inline nlohmann::json distance_json(Wdl w, int d) { return w == Wdl::draw || d < 0 ? nlohmann::json() : nlohmann::json(d); }
+inline nlohmann::json distance_json(Wdl w, int d) {
+    return w == Wdl::draw || d < 0 ? nlohmann::json() : nlohmann::json(d);
+}
 
 }  // namespace dtb::json

@@ -54,8 +54,7 @@ struct Node {
 
     static Node* make(std::uint64_t key, const PackedBlock& b) {
         void* memory = ::operator new(sizeof(Node) + b.size);
-        Node* n = new (memory)
-            Node{key, static_cast<std::uint32_t>(b.size), static_cast<std::uint8_t>(b.bits)};
+        Node* n = new (memory) Node{key, static_cast<std::uint32_t>(b.size), static_cast<std::uint8_t>(b.bits)};
         std::memcpy(n->data(), b.bytes.get(), b.size);
         return n;
     }
@@ -69,10 +68,8 @@ static_assert(sizeof(Node) % alignof(Node) == 0);
 struct SlotArray {
     std::size_t mask;
     std::unique_ptr<std::atomic<Node*>[]> slots;
-    explicit SlotArray(std::size_t capacity)
-        : mask(capacity - 1), slots(new std::atomic<Node*>[capacity]) {
-        for (std::size_t i = 0; i < capacity; ++i)
-            slots[i].store(nullptr, std::memory_order_relaxed);
+    explicit SlotArray(std::size_t capacity) : mask(capacity - 1), slots(new std::atomic<Node*>[capacity]) {
+        for (std::size_t i = 0; i < capacity; ++i) slots[i].store(nullptr, std::memory_order_relaxed);
     }
 };
 
@@ -118,8 +115,7 @@ struct ThreadCacheReaderSlots {
 
     ~ThreadCacheReaderSlots() {
         for (Entry& e : entries)
-            if (auto alive = e.readers.lock(); alive && e.slot)
-                e.slot->taken.store(false, std::memory_order_release);
+            if (auto alive = e.readers.lock(); alive && e.slot) e.slot->taken.store(false, std::memory_order_release);
     }
 
     CacheReaderSlot* find(const std::shared_ptr<BlockCache::Readers>& readers) {
@@ -138,8 +134,7 @@ struct ThreadCacheReaderSlots {
             if (!s.taken.load(std::memory_order_relaxed) &&
                 s.taken.compare_exchange_strong(free, true, std::memory_order_acq_rel)) {
                 int used = readers->used.load(std::memory_order_relaxed);
-                while (used < i + 1 && !readers->used.compare_exchange_weak(
-                                           used, i + 1, std::memory_order_seq_cst)) {
+                while (used < i + 1 && !readers->used.compare_exchange_weak(used, i + 1, std::memory_order_seq_cst)) {
                 }
                 slot = &s;
             }
@@ -205,8 +200,7 @@ struct alignas(64) BlockCache::Shard {
     }
 
     void retire(Node* node, SlotArray* array) {
-        retired.push_back(
-            {node, array, readers->global_epoch.fetch_add(1, std::memory_order_seq_cst)});
+        retired.push_back({node, array, readers->global_epoch.fetch_add(1, std::memory_order_seq_cst)});
         // At once: the scan reads only the slots of threads that ever read (a few loads), and an
         // eviction has just paid a decompression; so evicted memory leaves with its budget.
         reclaim();
@@ -306,8 +300,7 @@ BlockCache::~BlockCache() = default;
 
 BlockCache::Shard& BlockCache::shard_of(const BlockKey& key) const {
     // The top bits of the mixed key pick the shard, the low bits the slot inside it.
-    return shards_[num_shards_ == 1 ? 0
-                                    : static_cast<std::size_t>(mix(pack_key(key)) >> shard_shift_)];
+    return shards_[num_shards_ == 1 ? 0 : static_cast<std::size_t>(mix(pack_key(key)) >> shard_shift_)];
 }
 
 std::size_t BlockCache::charge(std::size_t payload_bytes) {
@@ -331,8 +324,7 @@ void announce(BlockCache::Readers& readers, CacheReaderSlot& me) {
 namespace {
 // Entry j of the block `key` in slot array t, probing from its home slot, or nullopt; marks the
 // block referenced. For readers inside an announced epoch (lookup, lookup_many).
-std::optional<std::uint16_t> lock_free_entry(const SlotArray* t, std::size_t home, std::uint64_t key,
-                                             std::size_t j) {
+std::optional<std::uint16_t> lock_free_entry(const SlotArray* t, std::size_t home, std::uint64_t key, std::size_t j) {
     std::size_t i = home;
     for (std::size_t probes = 0; probes <= t->mask; ++probes, i = (i + 1) & t->mask) {
         Node* n = t->slots[i].load(std::memory_order_acquire);
@@ -462,8 +454,7 @@ CacheStats BlockCache::stats() const {
         c.bytes += s.bytes;
         c.blocks += s.count;
     }
-    for (int i = 0; i < kReaderSlots; ++i)
-        c.hits += readers_->slots[i].hits.load(std::memory_order_relaxed);
+    for (int i = 0; i < kReaderSlots; ++i) c.hits += readers_->slots[i].hits.load(std::memory_order_relaxed);
     return c;
 }
 

@@ -11,8 +11,8 @@
 #include <optional>
 #include <string_view>
 
-#include "index/material.hpp"
 #include "format/format.hpp"
+#include "index/material.hpp"
 
 namespace dtb {
 
@@ -42,7 +42,9 @@ inline constexpr int kFiveMoveLimit = 10;
 enum class CountClass : std::uint8_t { none, sixteen, five, ffjd_small };
 
 namespace detail {
-constexpr bool lone_king(int kings, int men) { return kings == 1 && men == 0; }
+constexpr bool lone_king(int kings, int men) {
+    return kings == 1 && men == 0;
+}
 constexpr CountClass class_against_lone_king(int kings, int men, RuleSet rules) {
     const int pieces = kings + men;
     if (rules == RuleSet::none || kings < 1) return CountClass::none;
@@ -75,9 +77,7 @@ constexpr format::Metric rule_metric(RuleSet rules) {
 
 // Largest budget a fresh position of each kind gets: the class limit, else the 25-move one.
 constexpr int fresh_budget(CountClass c) {
-    return c == CountClass::sixteen ? kSixteenMoveLimit
-         : c == CountClass::five    ? kFiveMoveLimit
-                                    : kReversibleLimit;
+    return c == CountClass::sixteen ? kSixteenMoveLimit : c == CountClass::five ? kFiveMoveLimit : kReversibleLimit;
 }
 
 static_assert(count_class(Material{3, 0, 1, 0}, RuleSet::fmjd) == CountClass::sixteen);

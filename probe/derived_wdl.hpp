@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "index/material.hpp"
 #include "format/format.hpp"
+#include "index/material.hpp"
 #include "probe/value.hpp"
 #include "rules/movegen.hpp"
 
@@ -37,7 +37,9 @@ inline std::vector<Material> quiet_predecessor_materials(const Material& m) {
 }
 
 // A slice whose mirror is itself reaches itself by a quiet move: it can never be derived.
-inline bool may_derive_wdl(const Material& m) { return m.mirrored() != m; }
+inline bool may_derive_wdl(const Material& m) {
+    return m.mirrored() != m;
+}
 
 // Why a derived WDL table for m in `dir` breaks the rule above (empty: it does not): every slice
 // m's quiet moves reach must be there with a stored WDL table.

@@ -5,10 +5,10 @@
 #include <filesystem>
 #include <string>
 
+#include "format/format.hpp"
 #include "index/material.hpp"
 #include "index/scheme_version.hpp"
 #include "index/slice_index.hpp"
-#include "format/format.hpp"
 #include "rules/expected.hpp"
 #include "rules/variant.hpp"
 

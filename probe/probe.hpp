@@ -50,9 +50,9 @@
 #include <string_view>
 #include <vector>
 
+#include "format/format.hpp"
 #include "index/material.hpp"
 #include "probe/cache.hpp"
-#include "format/format.hpp"
 #include "probe/value.hpp"
 #include "rules/expected.hpp"
 #include "rules/move.hpp"
@@ -158,15 +158,9 @@ class Tablebase {
     // Values for the side to move of p (either colour). metrics: any combination of kWdl, kDtw,
     // kDtc (WDL is always filled in).
     Result probe(const Position& p, unsigned metrics, Access access = Access::load) const;
-    Result probe_wdl(const Position& p, Access access = Access::load) const {
-        return probe(p, kWdl, access);
-    }
-    Result probe_dtw(const Position& p, Access access = Access::load) const {
-        return probe(p, kWdl | kDtw, access);
-    }
-    Result probe_dtc(const Position& p, Access access = Access::load) const {
-        return probe(p, kWdl | kDtc, access);
-    }
+    Result probe_wdl(const Position& p, Access access = Access::load) const { return probe(p, kWdl, access); }
+    Result probe_dtw(const Position& p, Access access = Access::load) const { return probe(p, kWdl | kDtw, access); }
+    Result probe_dtc(const Position& p, Access access = Access::load) const { return probe(p, kWdl | kDtc, access); }
 
     // The entry of p in one table, as stored on disk: what adjudication reads from the rule
     // tables. Entries the generator leaves "don't care" are resolved: in the fmjd and ffjd tables

@@ -15,9 +15,9 @@
 #include <mutex>
 #include <optional>
 
-#include "probe/open_table.hpp"
 #include "index/slice_index.hpp"
 #include "probe/derived_wdl.hpp"
+#include "probe/open_table.hpp"
 #include "probe/rule_captures.hpp"
 #include "rules/fen.hpp"
 #include "rules/movegen.hpp"
@@ -98,15 +98,13 @@ class EngineImpl final : public Engine {
         if (o.directories.empty()) return Error{"no table directory given"};
         for (const auto& dir : o.directories) {
             std::error_code ec;
-            if (!std::filesystem::is_directory(dir, ec))
-                return Error{"no table directory " + dir.string()};
+            if (!std::filesystem::is_directory(dir, ec)) return Error{"no table directory " + dir.string()};
         }
         // File names only: no table file is opened or even looked at beyond its name here.
         std::map<Material, std::array<std::filesystem::path, kMetricCount>> found;
         for (const auto& dir : o.directories) {
             std::error_code ec;
-            for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end;
-                 it.increment(ec)) {
+            for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
                 const std::filesystem::path name = it->path().filename();
                 int metric = -1;
                 for (int mi = 0; mi < kMetricCount; ++mi)
@@ -128,8 +126,7 @@ class EngineImpl final : public Engine {
         }
         for (const auto& f : found) e->max_pieces_ = std::max(e->max_pieces_, f.first.pieces());
         e->base_ = e->max_pieces_ + 1;
-        e->slot_of_code_.assign(static_cast<std::size_t>(e->base_ * e->base_ * e->base_ * e->base_),
-                                -1);
+        e->slot_of_code_.assign(static_cast<std::size_t>(e->base_ * e->base_ * e->base_ * e->base_), -1);
         for (const auto& [m, paths] : found) {
             auto s = std::make_unique<SliceSlot>();
             s->material = m;
@@ -203,10 +200,8 @@ class EngineImpl final : public Engine {
                 return "not in the cache (cache-only probe): " + table;
             case Status::missing: {
                 std::string dirs;
-                for (const auto& d : options_.directories)
-                    dirs += (dirs.empty() ? "" : ", ") + d.string();
-                return "table " + table + " not available (" + (r.reason ? r.reason : "missing") +
-                       ") in " + dirs;
+                for (const auto& d : options_.directories) dirs += (dirs.empty() ? "" : ", ") + d.string();
+                return "table " + table + " not available (" + (r.reason ? r.reason : "missing") + ") in " + dirs;
             }
             case Status::corrupt: {
                 // A reason of its own: a table that is fine in itself, in the wrong company.
@@ -223,9 +218,7 @@ class EngineImpl final : public Engine {
         return "unknown status";
     }
 
-    Expected<Position> parse_fen(std::string_view fen) const override {
-        return dtb::parse_fen<R>(fen);
-    }
+    Expected<Position> parse_fen(std::string_view fen) const override { return dtb::parse_fen<R>(fen); }
     std::string to_fen(const Position& p) const override { return dtb::to_fen<R>(p); }
     CacheStats cache_stats() const override { return cache_.stats(); }
     std::array<int, kMetricCount> tables_opened() const override {
@@ -264,17 +257,15 @@ class EngineImpl final : public Engine {
             if (popcount(p.of(c)) > R::kMaxPiecesPerSide) return "more pieces than a side may have";
         }
         if (p.of(~p.side_to_move) == 0)
-            return p.of(p.side_to_move) == 0
-                       ? "no pieces on the board"
-                       : "the game is over: the side not to move has no pieces";
+            return p.of(p.side_to_move) == 0 ? "no pieces on the board"
+                                             : "the game is over: the side not to move has no pieces";
         return nullptr;
     }
 
     // q has White to move and is legal (see illegal_reason), except that White may have no piece.
     // derive_ok = false: q is a successor of a derived WDL position, so its own WDL must be stored
     // (it is, in any set the generator wrote; a mixed-up folder is reported as corrupt).
-    Result probe_white(const Position& q, unsigned metrics, Access access, int depth,
-                       bool derive_ok = true) const {
+    Result probe_white(const Position& q, unsigned metrics, Access access, int depth, bool derive_ok = true) const {
         if (q.of(Color::white) == 0) return decided(Wdl::loss, 0, 0, metrics);
         if (has_capture<R>(q)) return search_captures(q, metrics, access, depth);
         return lookup(q, metrics, access, depth, derive_ok);
@@ -342,8 +333,7 @@ class EngineImpl final : public Engine {
             const SliceSlot* s = slice_for(Material::of(next));
             if (!s) continue;
             const TableSlot& t = s->tables[static_cast<int>(Metric::wdl)];
-            if (!t.enabled || !t.ready.load(std::memory_order_acquire) || t.status != Status::ok || t.derived)
-                continue;
+            if (!t.enabled || !t.ready.load(std::memory_order_acquire) || t.status != Status::ok || t.derived) continue;
             const std::uint64_t index = s->index->rank(next);
             const auto [key, j] = entry_address(t, index);
             b.move_of.push_back(k);
@@ -365,7 +355,7 @@ class EngineImpl final : public Engine {
             else  // asked again under the lock, read from the file if absent (one miss per block read)
                 st = read_entry(*b.table[i], b.index[i], access, v);
             if (st != Status::ok) continue;  // probe_white below meets the same and reports it
-            if (v > 2) continue;  // likewise (corrupt)
+            if (v > 2) continue;             // likewise (corrupt)
             b.read[b.move_of[i]] = 1;
             if (static_cast<Wdl>(v) == Wdl::loss) return decided(Wdl::win, 0, 1, kWdl);
             any_draw |= static_cast<Wdl>(v) == Wdl::draw;
@@ -415,8 +405,8 @@ class EngineImpl final : public Engine {
                 thread_local std::array<MoveList, kMaxCaptureDepth> scratch;
                 const RuleSet rules = metric == Metric::fmjd ? RuleSet::fmjd : RuleSet::ffjd;
                 std::optional<Result> error;
-                const ValueCode code = rule_code_from_captures<R>(
-                    q, scratch[static_cast<std::size_t>(depth)], [&](const Position& next) {
+                const ValueCode code =
+                    rule_code_from_captures<R>(q, scratch[static_cast<std::size_t>(depth)], [&](const Position& next) {
                         if (error) return Wdl::draw;
                         const Result r = table_white(next, metric, access, depth + 1);
                         if (!r.ok()) error = r;
@@ -431,8 +421,7 @@ class EngineImpl final : public Engine {
         return lookup(q, flag_of(static_cast<int>(metric)), access);
     }
 
-    Result lookup(const Position& q, unsigned metrics, Access access, int depth = 0,
-                  bool derive_ok = true) const {
+    Result lookup(const Position& q, unsigned metrics, Access access, int depth = 0, bool derive_ok = true) const {
         const Material m = Material::of(q);
         SliceSlot* s = slice_for(m);
         if (!s) return failure(Status::missing, m, Metric::wdl, "table file not found");
@@ -443,8 +432,7 @@ class EngineImpl final : public Engine {
         for (int mi = 0; mi < kMetricCount; ++mi) {
             if (!(metrics & flag_of(mi))) continue;
             TableSlot& t = s->tables[mi];
-            if (!t.enabled)
-                return failure(Status::missing, m, Metric(mi), "metric not enabled at open");
+            if (!t.enabled) return failure(Status::missing, m, Metric(mi), "metric not enabled at open");
             if (!t.ready.load(std::memory_order_acquire)) {
                 if (access == Access::cache_only)
                     return failure(Status::not_cached, m, Metric(mi), "table not opened yet");
@@ -459,8 +447,7 @@ class EngineImpl final : public Engine {
                 });
             }
             if (t.status != Status::ok)
-                return failure(t.status, m, Metric(mi),
-                               t.path.empty() ? "table file not found" : nullptr);
+                return failure(t.status, m, Metric(mi), t.path.empty() ? "table file not found" : nullptr);
             if (t.derived) {  // WDL: from DTW below when that is read, else by search
                 if (!derive_ok)
                     return failure(Status::corrupt, m, Metric(mi),
@@ -505,8 +492,7 @@ class EngineImpl final : public Engine {
         return {BlockKey{t.id, block}, static_cast<std::size_t>(index - block * t.block_entries)};
     }
 
-    Status read_entry(const TableSlot& t, std::uint64_t index, Access access,
-                      std::uint16_t& out) const {
+    Status read_entry(const TableSlot& t, std::uint64_t index, Access access, std::uint16_t& out) const {
         const auto [key, j] = entry_address(t, index);
         const std::uint64_t block = key.block;
         if (auto v = cache_.lookup(key, j)) {
@@ -548,13 +534,11 @@ class EngineImpl final : public Engine {
         if (!reader) return finish(Status::corrupt, reader.error());
         const format::TableInfo& info = reader->info();
         const std::string problem = format::header_problem<R>(info, s.material, Metric(mi), s.index->size());
-        if (!problem.empty())
-            return finish(Status::corrupt, t.path.string() + ": corrupt: " + problem);
+        if (!problem.empty()) return finish(Status::corrupt, t.path.string() + ": corrupt: " + problem);
         t.derived = info.derived();
         t.bits = reader->value_bits();  // a rule table stored as exceptions: its thresholds' width
         t.block_entries = info.block_entries;
-        t.block_shift =
-            std::has_single_bit(info.block_entries) ? std::countr_zero(info.block_entries) : -1;
+        t.block_shift = std::has_single_bit(info.block_entries) ? std::countr_zero(info.block_entries) : -1;
         t.reader.emplace(std::move(reader.value()));
         finish(Status::ok, "");
     }
@@ -572,8 +556,7 @@ class EngineImpl final : public Engine {
 }  // namespace
 
 Expected<std::unique_ptr<Engine>> make_engine(const Options& options) {
-    return with_variant(options.variant,
-                        [&](auto v) { return EngineImpl<decltype(v)>::create(options); });
+    return with_variant(options.variant, [&](auto v) { return EngineImpl<decltype(v)>::create(options); });
 }
 
 }  // namespace dtb::probe::detail

@@ -20,8 +20,7 @@ class Engine {
     virtual Result probe(const Position& p, unsigned metrics, Access access) const = 0;
     virtual Result probe_table(const Position& p, format::Metric metric, Access access) const = 0;
     // Every legal move with its value (unsorted); the Result is p's own value.
-    virtual Result moves(const Position& p, std::vector<MoveValue>& out,
-                         unsigned metrics) const = 0;
+    virtual Result moves(const Position& p, std::vector<MoveValue>& out, unsigned metrics) const = 0;
     virtual std::string explain(const Result& r) const = 0;
     virtual Expected<Position> parse_fen(std::string_view fen) const = 0;
     virtual std::string to_fen(const Position& p) const = 0;

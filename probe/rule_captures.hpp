@@ -27,7 +27,9 @@ constexpr bool has_class_thresholds(const Material& m) {
            is_ffjd_carried(m);
 }
 // Whether the fmjd and ffjd tables of m leave capture positions "don't care".
-constexpr bool rule_captures_dont_care(const Material& m) { return !has_class_thresholds(m); }
+constexpr bool rule_captures_dont_care(const Material& m) {
+    return !has_class_thresholds(m);
+}
 
 // The rule value with fresh counters (the position just arose from a capture or a man move)
 // of a position whose threshold code under its class is `code`.

@@ -15,7 +15,9 @@ namespace dtb {
 
 enum class Wdl : std::uint8_t { loss = 0, draw = 1, win = 2 };
 
-constexpr Wdl flip(Wdl w) { return static_cast<Wdl>(2 - static_cast<int>(w)); }
+constexpr Wdl flip(Wdl w) {
+    return static_cast<Wdl>(2 - static_cast<int>(w));
+}
 constexpr std::string_view to_string(Wdl w) {
     return w == Wdl::win ? "win" : w == Wdl::loss ? "loss" : "draw";
 }
@@ -24,15 +26,27 @@ using ValueCode = std::uint16_t;
 inline constexpr ValueCode kValueUnknown = 0xFFFF;
 inline constexpr ValueCode kValueDraw = 0;
 
-constexpr ValueCode win_in(int plies) { return static_cast<ValueCode>(2 * plies - 1); }
-constexpr ValueCode loss_in(int plies) { return static_cast<ValueCode>(2 * plies + 2); }
-constexpr bool is_win(ValueCode v) { return v != kValueUnknown && (v & 1) != 0; }
-constexpr bool is_loss(ValueCode v) { return v != kValueUnknown && v != 0 && (v & 1) == 0; }
-constexpr bool is_draw(ValueCode v) { return v == kValueDraw; }
+constexpr ValueCode win_in(int plies) {
+    return static_cast<ValueCode>(2 * plies - 1);
+}
+constexpr ValueCode loss_in(int plies) {
+    return static_cast<ValueCode>(2 * plies + 2);
+}
+constexpr bool is_win(ValueCode v) {
+    return v != kValueUnknown && (v & 1) != 0;
+}
+constexpr bool is_loss(ValueCode v) {
+    return v != kValueUnknown && v != 0 && (v & 1) == 0;
+}
+constexpr bool is_draw(ValueCode v) {
+    return v == kValueDraw;
+}
 constexpr int distance_of(ValueCode v) {
     return is_win(v) ? (v + 1) / 2 : is_loss(v) ? (v - 2) / 2 : 0;
 }
-constexpr Wdl wdl_of(ValueCode v) { return is_win(v) ? Wdl::win : is_loss(v) ? Wdl::loss : Wdl::draw; }
+constexpr Wdl wdl_of(ValueCode v) {
+    return is_win(v) ? Wdl::win : is_loss(v) ? Wdl::loss : Wdl::draw;
+}
 constexpr ValueCode make_value(Wdl w, int dtw) {
     return w == Wdl::win ? win_in(dtw) : w == Wdl::loss ? loss_in(dtw) : kValueDraw;
 }

@@ -10,11 +10,21 @@ namespace dtb {
 
 using Bitboard = std::uint64_t;
 
-constexpr Bitboard bit(int b) { return Bitboard{1} << b; }
-constexpr int popcount(Bitboard b) { return std::popcount(b); }
-constexpr int lowest_bit(Bitboard b) { return std::countr_zero(b); }
-constexpr int highest_bit(Bitboard b) { return 63 - std::countl_zero(b); }
-constexpr Bitboard without_lowest(Bitboard b) { return b & (b - 1); }
+constexpr Bitboard bit(int b) {
+    return Bitboard{1} << b;
+}
+constexpr int popcount(Bitboard b) {
+    return std::popcount(b);
+}
+constexpr int lowest_bit(Bitboard b) {
+    return std::countr_zero(b);
+}
+constexpr int highest_bit(Bitboard b) {
+    return 63 - std::countl_zero(b);
+}
+constexpr Bitboard without_lowest(Bitboard b) {
+    return b & (b - 1);
+}
 
 // Iterate over set bits: for (int sq : bits(bb)) ...
 struct BitRange {
@@ -31,7 +41,9 @@ struct BitRange {
     Iter begin() const { return {b}; }
     Iter end() const { return {0}; }
 };
-constexpr BitRange bits(Bitboard b) { return {b}; }
+constexpr BitRange bits(Bitboard b) {
+    return {b};
+}
 
 // Parallel bit deposit: the k-th lowest set bit of `into` is kept where bit k of `mask` is set
 // (unranking places a subset, given by positions among the free squares, with it).
@@ -57,7 +69,9 @@ inline Bitboard deposit_bits(Bitboard mask, Bitboard into) {
     return processor_has_bmi2() ? deposit_bits_bmi2(mask, into) : deposit_bits_portable(mask, into);
 }
 #else
-inline Bitboard deposit_bits(Bitboard mask, Bitboard into) { return deposit_bits_portable(mask, into); }
+inline Bitboard deposit_bits(Bitboard mask, Bitboard into) {
+    return deposit_bits_portable(mask, into);
+}
 #endif
 static_assert(deposit_bits_portable(0b101, 0b11010) == 0b10010);
 

@@ -86,7 +86,7 @@ class CaptureSearch {
     using G = typename R::Geometry;
     using Rules = RulesOf<R>;
 
-public:
+  public:
     CaptureSearch(const Position& p, Sink& sink) : pos_(p), sink_(sink), opp_(p.of(~Us)) {}
 
     // Searches from each of `starters` in ascending square order (the order moves come out in).
@@ -101,7 +101,7 @@ public:
         }
     }
 
-private:
+  private:
     // The whole state of a partial capture is the set it has taken so far, passed by value (in
     // registers, nothing to undo): the pieces still to be jumped are the opponent's others, and
     // the blockers are every piece but the origin, less the taken ones where they are removed at

@@ -15,7 +15,7 @@ class MoveCounter {
     using G = typename R::Geometry;
     using Rules = RulesOf<R>;
 
-public:
+  public:
     explicit MoveCounter(CaptureMode mode) : mode_(mode) {}
 
     std::uint64_t count(const Position& p) {
@@ -25,7 +25,7 @@ public:
     template <Color Us>
     std::uint64_t count(const Position& p);
 
-private:
+  private:
     // What makes two captures the same move in unique mode.
     struct Effect {
         Bitboard captured;
@@ -33,10 +33,8 @@ private:
     };
 
     class Sink {
-    public:
-        Sink(CaptureMode mode, std::vector<Effect>& seen) : mode_(mode), seen_(seen) {
-            seen_.clear();
-        }
+      public:
+        Sink(CaptureMode mode, std::vector<Effect>& seen) : mode_(mode), seen_(seen) { seen_.clear(); }
         void push_landing(int) {}
         void pop_landing() {}
         void record(int from, int to, Bitboard captured, int n, bool) {
@@ -50,14 +48,13 @@ private:
             if (mode_ == CaptureMode::unique && n > 1) {
                 for (const Effect& e : seen_)
                     if (e.from == from && e.to == to && e.captured == captured) return;
-                seen_.push_back(
-                    {captured, static_cast<std::uint8_t>(from), static_cast<std::uint8_t>(to)});
+                seen_.push_back({captured, static_cast<std::uint8_t>(from), static_cast<std::uint8_t>(to)});
             }
             ++count_;
         }
         std::uint64_t count() const { return count_; }
 
-    private:
+      private:
         CaptureMode mode_;
         std::vector<Effect>& seen_;
         int best_ = 0;
@@ -100,12 +97,9 @@ std::uint64_t MoveCounter<R>::count(const Position& p) {
         return sink.count();
     }
     int n = 0;
-    for_each_dir<R::kManStepDirs>([&]<Dir d0>() {
-        n += popcount(G::step(men, Rules::for_side(d0, Us)) & empty);
-    });
+    for_each_dir<R::kManStepDirs>([&]<Dir d0>() { n += popcount(G::step(men, Rules::for_side(d0, Us)) & empty); });
     for (int k : bits(p.kings_of(Us))) {
-        for_each_dir<R::kKingDirs>(
-            [&]<Dir d>() { n += popcount(Rules::template king_slide<d>(k, occupied)); });
+        for_each_dir<R::kKingDirs>([&]<Dir d>() { n += popcount(Rules::template king_slide<d>(k, occupied)); });
     }
     return static_cast<std::uint64_t>(n);
 }

@@ -23,7 +23,7 @@ struct Error {
 
 template <class T>
 class Expected {
-public:
+  public:
     Expected(T v) : v_(std::move(v)) {}
     Expected(Error e) : v_(std::move(e)) {}
     bool ok() const { return v_.index() == 0; }
@@ -35,7 +35,7 @@ public:
     const std::string& error() const { return std::get<1>(v_).message; }
     ErrorKind error_kind() const { return std::get<1>(v_).kind; }
 
-private:
+  private:
     std::variant<T, Error> v_;
 };
 

@@ -6,9 +6,9 @@
 #include <string_view>
 
 #include "expected.hpp"
-#include "quote.hpp"
 #include "movegen.hpp"
 #include "position.hpp"
+#include "quote.hpp"
 #include "variant.hpp"
 
 namespace dtb {
@@ -75,21 +75,28 @@ Expected<Position> parse_fen(std::string_view text) {
                 if (!last.empty() && (last[0] == 'K' || last[0] == 'k')) last.remove_prefix(1);
             }
             if (first.empty() || last.empty())
-                return Error{"FEN " + quoted + ": " + quote_input(item, 16) + " is neither a square nor a range of squares (like 31-35)"};
+                return Error{"FEN " + quoted + ": " + quote_input(item, 16) +
+                             " is neither a square nor a range of squares (like 31-35)"};
             const auto a = G::parse_square(first), b = G::parse_square(last);
-            if (!a) return Error{"FEN " + quoted + ": unknown square " + quote_input(first, 16) + " for " + std::string(R::kName)};
-            if (!b) return Error{"FEN " + quoted + ": unknown square " + quote_input(last, 16) + " for " + std::string(R::kName)};
+            if (!a)
+                return Error{"FEN " + quoted + ": unknown square " + quote_input(first, 16) + " for " +
+                             std::string(R::kName)};
+            if (!b)
+                return Error{"FEN " + quoted + ": unknown square " + quote_input(last, 16) + " for " +
+                             std::string(R::kName)};
             int da = G::dense(*a), db = G::dense(*b);
             if (db < da) return Error{"FEN " + quoted + ": range " + quote_input(item, 16) + " runs backwards"};
             if constexpr (G::kNaming == SquareNaming::algebraic) {
                 // A range along a rank (a2-h2) or a file (d2-d6).
                 const bool same_rank = G::rank(*a) == G::rank(*b), same_file = G::file(*a) == G::file(*b);
                 if (!same_rank && !same_file)
-                    return Error{"FEN " + quoted + ": range " + quote_input(item, 16) + " is not along a rank or a file"};
+                    return Error{"FEN " + quoted + ": range " + quote_input(item, 16) +
+                                 " is not along a rank or a file"};
                 const int step = same_rank ? 1 : G::kWidth;
                 for (int d = da; d <= db; d += step) {
                     const int sq = G::bit_of_dense(d);
-                    if (p.occupied() & bit(sq)) return Error{"FEN " + quoted + ": square " + G::square_name(sq) + " given twice"};
+                    if (p.occupied() & bit(sq))
+                        return Error{"FEN " + quoted + ": square " + G::square_name(sq) + " given twice"};
                     p.pieces[idx(c)] |= bit(sq);
                     if (king) p.kings |= bit(sq);
                 }
@@ -97,7 +104,8 @@ Expected<Position> parse_fen(std::string_view text) {
             }
             for (int d = da; d <= db; ++d) {
                 const int sq = G::bit_of_dense(d);
-                if (p.occupied() & bit(sq)) return Error{"FEN " + quoted + ": square " + G::square_name(sq) + " given twice"};
+                if (p.occupied() & bit(sq))
+                    return Error{"FEN " + quoted + ": square " + G::square_name(sq) + " given twice"};
                 p.pieces[idx(c)] |= bit(sq);
                 if (king) p.kings |= bit(sq);
             }
@@ -106,7 +114,8 @@ Expected<Position> parse_fen(std::string_view text) {
     for (Color c : {Color::white, Color::black}) {
         if (popcount(p.of(c)) > R::kMaxPiecesPerSide)
             return Error{"FEN " + quoted + ": " + std::string(c == Color::white ? "White" : "Black") + " has " +
-                         std::to_string(popcount(p.of(c))) + " pieces, more than " + std::to_string(R::kMaxPiecesPerSide)};
+                         std::to_string(popcount(p.of(c))) + " pieces, more than " +
+                         std::to_string(R::kMaxPiecesPerSide)};
         if constexpr (R::kManNeverOnOwnBackRow) {
             const Bitboard back = p.men(c) & RulesOf<R>::back_row(c);
             if (back)

@@ -118,8 +118,7 @@ struct BoardGeometry {
         for (int di = 0; di < kNumDirs; ++di)
             for (int d = 0; d < kNumSquares; ++d) {
                 const int b = Layout::bit_of(d);
-                for (int s = t.neighbor[di][b]; s >= 0; s = t.neighbor[di][s])
-                    t.ray[di][b] |= bit(s);
+                for (int s = t.neighbor[di][b]; s >= 0; s = t.neighbor[di][s]) t.ray[di][b] |= bit(s);
             }
         for (int d = 0; d < kNumSquares; ++d) {
             const Coord c = Layout::coord(d);
@@ -230,20 +229,23 @@ using International10x10 = BoardGeometry<International10x10Layout>;
 using Full8x8 = BoardGeometry<Full8x8Layout>;
 
 // Compile-time checks of the geometry against RULES.md.
-static_assert(International10x10::bit_of_dense(45) == International10x10::neighbor(International10x10::bit_of_dense(40), Dir::SW),
+static_assert(International10x10::bit_of_dense(45) ==
+                  International10x10::neighbor(International10x10::bit_of_dense(40), Dir::SW),
               "46 is south-west of 41 on the long diagonal");
 static_assert(International10x10::rank(International10x10::bit_of_dense(45)) == 0 &&
-              International10x10::file(International10x10::bit_of_dense(45)) == 0, "46 is the bottom-left corner");
+                  International10x10::file(International10x10::bit_of_dense(45)) == 0,
+              "46 is the bottom-left corner");
 static_assert(International10x10::neighbor(International10x10::bit_of_dense(4), Dir::NE) == -1, "5 is on the top row");
-static_assert(International10x10::neighbor(International10x10::bit_of_dense(4), Dir::SW) == International10x10::bit_of_dense(9),
+static_assert(International10x10::neighbor(International10x10::bit_of_dense(4), Dir::SW) ==
+                  International10x10::bit_of_dense(9),
               "5 neighbours 10");
-static_assert(International10x10::rotate_bit(International10x10::bit_of_dense(0)) == International10x10::bit_of_dense(49),
+static_assert(International10x10::rotate_bit(International10x10::bit_of_dense(0)) ==
+                  International10x10::bit_of_dense(49),
               "turning the board maps 1 onto 50");
 static_assert(popcount(International10x10::ray(International10x10::bit_of_dense(45), Dir::NE)) == 9,
               "the long diagonal runs from 46 through 41 to 5");
-static_assert(International10x10::nearest(
-                  International10x10::ray(International10x10::bit_of_dense(45), Dir::NE), Dir::NE) ==
-                  International10x10::bit_of_dense(40),
+static_assert(International10x10::nearest(International10x10::ray(International10x10::bit_of_dense(45), Dir::NE),
+                                          Dir::NE) == International10x10::bit_of_dense(40),
               "the nearest square of the long diagonal beyond 46 is 41");
 static_assert(Full8x8::ray(0, Dir::N) == 0x0101010101010100ULL, "a file is a ray");
 static_assert(Full8x8::nearest(Full8x8::ray(63, Dir::S), Dir::S) == 55, "h7 is nearest to h8");

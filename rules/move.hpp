@@ -13,20 +13,18 @@ namespace dtb {
 inline constexpr int kMaxLandings = 24;
 
 struct Move {
-    Bitboard captured = 0;    // opponent pieces removed by the move
-    std::uint8_t from = 0;    // bit of the origin square
-    std::uint8_t to = 0;      // bit of the destination square
+    Bitboard captured = 0;          // opponent pieces removed by the move
+    std::uint8_t from = 0;          // bit of the origin square
+    std::uint8_t to = 0;            // bit of the destination square
     std::uint8_t num_landings = 0;  // jumps in a capture (0 for a plain move)
-    bool promotes = false;    // a man ends on its promotion row
+    bool promotes = false;          // a man ends on its promotion row
     bool by_king = false;
     std::array<std::uint8_t, kMaxLandings> landings{};  // landing square of each jump
 
     bool is_capture() const { return captured != 0; }
     int num_captured() const { return popcount(captured); }
     // Same move in the "unique" sense of RULES.md: origin, destination and captured set.
-    bool same_effect(const Move& o) const {
-        return from == o.from && to == o.to && captured == o.captured;
-    }
+    bool same_effect(const Move& o) const { return from == o.from && to == o.to && captured == o.captured; }
 };
 
 // Reused across calls so that generation allocates only while it grows.

@@ -57,33 +57,27 @@ class MoveGenerator {
     using G = typename R::Geometry;
     using Rules = RulesOf<R>;
 
-public:
-    MoveGenerator(const Position& p, MoveList& out, CaptureMode mode)
-        : pos_(p), out_(out), mode_(mode) {}
+  public:
+    MoveGenerator(const Position& p, MoveList& out, CaptureMode mode) : pos_(p), out_(out), mode_(mode) {}
 
     // Fills `out` with the legal moves; returns the number of pieces each captures (0 if none).
-    int generate() {
-        return pos_.side_to_move == Color::white ? run<Color::white>(true)
-                                                 : run<Color::black>(true);
-    }
+    int generate() { return pos_.side_to_move == Color::white ? run<Color::white>(true) : run<Color::black>(true); }
     int generate_captures_only() {
-        return pos_.side_to_move == Color::white ? run<Color::white>(false)
-                                                 : run<Color::black>(false);
+        return pos_.side_to_move == Color::white ? run<Color::white>(false) : run<Color::black>(false);
     }
     // The captures only, without their landing squares (num_landings 0): for a caller that needs
     // only what they do to the board (the generator's seed passes, where copying every path was
     // a good part of the cost of a 6-piece kings slice's captures).
     int generate_capture_effects() {
-        return pos_.side_to_move == Color::white ? run<Color::white, false>(false)
-                                                 : run<Color::black, false>(false);
+        return pos_.side_to_move == Color::white ? run<Color::white, false>(false) : run<Color::black, false>(false);
     }
 
-private:
+  private:
     // Builds a Move for every capture the search completes, keeping only the largest; with
     // its landing squares when kLandings.
     template <bool kLandings>
     class Sink {
-    public:
+      public:
         Sink(MoveList& out, CaptureMode mode, Bitboard promotion_row)
             : out_(out), mode_(mode), promotion_row_(promotion_row) {}
         void push_landing(int sq) {
@@ -116,7 +110,7 @@ private:
         }
         int best() const { return best_; }
 
-    private:
+      private:
         MoveList& out_;
         CaptureMode mode_;
         Bitboard promotion_row_;

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "expected.hpp"
-#include "quote.hpp"
 #include "movegen.hpp"
+#include "quote.hpp"
 
 namespace dtb {
 
@@ -26,8 +26,7 @@ std::string move_to_string(const Move& m, const MoveList& legal) {
     using G = typename R::Geometry;
     if (!m.is_capture()) return G::square_name(m.from) + "-" + G::square_name(m.to);
     for (const Move& o : legal)
-        if (o.is_capture() && o.from == m.from && o.to == m.to && o.captured != m.captured)
-            return move_full_path<R>(m);
+        if (o.is_capture() && o.from == m.from && o.to == m.to && o.captured != m.captured) return move_full_path<R>(m);
     return G::square_name(m.from) + "x" + G::square_name(m.to);
 }
 
@@ -67,8 +66,7 @@ Expected<Move> parse_move(const Position& p, std::string_view text) {
             cur += c;
         }
     }
-    if (!flush() || squares.size() < 2)
-        return Error{"move " + quoted + ": not a move of the form 32-28 or 28x19x10"};
+    if (!flush() || squares.size() < 2) return Error{"move " + quoted + ": not a move of the form 32-28 or 28x19x10"};
     MoveList paths;
     MoveGenerator<R>(p, paths, CaptureMode::paths).generate();
     std::vector<Move> found;

@@ -20,12 +20,12 @@ struct PdnTag {
 };
 
 struct PdnMoveToken {
-    std::string text;     // the move unpadded, without move number and strength: "28x19x10",
-                          // "1-6" for "1- 6"; for an unreadable token the word as written
-    std::string written;  // as in the source ("1- 6", "32-28!")
-    int line = 0;         // 1-based line of the source text
-    int column = 0;       // 1-based column (characters) of its first character
-    bool readable = true;  // false: a word that is no move, kept for the replay to step over
+    std::string text;           // the move unpadded, without move number and strength: "28x19x10",
+                                // "1-6" for "1- 6"; for an unreadable token the word as written
+    std::string written;        // as in the source ("1- 6", "32-28!")
+    int line = 0;               // 1-based line of the source text
+    int column = 0;             // 1-based column (characters) of its first character
+    bool readable = true;       // false: a word that is no move, kept for the replay to step over
     bool after_number = false;  // unreadable, where a move stands: right after a move number
 };
 
@@ -55,14 +55,11 @@ struct PdnGame {
     }
     // Whether a syntax error leaves the game unfollowable (see the head of this file).
     bool has_fatal_error() const {
-        return std::any_of(errors.begin(), errors.end(),
-                           [](const PdnSyntaxError& e) { return !e.recoverable; });
+        return std::any_of(errors.begin(), errors.end(), [](const PdnSyntaxError& e) { return !e.recoverable; });
     }
 
   private:
-    static char lower(char c) {
-        return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
-    }
+    static char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 };
 
 // The result a token stands for; nullopt when it is not a result token.
@@ -89,8 +86,8 @@ inline std::optional<std::string> pdn_result_conflict(const PdnGame& g) {
     if (!tag || g.result_token.empty() || g.result == PdnResult::unknown) return std::nullopt;
     const auto t = parse_pdn_result(*tag);
     if (!t || *t == PdnResult::unknown || *t == g.result) return std::nullopt;
-    return "the Result tag \"" + pdn_detail::printable(*tag) + "\" disagrees with the result " +
-           g.result_token + " after the moves; " + g.result_token + " is taken";
+    return "the Result tag \"" + pdn_detail::printable(*tag) + "\" disagrees with the result " + g.result_token +
+           " after the moves; " + g.result_token + " is taken";
 }
 
 }  // namespace dtb

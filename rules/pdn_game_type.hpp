@@ -27,21 +27,36 @@ struct PdnGameType {
 // The name of a PDN game type number, or "" when it is not one of draughts'.
 inline std::string_view pdn_game_type_name(int number) {
     switch (number) {
-        case 20: return "international draughts";
-        case 21: return "English draughts (checkers)";
-        case 22: return "Italian draughts";
-        case 23: return "American pool checkers";
-        case 24: return "Spanish draughts";
-        case 25: return "Russian draughts";
-        case 26: return "Brazilian draughts";
-        case 27: return "Canadian draughts";
-        case 28: return "Portuguese draughts";
-        case 29: return "Czech draughts";
-        case 30: return "Turkish draughts";
-        case 31: return "Thai draughts";
-        case 40: return "Frisian draughts";
-        case 41: return "Spantsiretti";
-        default: return "";
+        case 20:
+            return "international draughts";
+        case 21:
+            return "English draughts (checkers)";
+        case 22:
+            return "Italian draughts";
+        case 23:
+            return "American pool checkers";
+        case 24:
+            return "Spanish draughts";
+        case 25:
+            return "Russian draughts";
+        case 26:
+            return "Brazilian draughts";
+        case 27:
+            return "Canadian draughts";
+        case 28:
+            return "Portuguese draughts";
+        case 29:
+            return "Czech draughts";
+        case 30:
+            return "Turkish draughts";
+        case 31:
+            return "Thai draughts";
+        case 40:
+            return "Frisian draughts";
+        case 41:
+            return "Spantsiretti";
+        default:
+            return "";
     }
 }
 
@@ -60,8 +75,7 @@ inline PdnGameType pdn_game_type(const PdnGame& g) {
         if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
     if (name == International::kName) t.number = kPdnGameTypeInternational;
     if (name == Turkish::kName) t.number = kPdnGameTypeTurkish;
-    if (!name.empty() && name.size() <= 4 &&
-        name.find_first_not_of("0123456789") == std::string::npos)
+    if (!name.empty() && name.size() <= 4 && name.find_first_not_of("0123456789") == std::string::npos)
         t.number = std::stoi(name);
     if (t.number == kPdnGameTypeInternational) t.variant = VariantId::international;
     if (t.number == kPdnGameTypeTurkish) t.variant = VariantId::turkish;

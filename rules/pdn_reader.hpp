@@ -77,8 +77,8 @@ inline bool is_move_separator(char c) {
 }
 // Characters that end a word: blanks and the characters that open or close another element.
 inline bool ends_word(char c) {
-    return is_space(c) || c == '{' || c == '}' || c == '(' || c == ')' || c == '[' || c == ']' ||
-           c == ';' || c == '$' || c == '"';
+    return is_space(c) || c == '{' || c == '}' || c == '(' || c == ')' || c == '[' || c == ']' || c == ';' ||
+           c == '$' || c == '"';
 }
 
 // Squares joined by separators: "32-28", "28x19x10", "d3xd5xf5" (at least two squares).
@@ -150,9 +150,7 @@ class Reader {
             } else if (c == '$') {
                 nag();
             } else if (c == ')' || c == ']' || c == '}' || c == '"') {
-                if (!between_)
-                    error(line_, column(pos_),
-                          "unexpected '" + std::string(1, c) + "' (skipped)", true);
+                if (!between_) error(line_, column(pos_), "unexpected '" + std::string(1, c) + "' (skipped)", true);
                 ++pos_;
             } else {
                 word();
@@ -171,9 +169,9 @@ class Reader {
     int col_ = 1;
     std::vector<PdnGame> games_;
     PdnGame cur_;
-    bool movetext_seen_ = false;  // the current game has moves (or movetext garbage)
-    bool between_ = true;         // between games: after a result, before the first game
-    bool after_number_ = false;   // the last word was a move number
+    bool movetext_seen_ = false;                     // the current game has moves (or movetext garbage)
+    bool between_ = true;                            // between games: after a result, before the first game
+    bool after_number_ = false;                      // the last word was a move number
     size_t close_cache_from_ = 1, close_cache_ = 0;  // find_close_brace's last answer (none yet)
 
     void new_line(size_t newline_at) {
@@ -216,18 +214,15 @@ class Reader {
         movetext_seen_ = true;
         const int col = column(at);
         error(line_, col,
-              "unexpected '" + printable(word) +
-                  "' (not a move, move number, result, comment, variation or NAG)",
+              "unexpected '" + printable(word) + "' (not a move, move number, result, comment, variation or NAG)",
               true);
         cur_.moves.push_back({printable(word), std::string(word), line_, col, false, after_number});
     }
     void finish_game() {
-        if (!cur_.tags.empty() || !cur_.moves.empty() || !cur_.errors.empty() ||
-            !cur_.result_token.empty()) {
+        if (!cur_.tags.empty() || !cur_.moves.empty() || !cur_.errors.empty() || !cur_.result_token.empty()) {
             cur_.index = static_cast<int>(games_.size());
             const std::string* type = cur_.tag("GameType");
-            const bool turkish = type && (type->rfind("30", 0) == 0 || *type == "Turkish" ||
-                                          *type == "turkish");
+            const bool turkish = type && (type->rfind("30", 0) == 0 || *type == "Turkish" || *type == "turkish");
             for (PdnTag& t : cur_.tags)
                 t.value = to_utf8(t.value, turkish ? CodePage::windows1254 : CodePage::windows1252);
             games_.push_back(std::move(cur_));
@@ -239,8 +234,7 @@ class Reader {
     // After an unterminated comment or variation opened at `open` (on line `open_line`, which
     // starts at `open_line_start`): the current game ends, and reading resumes at the first line
     // from `look_from` on that starts with '[' (a new tag section), if any.
-    void resync(size_t open, int open_line, size_t open_line_start, size_t look_from,
-                std::string message) {
+    void resync(size_t open, int open_line, size_t open_line_start, size_t look_from, std::string message) {
         pos_ = open;
         line_ = open_line;
         line_start_ = col_pos_ = open_line_start;
@@ -355,11 +349,9 @@ class Reader {
             error(line, col, std::move(message), recoverable);
             skip_to_end_of_line();
         };
-        if (name.empty())
-            return fail("tag without a name: '[' must be followed by a name such as Event");
+        if (name.empty()) return fail("tag without a name: '[' must be followed by a name such as Event");
         skip_blanks();
-        if (i >= s_.size() || s_[i] != '"')
-            return fail("tag [" + name + ": the value must follow in double quotes");
+        if (i >= s_.size() || s_[i] != '"') return fail("tag [" + name + ": the value must follow in double quotes");
         std::string value;
         for (++i;; ++i) {
             if (i >= s_.size() || s_[i] == '\n')
@@ -371,8 +363,7 @@ class Reader {
         ++i;
         skip_blanks();
         if (i >= s_.size() || s_[i] != ']')
-            return fail("unterminated tag [" + name + " \"" + printable(value) +
-                        "\": ']' is missing");
+            return fail("unterminated tag [" + name + " \"" + printable(value) + "\": ']' is missing");
         cur_.tags.push_back({name, std::move(value)});
         pos_ = i + 1;
     }
@@ -403,8 +394,7 @@ class Reader {
             if (end < s_.size() && s_[end] == '/') ++end;
             movetext_seen_ = true;
             error(line_, column(pos_),
-                  "setup '" + printable(s_.substr(begin, end - begin)) +
-                      "' inside the moves is not supported");
+                  "setup '" + printable(s_.substr(begin, end - begin)) + "' inside the moves is not supported");
             pos_ = end;
             return;
         }
@@ -434,8 +424,7 @@ class Reader {
         // square follows on the line.
         std::string joined(w);
         size_t end = pos_;
-        while (!joined.empty() && is_move_separator(joined.back()) &&
-               is_move_text(joined + "1")) {
+        while (!joined.empty() && is_move_separator(joined.back()) && is_move_text(joined + "1")) {
             size_t j = end;
             while (j < s_.size() && (s_[j] == ' ' || s_[j] == '\t')) ++j;
             const size_t k = j < s_.size() && is_file_letter(s_[j]) ? j + 1 : j;
@@ -444,16 +433,14 @@ class Reader {
             joined.append(s_.substr(j, end - j));
         }
         std::string_view move = joined;
-        while (!move.empty() && (move.back() == '!' || move.back() == '?' || move.back() == '*'))
-            move.remove_suffix(1);
+        while (!move.empty() && (move.back() == '!' || move.back() == '?' || move.back() == '*')) move.remove_suffix(1);
         if (move.empty() && w.find('*') == std::string_view::npos) return;  // "!?" alone
         if (!is_move_text(move)) return garbage(begin, w, after_number || glued);
         pos_ = end;
         const int col = column(begin);
         touch(line_);
         movetext_seen_ = true;
-        cur_.moves.push_back({unpad_move(move), std::string(s_.substr(begin, end - begin)), line_,
-                              col, true});
+        cur_.moves.push_back({unpad_move(move), std::string(s_.substr(begin, end - begin)), line_, col, true});
     }
 
     void result(std::string_view token, PdnResult r) {
@@ -475,8 +462,7 @@ class Reader {
 // Every game of a PDN file, in file order (see the head of this file).
 inline std::vector<PdnGame> read_pdn(std::string_view text) {
     std::string normalized;
-    if (pdn_detail::normalize_line_ends(text, normalized))
-        return pdn_detail::Reader(normalized).read();
+    if (pdn_detail::normalize_line_ends(text, normalized)) return pdn_detail::Reader(normalized).read();
     return pdn_detail::Reader(text).read();
 }
 

@@ -33,8 +33,7 @@ namespace dtb {
 // lines and plies; `index` is the 0-based PdnGame::index.
 inline std::string pdn_game_label(const PdnGame& g) {
     std::string s = "game " + std::to_string(g.index + 1) + " (index " + std::to_string(g.index);
-    if (const std::string* event = g.tag("Event"))
-        s += ", Event \"" + pdn_detail::printable(*event) + "\"";
+    if (const std::string* event = g.tag("Event")) s += ", Event \"" + pdn_detail::printable(*event) + "\"";
     return s + ")";
 }
 
@@ -103,17 +102,15 @@ Expected<PdnReplay> follow_pdn_game(const PdnGame& g) {
         for (const PdnSyntaxError& x : g.errors)
             if (!x.recoverable && !e) e = &x;
         std::string more;
-        if (g.errors.size() > 1)
-            more = " (and " + std::to_string(g.errors.size() - 1) + " more syntax errors)";
-        return Error{label + ", line " + std::to_string(e->line) + ", column " +
-                     std::to_string(e->column) + ": " + e->message + more};
+        if (g.errors.size() > 1) more = " (and " + std::to_string(g.errors.size() - 1) + " more syntax errors)";
+        return Error{label + ", line " + std::to_string(e->line) + ", column " + std::to_string(e->column) + ": " +
+                     e->message + more};
     }
     if (g.tag("GameType")) {
         const PdnGameType type = pdn_game_type(g);
         if (!type.variant) return Error{label + ": " + pdn_game_type_error(type)};
         if (*type.variant != R::kId)
-            return Error{label + ": GameType \"" + printable(type.text) + "\" is not " +
-                         std::string(R::kName)};
+            return Error{label + ": GameType \"" + printable(type.text) + "\" is not " + std::string(R::kName)};
     }
     auto start = pdn_start_position<R>(g);
     if (!start) return Error{label + ": " + start.error()};
@@ -125,15 +122,13 @@ Expected<PdnReplay> follow_pdn_game(const PdnGame& g) {
     for (const PdnSyntaxError& e : g.errors)
         if (e.recoverable && e.message.find("(not a move,") == std::string::npos)
             r.notes.push_back({0, e.line, e.column, e.message});
-    const auto side = [](const Position& p) {
-        return p.side_to_move == Color::white ? "White" : "Black";
-    };
+    const auto side = [](const Position& p) { return p.side_to_move == Color::white ? "White" : "Black"; };
     const auto stop = [&](PdnStop why, const PdnMoveToken& t, const std::string& message) {
         const Position& p = r.positions.back();
         r.stop = why;
         r.stop_ply = static_cast<int>(r.moves.size()) + 1;
-        r.stop_message = label + ", ply " + std::to_string(r.stop_ply) + " (line " +
-                         std::to_string(t.line) + ", " + side(p) + " to move): " + message;
+        r.stop_message = label + ", ply " + std::to_string(r.stop_ply) + " (line " + std::to_string(t.line) + ", " +
+                         side(p) + " to move): " + message;
     };
     const auto play = [&](const Move& m) {
         r.moves.push_back(m);
@@ -167,9 +162,9 @@ Expected<PdnReplay> follow_pdn_game(const PdnGame& g) {
                 MoveList legal;
                 generate_moves<R>(p, legal);
                 r.notes.push_back({ply, tok.line, tok.column,
-                                   "ply " + std::to_string(ply) + ": unreadable " + word +
-                                       " taken as " + move_to_string<R>(fits[0], legal) +
-                                       ", the only move after which " + next->text + " is legal"});
+                                   "ply " + std::to_string(ply) + ": unreadable " + word + " taken as " +
+                                       move_to_string<R>(fits[0], legal) + ", the only move after which " + next->text +
+                                       " is legal"});
                 play(fits[0]);
                 continue;
             }
@@ -189,8 +184,7 @@ Expected<PdnReplay> follow_pdn_game(const PdnGame& g) {
             std::string joined = tok.text;
             for (size_t u = t + 1; u < g.moves.size(); ++u) {
                 const PdnMoveToken& more = g.moves[u];
-                if (!more.readable || !is_capture_text(more.text) ||
-                    first_square(more.text) != last_square(joined))
+                if (!more.readable || !is_capture_text(more.text) || first_square(more.text) != last_square(joined))
                     break;
                 joined += more.text.substr(first_square(more.text).size());
                 if (auto j = parse_move<R>(p, joined)) {
@@ -227,8 +221,7 @@ inline Expected<PdnReplay> follow_pdn_game(const PdnGame& g, VariantId default_v
     if (!v) return Error{pdn_game_label(g) + ": " + v.error()};
     auto r = with_variant(*v, [&](auto rules) { return follow_pdn_game<decltype(rules)>(g); });
     if (g.tag("GameType") || (r && r->stop == PdnStop::none)) return r;
-    const VariantId other =
-        *v == VariantId::international ? VariantId::turkish : VariantId::international;
+    const VariantId other = *v == VariantId::international ? VariantId::turkish : VariantId::international;
     auto o = with_variant(other, [&](auto rules) { return follow_pdn_game<decltype(rules)>(g); });
     if (o && o->stop == PdnStop::none) return o;
     return r;

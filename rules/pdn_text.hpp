@@ -33,8 +33,7 @@ inline size_t utf8_sequence(std::string_view s, size_t i) {
         if ((b & 0xC0) != 0x80) return 0;
         cp = (cp << 6) | (b & 0x3F);
     }
-    if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-        (cp >= 0xD800 && cp <= 0xDFFF))
+    if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) || (cp >= 0xD800 && cp <= 0xDFFF))
         return 0;
     return n;
 }
@@ -66,10 +65,10 @@ enum class CodePage : std::uint8_t { windows1252, windows1254 };
 // A byte of Windows-1252 (a superset of Latin-1's printable range) or Windows-1254 (Turkish:
 // six letters differ) as a code point; the few unassigned bytes become U+FFFD.
 inline std::uint32_t code_page_char(unsigned char b, CodePage page) {
-    static constexpr std::uint16_t k80[32] = {
-        0x20AC, 0xFFFD, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160,
-        0x2039, 0x0152, 0xFFFD, 0x017D, 0xFFFD, 0xFFFD, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022,
-        0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0xFFFD, 0x017E, 0x0178};
+    static constexpr std::uint16_t k80[32] = {0x20AC, 0xFFFD, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,
+                                              0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0xFFFD, 0x017D, 0xFFFD,
+                                              0xFFFD, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
+                                              0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0xFFFD, 0x017E, 0x0178};
     if (b < 0x80) return b;
     if (b < 0xA0) {
         if (page == CodePage::windows1254 && (b == 0x8E || b == 0x9E)) return 0xFFFD;
@@ -77,13 +76,20 @@ inline std::uint32_t code_page_char(unsigned char b, CodePage page) {
     }
     if (page == CodePage::windows1254) {
         switch (b) {
-            case 0xD0: return 0x011E;  // Ğ
-            case 0xDD: return 0x0130;  // İ
-            case 0xDE: return 0x015E;  // Ş
-            case 0xF0: return 0x011F;  // ğ
-            case 0xFD: return 0x0131;  // ı
-            case 0xFE: return 0x015F;  // ş
-            default: break;
+            case 0xD0:
+                return 0x011E;  // Ğ
+            case 0xDD:
+                return 0x0130;  // İ
+            case 0xDE:
+                return 0x015E;  // Ş
+            case 0xF0:
+                return 0x011F;  // ğ
+            case 0xFD:
+                return 0x0131;  // ı
+            case 0xFE:
+                return 0x015F;  // ş
+            default:
+                break;
         }
     }
     return b;

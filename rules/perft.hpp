@@ -10,7 +10,7 @@ namespace dtb {
 
 template <class R>
 class Perft {
-public:
+  public:
     explicit Perft(CaptureMode mode) : mode_(mode), counter_(mode) {}
     std::uint64_t count(const Position& p, int depth) {
         if (depth <= 0) return 1;
@@ -18,10 +18,9 @@ public:
         return recurse(p, depth);
     }
 
-private:
+  private:
     std::uint64_t recurse(const Position& p, int depth) {
-        return p.side_to_move == Color::white ? recurse<Color::white>(p, depth)
-                                              : recurse<Color::black>(p, depth);
+        return p.side_to_move == Color::white ? recurse<Color::white>(p, depth) : recurse<Color::black>(p, depth);
     }
     // Us == p.side_to_move: the colour is known at compile time down the whole tree.
     template <Color Us>

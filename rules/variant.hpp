@@ -117,8 +117,7 @@ constexpr bool has_mirror_symmetry() {
         }
         return true;
     };
-    return R::Geometry::kHasFileMirror && closed(R::kManStepDirs) && closed(R::kManCaptureDirs) &&
-           closed(R::kKingDirs);
+    return R::Geometry::kHasFileMirror && closed(R::kManStepDirs) && closed(R::kManCaptureDirs) && closed(R::kKingDirs);
 }
 static_assert(!has_mirror_symmetry<International>() && has_mirror_symmetry<Turkish>());
 

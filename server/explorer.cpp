@@ -4,12 +4,12 @@
 #include <array>
 #include <nlohmann/json.hpp>
 
+#include "adjudicate/adjudicator.hpp"
+#include "adjudicate/game_check.hpp"
 #include "json/game_json.hpp"
 #include "json/probe_json.hpp"
-#include "adjudicate/game_check.hpp"
-#include "rules/pdn.hpp"
-#include "adjudicate/adjudicator.hpp"
 #include "rules/fen.hpp"
+#include "rules/pdn.hpp"
 #include "rules/quote.hpp"
 #include "rules/whole_number.hpp"
 #include "server/static_files.hpp"
@@ -29,7 +29,9 @@ Response json_response(const nlohmann::json& j, bool cacheable) {
 }
 
 // The status a failed probe answers with: 400 for a position no game reaches, else 503.
-int status_of(probe::Status s) { return s == probe::Status::illegal ? 400 : 503; }
+int status_of(probe::Status s) {
+    return s == probe::Status::illegal ? 400 : 503;
+}
 
 // A counter parameter: absent, or plain decimal in [0, probe::kMaxCounterPlies].
 struct Counter {
@@ -40,8 +42,8 @@ Counter counter_param(const Explorer::Params& params, const char* name) {
     const auto it = params.find(name);
     if (it == params.end() || it->second.empty()) return {};
     if (const auto v = parse_whole_number(it->second, 0, probe::kMaxCounterPlies)) return {static_cast<int>(*v), {}};
-    return {std::nullopt, std::string(name) + " must be a whole number from 0 to " + std::to_string(probe::kMaxCounterPlies) +
-                              ", not " + quote_input(it->second, 24)};
+    return {std::nullopt, std::string(name) + " must be a whole number from 0 to " +
+                              std::to_string(probe::kMaxCounterPlies) + ", not " + quote_input(it->second, 24)};
 }
 
 // The counters parameters reversible (default 0), endgame and small (absent: not in force).
@@ -71,7 +73,9 @@ Rules rules_param(const Explorer::Params& params) {
     r.rules = parse_rule_set(r.name);
     return r;
 }
-Response bad_rules(const Rules& r) { return error_response(400, "rules must be fmjd, ffjd or none, not " + quote_input(r.name, 24)); }
+Response bad_rules(const Rules& r) {
+    return error_response(400, "rules must be fmjd, ffjd or none, not " + quote_input(r.name, 24));
+}
 
 int count_pieces(const std::string& name) {
     int n = 0;
@@ -84,7 +88,8 @@ int count_pieces(const std::string& name) {
 Response error_response(int status, const std::string& message) {
     Response r;
     r.status = status;
-    r.body = nlohmann::json{{"error", escape_text(message)}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    r.body =
+        nlohmann::json{{"error", escape_text(message)}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     r.cross_origin = true;
     return r;
 }
@@ -130,7 +135,8 @@ const Explorer::Variant* Explorer::variant_named(std::string_view name) const {
 std::string Explorer::status_json() const {
     nlohmann::json variants = nlohmann::json::array();
     for (const auto& v : variants_) {
-        nlohmann::json rule_sets = v->id == VariantId::international ? nlohmann::json{"fmjd", "ffjd", "none"} : nlohmann::json{"none"};
+        nlohmann::json rule_sets =
+            v->id == VariantId::international ? nlohmann::json{"fmjd", "ffjd", "none"} : nlohmann::json{"none"};
         nlohmann::json j{{"variant", std::string(variant_name(v->id))},
                          {"tables", v->tables.has_value()},
                          {"folder", v->folder.string()},
@@ -140,8 +146,8 @@ std::string Explorer::status_json() const {
         if (!v->tables) j["problem"] = v->missing;
         variants.push_back(j);
     }
-    return nlohmann::json{{"version", DTB_VERSION}, {"variants", variants}}.dump(-1, ' ', false,
-                                                                                 nlohmann::json::error_handler_t::replace);
+    return nlohmann::json{{"version", DTB_VERSION}, {"variants", variants}}.dump(
+        -1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 Response Explorer::get(std::string_view path, const Params& params) const {
@@ -164,23 +170,28 @@ Response Explorer::get(std::string_view path, const Params& params) const {
     const std::size_t slash = rest.find('/');
     const std::string_view name = rest.substr(0, slash);
     const Variant* v = variant_named(name);
-    if (!v) return error_response(404, "unknown variant or route " + quote_input(path, 64) + " (variants: international, turkish)");
+    if (!v)
+        return error_response(
+            404, "unknown variant or route " + quote_input(path, 64) + " (variants: international, turkish)");
     const std::string_view action = slash == std::string_view::npos ? std::string_view() : rest.substr(slash + 1);
     if (slash == std::string_view::npos) return probe_position(*v, params);
     if (action == "adjudicate" && v->id == VariantId::international) return adjudicate_position(*v, params);
-    if (action == "games" && v->id == VariantId::international) return error_response(405, "games takes POST with a PDN body");
+    if (action == "games" && v->id == VariantId::international)
+        return error_response(405, "games takes POST with a PDN body");
     return error_response(404, "no such route: " + quote_input(path, 64));
 }
 
 Response Explorer::post(std::string_view path, std::string_view body, const Params& params) const {
     if (path == "/api/v1/international/games") return judge_games(*variant_named("international"), body, params);
-    if (path.substr(0, kApi.size()) == kApi) return error_response(405, "only POST /api/v1/international/games takes a body");
+    if (path.substr(0, kApi.size()) == kApi)
+        return error_response(405, "only POST /api/v1/international/games takes a body");
     return error_response(404, "no such route: " + quote_input(path, 64));
 }
 
 Response Explorer::probe_position(const Variant& v, const Params& params) const {
     const auto fen = params.find("fen");
-    if (fen == params.end() || fen->second.empty()) return error_response(400, "give the position: ?fen=W:W31,...:B1,...");
+    if (fen == params.end() || fen->second.empty())
+        return error_response(400, "give the position: ?fen=W:W31,...:B1,...");
     auto p = with_variant(v.id, [&](auto r) { return parse_fen<decltype(r)>(fen->second); });
     if (!p) return error_response(400, p.error());
     if (!v.tables) return error_response(503, v.missing);
@@ -192,8 +203,9 @@ Response Explorer::probe_position(const Variant& v, const Params& params) const 
     probe::Counters counters;
     if (with_counters) {
         if (v.id != VariantId::international)
-            return error_response(400, "Turkish draughts has no counting rules: rules, reversible, endgame and small "
-                                       "are for international positions");
+            return error_response(400,
+                                  "Turkish draughts has no counting rules: rules, reversible, endgame and small "
+                                  "are for international positions");
         rules = rules_param(params);
         if (!rules->rules) return bad_rules(*rules);
         auto k = counters_param(params);
@@ -201,15 +213,18 @@ Response Explorer::probe_position(const Variant& v, const Params& params) const 
         counters = *k;
     }
     const probe::Analysis a = v.tables->analyse(*p);
-    if (!a.result.ok()) return error_response(status_of(a.result.status), v.tables->to_fen(*p) + ": " + v.tables->explain(a.result));
+    if (!a.result.ok())
+        return error_response(status_of(a.result.status), v.tables->to_fen(*p) + ": " + v.tables->explain(a.result));
     nlohmann::json j = json::analysis_json(*v.tables, *p, a);
-    if (with_counters) json::add_counters_after(j, probe::Adjudicator(*v.tables, *rules->rules), *p, a, rules->name, counters);
+    if (with_counters)
+        json::add_counters_after(j, probe::Adjudicator(*v.tables, *rules->rules), *p, a, rules->name, counters);
     return json_response(j, true);
 }
 
 Response Explorer::adjudicate_position(const Variant& v, const Params& params) const {
     const auto fen = params.find("fen");
-    if (fen == params.end() || fen->second.empty()) return error_response(400, "give the position: ?fen=W:W31,...:B1,...");
+    if (fen == params.end() || fen->second.empty())
+        return error_response(400, "give the position: ?fen=W:W31,...:B1,...");
     const Rules rules = rules_param(params);
     if (!rules.rules) return bad_rules(rules);
     const auto counters = counters_param(params);
@@ -219,7 +234,8 @@ Response Explorer::adjudicate_position(const Variant& v, const Params& params) c
     if (!v.tables) return error_response(503, v.missing);
     const probe::Adjudicator judge(*v.tables, *rules.rules);
     const probe::Adjudication a = judge.adjudicate(*p, *counters);
-    if (!a.ok()) return error_response(status_of(a.status.status), v.tables->to_fen(*p) + ": " + v.tables->explain(a.status));
+    if (!a.ok())
+        return error_response(status_of(a.status.status), v.tables->to_fen(*p) + ": " + v.tables->explain(a.status));
     return json_response(json::adjudication_json(*v.tables, *p, rules.name, a), true);
 }
 

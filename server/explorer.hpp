@@ -19,7 +19,7 @@ struct Response {
     int status = 200;
     std::string content_type = "application/json";
     std::string body;
-    bool cacheable = false;  // the same request gives the same answer while the tables stay
+    bool cacheable = false;     // the same request gives the same answer while the tables stay
     bool cross_origin = false;  // other sites may read it (GET answers of the API)
 };
 
@@ -32,7 +32,7 @@ struct ExplorerOptions {
 inline constexpr std::size_t kMaxBodyBytes = std::size_t{1} << 20;
 
 class Explorer {
-public:
+  public:
     // Never fails: a variant whose folder is missing or holds no tables is served with a clear
     // "no tables for this variant" answer.
     explicit Explorer(const ExplorerOptions& options);
@@ -44,7 +44,7 @@ public:
     // GET /api/v1/status's object.
     std::string status_json() const;
 
-private:
+  private:
     struct Variant {
         VariantId id;
         std::filesystem::path folder;

@@ -34,13 +34,20 @@ Explorer::Params params_of(const httplib::Request& req) {
 
 const char* reason_of(int status) {
     switch (status) {
-        case 400: return "bad request";
-        case 404: return "not found";
-        case 405: return "method not allowed";
-        case 413: return "the body is larger than 1 MB";
-        case 414: return "the URL is longer than 8 KB";
-        case 431: return "the headers are larger than 8 KB";
-        default: return status >= 500 ? "server error" : "error";
+        case 400:
+            return "bad request";
+        case 404:
+            return "not found";
+        case 405:
+            return "method not allowed";
+        case 413:
+            return "the body is larger than 1 MB";
+        case 414:
+            return "the URL is longer than 8 KB";
+        case 431:
+            return "the headers are larger than 8 KB";
+        default:
+            return status >= 500 ? "server error" : "error";
     }
 }
 
@@ -60,8 +67,11 @@ Expected<std::unique_ptr<HttpServer>> HttpServer::bind(const Explorer& explorer,
     http.set_keep_alive_max_count(1000);
     http.set_tcp_nodelay(true);  // headers and body go out in two writes: no Nagle delay between them
     const Explorer* e = &explorer;
-    http.Get(R"(/.*)", [e](const httplib::Request& req, httplib::Response& res) { send(e->get(req.path, params_of(req)), res); });
-    http.Post(R"(/.*)", [e](const httplib::Request& req, httplib::Response& res) { send(e->post(req.path, req.body, params_of(req)), res); });
+    http.Get(R"(/.*)",
+             [e](const httplib::Request& req, httplib::Response& res) { send(e->get(req.path, params_of(req)), res); });
+    http.Post(R"(/.*)", [e](const httplib::Request& req, httplib::Response& res) {
+        send(e->post(req.path, req.body, params_of(req)), res);
+    });
     const httplib::Server::Handler other_method = [](const httplib::Request&, httplib::Response& res) {
         send(error_response(405, "the API takes GET, and POST for games"), res);
     };
@@ -79,7 +89,9 @@ Expected<std::unique_ptr<HttpServer>> HttpServer::bind(const Explorer& explorer,
     });
     if (options.port == 0) {
         const int port = http.bind_to_any_port(options.host.c_str());
-        if (port <= 0) return Error{"cannot listen on " + options.host + ": no free port or not an address of this machine", ErrorKind::system};
+        if (port <= 0)
+            return Error{"cannot listen on " + options.host + ": no free port or not an address of this machine",
+                         ErrorKind::system};
         impl->port = port;
     } else {
         if (!http.bind_to_port(options.host.c_str(), options.port))
@@ -92,9 +104,17 @@ Expected<std::unique_ptr<HttpServer>> HttpServer::bind(const Explorer& explorer,
 }
 
 HttpServer::HttpServer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
-HttpServer::~HttpServer() { stop(); }
-int HttpServer::port() const { return impl_->port; }
-void HttpServer::run() { impl_->http.listen_after_bind(); }
-void HttpServer::stop() { impl_->http.stop(); }
+HttpServer::~HttpServer() {
+    stop();
+}
+int HttpServer::port() const {
+    return impl_->port;
+}
+void HttpServer::run() {
+    impl_->http.listen_after_bind();
+}
+void HttpServer::stop() {
+    impl_->http.stop();
+}
 
 }  // namespace dtb::server

@@ -18,7 +18,7 @@ struct HttpOptions {
 };
 
 class HttpServer {
-public:
+  public:
     // Binds the socket (errors name the address: in use, not an address of this machine).
     static Expected<std::unique_ptr<HttpServer>> bind(const Explorer& explorer, const HttpOptions& options);
     ~HttpServer();
@@ -30,7 +30,7 @@ public:
     void run();
     void stop();
 
-private:
+  private:
     struct Impl;
     explicit HttpServer(std::unique_ptr<Impl> impl);
     std::unique_ptr<Impl> impl_;

@@ -33,7 +33,9 @@ ssize_t pread(int fd, void* buf, size_t count, off_t offset) {
     return real(fd, buf, count, offset);
 }
 
-ssize_t pread64(int fd, void* buf, size_t count, off_t offset) { return pread(fd, buf, count, offset); }
+ssize_t pread64(int fd, void* buf, size_t count, off_t offset) {
+    return pread(fd, buf, count, offset);
+}
 
 ssize_t write(int fd, const void* buf, size_t count) {
     static ssize_t (*real)(int, const void*, size_t);

@@ -31,7 +31,8 @@ inline int check_same_files(const std::filesystem::path& a, const std::filesyste
         CHECK(slurp(e.path()) == slurp(b / e.path().filename()));
         ++files;
     }
-    CHECK(files == static_cast<int>(std::count_if(fs::directory_iterator(b), fs::directory_iterator{}, is_table_entry)));
+    CHECK(files ==
+          static_cast<int>(std::count_if(fs::directory_iterator(b), fs::directory_iterator{}, is_table_entry)));
     return files;
 }
 

@@ -98,12 +98,10 @@ TEST_CASE("format: missing, empty and foreign files are refused", "[probe][forma
     CHECK_FALSE(open_intl(dir.path / "text.wdl").ok());
     CHECK_FALSE(open_intl(dir.path).ok());  // a directory
 
-    auto turkish =
-        TableReader::open(s.path, VariantId::turkish, rules_fingerprint<International>());
+    auto turkish = TableReader::open(s.path, VariantId::turkish, rules_fingerprint<International>());
     REQUIRE_FALSE(turkish.ok());
     CHECK(turkish.error().find("variant") != std::string::npos);
-    auto other_rules =
-        TableReader::open(s.path, VariantId::international, rules_fingerprint<Turkish>());
+    auto other_rules = TableReader::open(s.path, VariantId::international, rules_fingerprint<Turkish>());
     REQUIRE_FALSE(other_rules.ok());
     CHECK(other_rules.error().find("fingerprint") != std::string::npos);
 

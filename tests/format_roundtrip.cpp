@@ -23,8 +23,12 @@ using dtb::test::TempDir;
 
 namespace {
 
-constexpr std::uint16_t win_code(int dtc) { return static_cast<std::uint16_t>(2 * dtc - 1); }
-constexpr std::uint16_t loss_code(int dtc) { return static_cast<std::uint16_t>(2 * dtc + 2); }
+constexpr std::uint16_t win_code(int dtc) {
+    return static_cast<std::uint16_t>(2 * dtc - 1);
+}
+constexpr std::uint16_t loss_code(int dtc) {
+    return static_cast<std::uint16_t>(2 * dtc + 2);
+}
 
 // A fresh directory per test, removed afterwards.
 // Values below `limit` in runs of random length, like a table ordered by piece squares.
@@ -80,8 +84,8 @@ TEST_CASE("format: round trip for every width, block size and awkward length", "
     const std::pair<std::uint32_t, int> widths[] = {{1, 2},  {4, 2},   {5, 4},    {16, 4},
                                                     {17, 8}, {256, 8}, {257, 16}, {65536, 16}};
     for (auto [limit, bits] : widths) {
-        for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{63}, std::size_t{64},
-                              std::size_t{1000}, std::size_t{4097}}) {
+        for (std::size_t n :
+             {std::size_t{0}, std::size_t{1}, std::size_t{63}, std::size_t{64}, std::size_t{1000}, std::size_t{4097}}) {
             for (std::uint32_t block : {64u, 192u, 1024u}) {
                 CAPTURE(limit, bits, n, block);
                 const auto values = runs(n, limit, limit * 31 + n);
@@ -338,8 +342,7 @@ TEST_CASE("format: a prepared table is written exactly as write_table writes it"
     CHECK(wa->bytes == prepared->file_bytes());
     CHECK(fs::file_size(a) == prepared->file_bytes());
     std::ifstream fa(a, std::ios::binary), fb(b, std::ios::binary);
-    CHECK(std::string(std::istreambuf_iterator<char>(fa), {}) ==
-          std::string(std::istreambuf_iterator<char>(fb), {}));
+    CHECK(std::string(std::istreambuf_iterator<char>(fa), {}) == std::string(std::istreambuf_iterator<char>(fb), {}));
     auto back = open_turkish(a);
     REQUIRE(back.ok());
     CHECK(*back->read_all() == values);

@@ -1,8 +1,7 @@
 // The don't-care fills of gen/dont_care.hpp: quiet entries are never changed, and capture entries
 // get the value each fill promises.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cstdint>
 #include <optional>
 #include <random>
@@ -61,8 +60,10 @@ std::vector<std::uint16_t> filled_serially(std::vector<std::uint16_t> v, const s
         while (end < v.size() && cap[end]) ++end;
         std::optional<std::uint16_t> fill = before;
         if (end < v.size()) {
-            if (!before) fill = v[end];
-            else if (between && v[end] != *before) fill = between;
+            if (!before)
+                fill = v[end];
+            else if (between && v[end] != *before)
+                fill = between;
         }
         if (fill)
             for (std::size_t j = i; j < end; ++j) v[j] = *fill;
@@ -72,7 +73,8 @@ std::vector<std::uint16_t> filled_serially(std::vector<std::uint16_t> v, const s
 }
 }  // namespace
 
-TEST_CASE("fill_dont_care in parallel equals the one-entry-at-a-time fill, runs across chunk borders included", "[gen]") {
+TEST_CASE("fill_dont_care in parallel equals the one-entry-at-a-time fill, runs across chunk borders included",
+          "[gen]") {
     std::mt19937_64 rng(7);
     for (int trial = 0; trial < 6; ++trial) {
         // Runs of every length from 1 to beyond a parallel chunk (2^14 entries), some at the
@@ -91,7 +93,8 @@ TEST_CASE("fill_dont_care in parallel equals the one-entry-at-a-time fill, runs 
             i += len;
             capture = !capture;
         }
-        for (std::optional<std::uint16_t> between : {std::optional<std::uint16_t>{}, std::optional<std::uint16_t>{kDraw}}) {
+        for (std::optional<std::uint16_t> between :
+             {std::optional<std::uint16_t>{}, std::optional<std::uint16_t>{kDraw}}) {
             std::vector<std::uint16_t> parallel = v;
             fill_dont_care(parallel, cap, between);
             CHECK(parallel == filled_serially(v, cap, between));

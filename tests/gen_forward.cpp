@@ -3,11 +3,11 @@
 // by one). Checked here against generate_moves (rules/movegen.hpp) on random positions of 2 to
 // 20 pieces, where multiple captures, the majority rule and repeated effects of flying kings all
 // occur: the same captures in the same order, or, without one, the same plain moves.
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cstdint>
-#include <utility>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "gen/forward.hpp"

@@ -1,12 +1,11 @@
 // The cache of freed huge-page mappings (gen/mapping_cache.hpp): reuse of a long enough mapping,
 // and cached mappings moved into a new range before any fresh memory, so that cached and live
 // bytes never exceed what a run without the cache would hold live.
-#include <catch2/catch.hpp>
-
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <cstdint>
 #include <filesystem>
 #include <stdexcept>
@@ -113,7 +112,7 @@ TEST_CASE("while spilling, arrays of 4 MB and more are unnamed files in the fold
     cache.spill_to(dir);
     {
         const StopSpilling stop;
-        BigArray<std::uint16_t> a(32 * kMB, 5);  // 64 MB, in a file
+        BigArray<std::uint16_t> a(32 * kMB, 5);    // 64 MB, in a file
         BigArray<std::uint8_t> small(2 * kMB, 1);  // 2 MB: memory as usual
         CHECK(cache.spilled_bytes() == spilled + 64 * kMB);
         for (std::size_t i = 0; i < a.size(); i += 4096) a[i] = static_cast<std::uint16_t>(i);
@@ -156,7 +155,8 @@ struct SpillFolder {
 };
 }  // namespace
 
-TEST_CASE("a freed spill file is kept with its pages: the next spilled array takes its head, or it and a new file", "[gen]") {
+TEST_CASE("a freed spill file is kept with its pages: the next spilled array takes its head, or it and a new file",
+          "[gen]") {
     MappingCache& cache = MappingCache::instance();
     const SpillFolder folder("dtb_kept_");
     const std::uint64_t reused = cache.reused_file_bytes();
@@ -299,7 +299,7 @@ TEST_CASE("under a memory bound, what would pass it is mapped from files, fronti
     }
     cache.bound_memory(0, {});
     cache.release();
-    CHECK(cache.anonymous_bytes() == base);  // everything freed went to the cache, now released
+    CHECK(cache.anonymous_bytes() == base);      // everything freed went to the cache, now released
     CHECK(cache.kept_file_bytes() == 12 * kMB);  // b's file
     cache.release_files();
     fs::remove_all(dir);

@@ -16,8 +16,8 @@
 #include <optional>
 #include <random>
 
-#include "index/slice_index.hpp"
 #include "adjudicate/adjudicator.hpp"
+#include "index/slice_index.hpp"
 #include "rules/fen.hpp"
 #include "rules/movegen.hpp"
 #include "tests/gen_probe_support.hpp"
@@ -86,8 +86,8 @@ probe::Adjudication judge(const std::string& f, RuleSet rules, int reversible, s
     return out;
 }
 
-void check(const std::string& f, RuleSet rules, int reversible, std::optional<int> endgame,
-           std::optional<int> small, Wdl result, int plies, DecidingRule rule) {
+void check(const std::string& f, RuleSet rules, int reversible, std::optional<int> endgame, std::optional<int> small,
+           Wdl result, int plies, DecidingRule rule) {
     const auto a = judge(f, rules, reversible, endgame, small);
     INFO(f << " r=" << reversible << " e=" << endgame.value_or(-1) << " s=" << small.value_or(-1));
     CHECK(a.result == result);
@@ -97,7 +97,9 @@ void check(const std::string& f, RuleSet rules, int reversible, std::optional<in
 
 // ---- docs/RULES.md 1 bookkeeping, written independently of the library ----
 
-CountClass cls(const Position& p, RuleSet rules) { return count_class(Material::of(p), rules); }
+CountClass cls(const Position& p, RuleSet rules) {
+    return count_class(Material::of(p), rules);
+}
 bool km_v_k(const Position& p) {
     const Material m = Material::of(p);
     return (m == Material{1, 1, 1, 0}) || (m == Material{1, 0, 1, 1});
@@ -134,9 +136,13 @@ bool drawn(const State& y, RuleSet rules) {
     return rules == RuleSet::ffjd && cls(y.p, rules) == CountClass::ffjd_small && !has_capture<R>(y.p);
 }
 
-Counters counters_of(const State& x) { return Counters{x.r, x.e, x.s}; }
+Counters counters_of(const State& x) {
+    return Counters{x.r, x.e, x.s};
+}
 
-Wdl better(Wdl a, Wdl b) { return static_cast<int>(a) > static_cast<int>(b) ? a : b; }
+Wdl better(Wdl a, Wdl b) {
+    return static_cast<int>(a) > static_cast<int>(b) ? a : b;
+}
 
 // The result of state x from its successors, each judged by `successor`.
 template <class Judge>
@@ -283,7 +289,8 @@ std::vector<std::string> move_texts(const probe::Adjudication& a) {
 
 }  // namespace
 
-TEST_CASE("adjudication: a game already drawn by a limit keeps every move, and ffjd 2K v K draws are labelled 2k-v-k", "[adjudicate][plain-build]") {
+TEST_CASE("adjudication: a game already drawn by a limit keeps every move, and ffjd 2K v K draws are labelled 2k-v-k",
+          "[adjudicate][plain-build]") {
     // ffjd: 2K v K with White to move and no capture is drawn at once, though White wins in 3
     // (14-46 forces the lone king to capture into the long diagonal). The rule is 2K v K's, with
     // or without a 16-move count carried in, and every legal move keeps the draw.
@@ -326,7 +333,8 @@ TEST_CASE("adjudication: a game already drawn by a limit keeps every move, and f
     CHECK(drawn_wins > 10);
 }
 
-TEST_CASE("adjudication: counters up to INT_MAX are answered like any count past the limit", "[adjudicate][plain-build]") {
+TEST_CASE("adjudication: counters up to INT_MAX are answered like any count past the limit",
+          "[adjudicate][plain-build]") {
     constexpr int kMax = std::numeric_limits<int>::max();
     for (const char* f : {"B:WK40,K45,50:BK7", "W:WK40,K45,50:BK11", "W:WK2,6:BK50", "W:WK6,K7:BK1,K50"}) {
         INFO(f);
@@ -421,9 +429,12 @@ TEST_CASE("adjudication: a plain search to the end of the class budget agrees", 
                     for (int left = 0; left <= 3; ++left) {
                         State x{p, 0, std::nullopt, std::nullopt};
                         const CountClass c = cls(p, rules);
-                        if (c == CountClass::sixteen) x.e = 32 - left;
-                        else if (c == CountClass::five) x.s = 10 - left;
-                        else x.e = 32 - left;  // ffjd: 2K v K, K v K, K+M v K with a carried limit
+                        if (c == CountClass::sixteen)
+                            x.e = 32 - left;
+                        else if (c == CountClass::five)
+                            x.s = 10 - left;
+                        else
+                            x.e = 32 - left;  // ffjd: 2K v K, K v K, K+M v K with a carried limit
                         for (int r : {0, 48}) {
                             x.r = r;
                             INFO(to_string(rules) << " " << to_fen<R>(p) << " r=" << x.r << " e=" << x.e.value_or(-1)
@@ -554,7 +565,8 @@ TEST_CASE("adjudication: beyond the tables, the rules alone decide a limit reach
             for (const probe::RuleMove& m : a.moves) {
                 CHECK(m.result == Wdl::draw);
                 CHECK(m.plies == -1);
-                CHECK(m.after.reversible == (reversible == std::numeric_limits<int>::max() ? reversible : reversible + 1));
+                CHECK(m.after.reversible ==
+                      (reversible == std::numeric_limits<int>::max() ? reversible : reversible + 1));
             }
             const probe::Result w = judge.probe_wdl(fen(kings), with_reversible(reversible));
             REQUIRE(w.ok());

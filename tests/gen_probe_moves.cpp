@@ -21,11 +21,9 @@ struct Known {
 
 // Longest wins of their slices (see tests/gen_values.cpp), and their colour-reversed forms.
 constexpr Known kKnown[] = {
-    {"W:WK2,6:BK50", Wdl::win, 9},
-    {"W:W33:B2", Wdl::win, 17},
-    {"W:WK6,K22,K27:BK49", Wdl::win, 15},
-    {"B:WK1:B45,K49", Wdl::win, 9},  // W:WK2,6:BK50 turned round
-    {"B:W49:B18", Wdl::win, 17},     // W:W33:B2 turned round
+    {"W:WK2,6:BK50", Wdl::win, 9},        {"W:W33:B2", Wdl::win, 17},
+    {"W:WK6,K22,K27:BK49", Wdl::win, 15}, {"B:WK1:B45,K49", Wdl::win, 9},  // W:WK2,6:BK50 turned round
+    {"B:W49:B18", Wdl::win, 17},                                           // W:W33:B2 turned round
 };
 
 // Checks what moves() says about p against probes of the positions the moves lead to, and the
@@ -78,8 +76,7 @@ Result check_moves(const probe::Tablebase& tb, const Position& p) {
 }  // namespace
 
 TEST_CASE("known values, move lists and principal variations (international)", "[probe]") {
-    const probe::Tablebase tb =
-        test::open_tables(test::international_tables(), VariantId::international);
+    const probe::Tablebase tb = test::open_tables(test::international_tables(), VariantId::international);
     for (const Known& k : kKnown) {
         INFO(k.fen);
         const Position p = *parse_fen<International>(k.fen);
@@ -116,8 +113,7 @@ TEST_CASE("known values, move lists and principal variations (international)", "
 }
 
 TEST_CASE("a draw has an empty PV, a position without moves is lost in 0", "[probe]") {
-    const probe::Tablebase tb =
-        test::open_tables(test::international_tables(), VariantId::international);
+    const probe::Tablebase tb = test::open_tables(test::international_tables(), VariantId::international);
     const probe::Analysis draw = tb.analyse(*parse_fen<International>("W:WK1:BK50"));
     REQUIRE(draw.result.ok());
     CHECK(draw.result.wdl == Wdl::draw);
@@ -161,8 +157,7 @@ TEST_CASE("the best move needs DTW: by WDL alone every winning move ties", "[pro
 }
 
 TEST_CASE("move lists agree with the positions they lead to, on random positions", "[probe]") {
-    const probe::Tablebase tb =
-        test::open_tables(test::international_tables(), VariantId::international);
+    const probe::Tablebase tb = test::open_tables(test::international_tables(), VariantId::international);
     std::mt19937_64 rng(42);
     const auto materials = all_materials<International>(3);
     int decided = 0;

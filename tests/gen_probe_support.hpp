@@ -24,9 +24,9 @@ class GeneratedTables {
                     gen::WdlStorage wdl = gen::WdlStorage::balanced,
                     std::uint64_t balanced_min_bytes = gen::kBalancedMinBytes)
         : dir_(std::filesystem::temp_directory_path() /
-               ("dtb_gen_probe_" + std::to_string(static_cast<int>(variant)) + "_" +
-                std::to_string(pieces) + "_" + std::to_string(static_cast<int>(wdl)) + "_" +
-                std::to_string(::getpid()) + "_" + std::to_string(next_serial()))) {
+               ("dtb_gen_probe_" + std::to_string(static_cast<int>(variant)) + "_" + std::to_string(pieces) + "_" +
+                std::to_string(static_cast<int>(wdl)) + "_" + std::to_string(::getpid()) + "_" +
+                std::to_string(next_serial()))) {
         std::filesystem::remove_all(dir_);
         gen::GenerateOptions o;
         o.variant = variant;
@@ -37,13 +37,11 @@ class GeneratedTables {
 #if defined(__SANITIZE_THREAD__)
         o.threads = 1;  // libgomp is not instrumented: keep ThreadSanitizer to the probe library
 #endif
-        if (auto r = gen::generate(o, {}); !r)
-            throw std::runtime_error("generation failed: " + r.error());
+        if (auto r = gen::generate(o, {}); !r) throw std::runtime_error("generation failed: " + r.error());
         if (!extra.empty()) {
             o.max_pieces = pieces + 1;
             o.only = std::move(extra);
-            if (auto r = gen::generate(o, {}); !r)
-                throw std::runtime_error("generation failed: " + r.error());
+            if (auto r = gen::generate(o, {}); !r) throw std::runtime_error("generation failed: " + r.error());
         }
     }
     ~GeneratedTables() {
@@ -69,8 +67,8 @@ class GeneratedTables {
 // The fixture's 4-piece set of a variant, or an empty path when it is not there.
 inline std::filesystem::path fixture_tables(VariantId variant) {
 #ifdef DTB_TEST_TABLES
-    const auto dir = std::filesystem::path(DTB_TEST_TABLES) /
-                     (variant == VariantId::turkish ? "turkish" : "international");
+    const auto dir =
+        std::filesystem::path(DTB_TEST_TABLES) / (variant == VariantId::turkish ? "turkish" : "international");
     if (std::filesystem::exists(dir / "MMvMM.wdl")) return dir;  // the last slice written
 #endif
     (void)variant;
@@ -96,8 +94,7 @@ inline const std::filesystem::path& turkish_tables() {
     return dir;
 }
 
-inline probe::Tablebase open_tables(const std::filesystem::path& dir, VariantId v,
-                                    std::size_t cache_mb = 16) {
+inline probe::Tablebase open_tables(const std::filesystem::path& dir, VariantId v, std::size_t cache_mb = 16) {
     probe::Options o;
     o.directories = {dir};
     o.variant = v;

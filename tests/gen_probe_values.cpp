@@ -12,10 +12,10 @@
 #include <sstream>
 
 #include "gen/parallel.hpp"
-#include "verify/verify_slice.hpp"
 #include "probe/derived_wdl.hpp"
 #include "rules/fen.hpp"
 #include "tests/gen_probe_support.hpp"
+#include "verify/verify_slice.hpp"
 
 using namespace dtb;
 
@@ -47,9 +47,9 @@ Counts check_every_position(const std::filesystem::path& dir, std::vector<Materi
                             const probe::Result& got) {
         if (mismatches.fetch_add(1) >= 10) return;
         std::ostringstream s;
-        s << to_fen<R>(p) << ": " << what << " " << to_string(want.wdl) << "/" << want.dtw << "/"
-          << want.dtc << ", probed " << probe::to_string(got.status) << " " << to_string(got.wdl)
-          << "/" << got.dtw << "/" << got.dtc;
+        s << to_fen<R>(p) << ": " << what << " " << to_string(want.wdl) << "/" << want.dtw << "/" << want.dtc
+          << ", probed " << probe::to_string(got.status) << " " << to_string(got.wdl) << "/" << got.dtw << "/"
+          << got.dtc;
         std::lock_guard lock(report_mutex);
         reports.push_back(s.str());
     };
@@ -69,8 +69,8 @@ Counts check_every_position(const std::filesystem::path& dir, std::vector<Materi
         gen::parallel_for(slice->index.size(), [&](std::uint64_t i) {
             thread_local MoveList moves;
             const Position p = slice->index.unrank(i);
-            const gen::StoredValues derived = gen::derive_from_successors<R>(
-                p, moves, [&](const Position& q) { return full.at(q); });
+            const gen::StoredValues derived =
+                gen::derive_from_successors<R>(p, moves, [&](const Position& q) { return full.at(q); });
             const bool capture = has_capture<R>(p);
             captures.fetch_add(capture, std::memory_order_relaxed);
             positions.fetch_add(1, std::memory_order_relaxed);
@@ -82,8 +82,7 @@ Counts check_every_position(const std::filesystem::path& dir, std::vector<Materi
                 const probe::Result w = wdl_only->probe_wdl(x);
                 if (!w.ok() || w.wdl != derived.wdl) report(x, "derived (WDL-only handle)", derived, w);
             }
-            const gen::StoredValues stored{static_cast<Wdl>(slice->wdl[i]), slice->dtw[i],
-                                           slice->dtc[i]};
+            const gen::StoredValues stored{static_cast<Wdl>(slice->wdl[i]), slice->dtw[i], slice->dtc[i]};
             if (!capture && !same(stored, white)) report(p, "stored", stored, white);
         });
     }
@@ -95,8 +94,7 @@ Counts check_every_position(const std::filesystem::path& dir, std::vector<Materi
 
 // Up to 3 pieces (and KKKvK) with --wdl compact, where some WDL tables are derived.
 const std::filesystem::path& compact_tables(VariantId variant) {
-    static const test::GeneratedTables international(VariantId::international, 3, {"KKKvK"},
-                                                     gen::WdlStorage::compact);
+    static const test::GeneratedTables international(VariantId::international, 3, {"KKKvK"}, gen::WdlStorage::compact);
     static const test::GeneratedTables turkish(VariantId::turkish, 3, {}, gen::WdlStorage::compact);
     return variant == VariantId::turkish ? turkish.dir() : international.dir();
 }
@@ -114,8 +112,7 @@ TEST_CASE("probed values equal the derived ones for every position up to 3 piece
         CHECK(c.derived_slices == 0);
     }
     SECTION("--wdl compact") {
-        const Counts c =
-            check_every_position<International>(compact_tables(VariantId::international), materials);
+        const Counts c = check_every_position<International>(compact_tables(VariantId::international), materials);
         CHECK(c.mismatches == 0);
         CHECK(c.positions > 1000000);
         CHECK(c.derived_slices > 0);  // the search road was taken
@@ -153,8 +150,7 @@ TEST_CASE("balanced WDL derives the sides its rule picks, and their positions pr
     CHECK(c.derived_slices == expected);
 }
 
-TEST_CASE("probed values equal the derived ones for every position up to 3 pieces (turkish)",
-          "[probe]") {
+TEST_CASE("probed values equal the derived ones for every position up to 3 pieces (turkish)", "[probe]") {
     for (const auto& dir : {test::turkish_tables(), compact_tables(VariantId::turkish)}) {
         INFO(dir.string());
         const Counts c = check_every_position<Turkish>(dir, all_materials<Turkish>(3));
@@ -189,8 +185,7 @@ TEST_CASE("probed values equal the derived ones for every position of 4 pieces",
     }
 }
 
-TEST_CASE("a derived WDL table whose successor is derived too is corrupt, never a wrong value",
-          "[probe]") {
+TEST_CASE("a derived WDL table whose successor is derived too is corrupt, never a wrong value", "[probe]") {
     namespace fs = std::filesystem;
     const fs::path dir = fs::temp_directory_path() / ("dtb_derived_chain_" + std::to_string(::getpid()));
     fs::remove_all(dir);

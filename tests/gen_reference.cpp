@@ -38,8 +38,7 @@ fs::path reference_dir() {
 struct TempDir {
     fs::path path;
     explicit TempDir(const std::string& name)
-        : path(fs::temp_directory_path() /
-               ("dtb_gen_reference_" + name + "_" + std::to_string(::getpid()))) {
+        : path(fs::temp_directory_path() / ("dtb_gen_reference_" + name + "_" + std::to_string(::getpid()))) {
         fs::remove_all(path);
     }
     ~TempDir() {
@@ -124,8 +123,8 @@ void check_stats() {
     const auto& e = expected.at("slices");
     CHECK(a.size() == e.size());
     for (std::size_t i = 0; i < std::min(a.size(), e.size()); ++i) {
-        INFO(variant << " " << e[i].at("name") << " " << e[i].at("stm") << "\nexpected "
-                     << e[i].dump() << "\nactual   " << a[i].dump());
+        INFO(variant << " " << e[i].at("name") << " " << e[i].at("stm") << "\nexpected " << e[i].dump() << "\nactual   "
+                     << a[i].dump());
         CHECK(a[i] == e[i]);
     }
     // Byte for byte what `dtb stats --json` prints.
@@ -157,8 +156,7 @@ TEST_CASE("the default set has the reference statistics (turkish)", "[gen][refer
     check_stats<Turkish>();
 }
 
-TEST_CASE("the default set has the reference sha256 checksums (international)",
-          "[gen][reference][plain-build]") {
+TEST_CASE("the default set has the reference sha256 checksums (international)", "[gen][reference][plain-build]") {
     check_sha256<International>();
 }
 
@@ -166,8 +164,7 @@ TEST_CASE("the default set has the reference sha256 checksums (turkish)", "[gen]
     check_sha256<Turkish>();
 }
 
-TEST_CASE("tables made with two threads are the reference's, made with one (3 pieces)",
-          "[gen][reference]") {
+TEST_CASE("tables made with two threads are the reference's, made with one (3 pieces)", "[gen][reference]") {
     for (VariantId v : {VariantId::international, VariantId::turkish}) {
         const std::string variant = v == VariantId::turkish ? "turkish" : "international";
         const TempDir dir(variant + "_3");

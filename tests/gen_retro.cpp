@@ -4,11 +4,10 @@
 // man un-moves. With a mirror (Turkish: an entry stands for a position and its mirror) the
 // multiset of ranks is checked instead against forward move generation: each entry comes out as
 // many times as its stored position has plain moves into the entry of p.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <random>
 #include <vector>
-
-#include <algorithm>
 
 #include "gen/retro.hpp"
 #include "index/slice_index.hpp"
@@ -24,15 +23,14 @@ namespace {
 // position has such moves (king moves only for kings_only; promotions leave the slice), found by
 // forward move generation from every candidate: the predecessors of unrank(i) and of its mirror.
 template <class R>
-std::vector<std::uint64_t> entries_moving_into(const SliceIndex<R>& idx, const SliceIndex<R>& pred_idx,
-                                               std::uint64_t i, gen::UnmoveKinds kinds) {
+std::vector<std::uint64_t> entries_moving_into(const SliceIndex<R>& idx, const SliceIndex<R>& pred_idx, std::uint64_t i,
+                                               gen::UnmoveKinds kinds) {
     using G = typename R::Geometry;
     const Position p = idx.unrank(i);
     std::vector<std::uint64_t> candidates;
     for (const Position& target : {p, SliceIndex<R>::mirrored(p)})
-        gen::for_each_predecessor<R, gen::Quiet::assume>(target, gen::UnmoveKinds::all, [&](const Position& q) {
-            candidates.push_back(pred_idx.rank(q));
-        });
+        gen::for_each_predecessor<R, gen::Quiet::assume>(
+            target, gen::UnmoveKinds::all, [&](const Position& q) { candidates.push_back(pred_idx.rank(q)); });
     std::sort(candidates.begin(), candidates.end());
     candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
     std::vector<std::uint64_t> entries;
@@ -68,7 +66,8 @@ void check_predecessor_ranks(int pieces, std::uint64_t samples_per_slice) {
                     expected = entries_moving_into(idx, pred_idx, idx.rank(p), kinds);
                     std::sort(got.begin(), got.end());
                 } else {
-                    gen::for_each_predecessor<R, gen::Quiet::assume>(p, kinds, [&](const Position& q) { expected.push_back(pred_idx.rank(q)); });
+                    gen::for_each_predecessor<R, gen::Quiet::assume>(
+                        p, kinds, [&](const Position& q) { expected.push_back(pred_idx.rank(q)); });
                 }
                 differ += expected != got;
                 predecessors += expected.size();
@@ -81,7 +80,8 @@ void check_predecessor_ranks(int pieces, std::uint64_t samples_per_slice) {
 
 }  // namespace
 
-TEST_CASE("predecessor ranks equal un-moves ranked from scratch (up to 3 pieces, all positions)", "[gen][retro][plain-build]") {
+TEST_CASE("predecessor ranks equal un-moves ranked from scratch (up to 3 pieces, all positions)",
+          "[gen][retro][plain-build]") {
     for (int n = 2; n <= 3; ++n) {
         check_predecessor_ranks<International>(n, ~std::uint64_t{0});
         check_predecessor_ranks<Turkish>(n, ~std::uint64_t{0});

@@ -41,10 +41,11 @@ Tables rule_tables(const Material& m, gen::FinishedTables<International>& finish
     }
     rule_solver.use_game(std::move(values), std::move(dtc));
     Tables out;
-    auto st = rule_solver.solve([&](const Material& x, format::Metric metric, gen::BigArray<ValueCode> values) -> format::Status {
-        out[{x.name(), static_cast<int>(metric)}].assign(values.begin(), values.end());
-        return {};
-    });
+    auto st = rule_solver.solve(
+        [&](const Material& x, format::Metric metric, gen::BigArray<ValueCode> values) -> format::Status {
+            out[{x.name(), static_cast<int>(metric)}].assign(values.begin(), values.end());
+            return {};
+        });
     REQUIRE(st);
     for (RuleSet r : {RuleSet::fmjd, RuleSet::ffjd}) {
         counts.copied += rule_solver.copied_from_game(r);
@@ -52,7 +53,8 @@ Tables rule_tables(const Material& m, gen::FinishedTables<International>& finish
     }
     counts.refused += rule_solver.phases_refused_for_reached();
     counts.copied_whole += rule_solver.tables_copied_whole();
-    counts.solved_in_full += rule_solver.scopes_solved_in_full(RuleSet::fmjd) + rule_solver.scopes_solved_in_full(RuleSet::ffjd);
+    counts.solved_in_full +=
+        rule_solver.scopes_solved_in_full(RuleSet::fmjd) + rule_solver.scopes_solved_in_full(RuleSet::ffjd);
     return out;
 }
 
@@ -74,7 +76,8 @@ void require_equal(const Tables& solved, const Tables& copied) {
 
 }  // namespace
 
-TEST_CASE("rule phases copied or repaired from DTC equal a full solve (international, 4 pieces)", "[gen][rules][plain-build]") {
+TEST_CASE("rule phases copied or repaired from DTC equal a full solve (international, 4 pieces)",
+          "[gen][rules][plain-build]") {
     const auto& dir = test::generated_tables<International>(4);
     gen::FinishedTables<International> finished(dir);
     gen::FinishedRuleTables<International> rules(dir);
@@ -82,7 +85,8 @@ TEST_CASE("rule phases copied or repaired from DTC equal a full solve (internati
     CopyCounts none, repair_only, always_repair, both;
     for (const Material& m : all_materials<International>(4)) {
         if (m.pieces() != 4 || m.mirrored() < m) continue;
-        if (count_class(m, RuleSet::fmjd) != CountClass::none && count_class(m, RuleSet::ffjd) != CountClass::none) continue;
+        if (count_class(m, RuleSet::fmjd) != CountClass::none && count_class(m, RuleSet::ffjd) != CountClass::none)
+            continue;
         INFO(m.name());
         for (const Material& x : gen::successor_materials(m))
             if (x != m.mirrored()) {
@@ -99,12 +103,14 @@ TEST_CASE("rule phases copied or repaired from DTC equal a full solve (internati
         require_equal(solved, rule_tables(m, finished, rules, Shortcuts::repair_without_fallback, always_repair));
         require_equal(solved, rule_tables(m, finished, rules, Shortcuts::copy_and_repair, both));
         ++slices;
-        positions += SliceIndex<International>(m).size() + (m.mirrored() == m ? 0 : SliceIndex<International>(m.mirrored()).size());
+        positions += SliceIndex<International>(m).size() +
+                     (m.mirrored() == m ? 0 : SliceIndex<International>(m.mirrored()).size());
     }
     INFO(slices << " slice pairs, " << positions << " positions (each in 2 rule tables at most); repair alone: "
                 << repair_only.repaired << " re-solved, " << repair_only.solved_in_full
-                << " scopes solved in full; never falling back: " << always_repair.repaired << " re-solved; copies first: " << both.copied << " copied, " << both.repaired
-                << " re-solved, " << both.refused << " phases refused for a reached configuration, " << both.copied_whole
+                << " scopes solved in full; never falling back: " << always_repair.repaired
+                << " re-solved; copies first: " << both.copied << " copied, " << both.repaired << " re-solved, "
+                << both.refused << " phases refused for a reached configuration, " << both.copied_whole
                 << " tables copied whole");
     CHECK(slices >= 5);
     CHECK(none.copied + none.repaired == 0);
@@ -159,8 +165,8 @@ TEST_CASE("rule tables: outside the counting classes a capture position is worth
                 const ValueCode resolved = rule_code_from_captures<International>(
                     p, scratch, [&](const Position& next) { return finished.fresh(rule_set, next); });
                 if (values[i] != resolved)
-                    FAIL(key.first << "." << format::metric_name(metric) << " " << to_fen<International>(p) << ": solved "
-                                   << values[i] << ", from the captures " << resolved);
+                    FAIL(key.first << "." << format::metric_name(metric) << " " << to_fen<International>(p)
+                                   << ": solved " << values[i] << ", from the captures " << resolved);
                 ++checked;
                 (is_win(resolved) ? wins : is_loss(resolved) ? losses : draws) += 1;
             }

@@ -20,7 +20,8 @@ void load_inputs(gen::FinishedTables<R>& finished, const Material& m) {
 }
 
 template <class R>
-void check_read_back(int pieces, typename gen::SliceSolver<R>::WinSteps win_steps = gen::SliceSolver<R>::WinSteps::by_cost) {
+void check_read_back(int pieces,
+                     typename gen::SliceSolver<R>::WinSteps win_steps = gen::SliceSolver<R>::WinSteps::by_cost) {
     const auto& dir = test::generated_tables<R>(pieces);
     gen::FinishedTables<R> finished(dir);
     gen::FullTables<R> files(dir);
@@ -134,7 +135,8 @@ TEST_CASE("win steps pushed, pulled or chosen by cost agree (international, up t
 
 // The files were written with the win steps chosen by cost. Every step pulled costs several times
 // a solve (52 s here, against 3 pieces' 1.3 s for all three forms), so this one is run by hand.
-TEST_CASE("files read back equal the solution with every win step pulled (international, up to 4 pieces)", "[gen][.slow][plain-build]") {
+TEST_CASE("files read back equal the solution with every win step pulled (international, up to 4 pieces)",
+          "[gen][.slow][plain-build]") {
     check_read_back<International>(4, gen::SliceSolver<International>::WinSteps::pulled);
 }
 

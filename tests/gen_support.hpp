@@ -8,9 +8,9 @@
 #include <string>
 
 #include "gen/generate.hpp"
-#include "verify/verify_slice.hpp"
 #include "rules/fen.hpp"
 #include "tests/gen_probe_support.hpp"
+#include "verify/verify_slice.hpp"
 
 namespace dtb::test {
 

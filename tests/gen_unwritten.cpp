@@ -21,7 +21,7 @@ namespace {
 
 // Sets the fill of new arrays for its lifetime.
 class ArrayFill {
-public:
+  public:
     explicit ArrayFill(int byte) { gen::unwritten_array_fill().store(byte); }
     ~ArrayFill() { gen::unwritten_array_fill().store(-1); }
     ArrayFill(const ArrayFill&) = delete;
@@ -30,8 +30,8 @@ public:
 
 // Generates every slice up to `pieces` into a fresh folder with new arrays filled with `byte`.
 fs::path generate_filled(VariantId variant, int pieces, int byte, bool spill) {
-    const fs::path dir = fs::temp_directory_path() / ("dtb_gen_unwritten_" + std::to_string(static_cast<int>(variant)) + "_" +
-                                                      std::to_string(pieces) + "_" + std::to_string(byte) + "_" +
+    const fs::path dir = fs::temp_directory_path() / ("dtb_gen_unwritten_" + std::to_string(static_cast<int>(variant)) +
+                                                      "_" + std::to_string(pieces) + "_" + std::to_string(byte) + "_" +
                                                       std::to_string(spill) + "_" + std::to_string(::getpid()));
     fs::remove_all(dir);
     const ArrayFill fill(byte);
@@ -67,7 +67,8 @@ TEST_CASE("tables do not depend on what new arrays hold before they are written 
     }
 }
 
-TEST_CASE("tables do not depend on what new arrays hold before they are written (international, 4 pieces)", "[gen][plain-build]") {
+TEST_CASE("tables do not depend on what new arrays hold before they are written (international, 4 pieces)",
+          "[gen][plain-build]") {
     const fs::path fixture = test::fixture_tables(VariantId::international);
     REQUIRE(!fixture.empty());
     for (const bool spill : {false, true}) {

@@ -17,10 +17,9 @@ struct LongestWin {
 
 // Longest wins in plies, winner to move (the generator issue's acceptance list).
 constexpr LongestWin kInternationalLongestWins[] = {
-    {"W:WK10:BK5", 3},           {"W:WK1,K7:BK50", 7},        {"W:WK2,6:BK50", 9},
-    {"W:WK6,K22,K27:BK49", 15},  {"W:WK40,K45,50:BK11", 31},  {"W:W6,K49,50:BK16", 29},
-    {"W:WK6,K22:BK17,K50", 9},   {"W:W33:B2", 17},            {"W:W33,46:B4,5", 39},
-    {"W:W6:B2,3,4", 43},
+    {"W:WK10:BK5", 3},          {"W:WK1,K7:BK50", 7},     {"W:WK2,6:BK50", 9},       {"W:WK6,K22,K27:BK49", 15},
+    {"W:WK40,K45,50:BK11", 31}, {"W:W6,K49,50:BK16", 29}, {"W:WK6,K22:BK17,K50", 9}, {"W:W33:B2", 17},
+    {"W:W33,46:B4,5", 39},      {"W:W6:B2,3,4", 43},
 };
 
 }  // namespace

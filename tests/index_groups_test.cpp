@@ -47,8 +47,7 @@ void check_steps(const Material& m) {
                         if (h != g) fail(i, "a sideways step changes the group");
                     } else {
                         ++forward;
-                        if (idx.group_advancement(h) != a + 1)
-                            fail(i, "a forward step does not advance by 1");
+                        if (idx.group_advancement(h) != a + 1) fail(i, "a forward step does not advance by 1");
                     }
                 }
         }

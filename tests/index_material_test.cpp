@@ -13,16 +13,15 @@ TEST_CASE("Material names and parsing", "[index][material]") {
     CHECK(Material::parse("KKMvK") == Material{2, 1, 1, 0});
     CHECK(Material::parse("MvMMM") == Material{0, 1, 0, 3});
     CHECK(Material::parse("KvK") == Material{1, 0, 1, 0});
-    for (const char* bad :
-         {"", "v", "Kv", "vK", "KMKvK", "kvk", "KvKx", "KvvK", "K vK", "KvK ", "MKvK", "KK"})
+    for (const char* bad : {"", "v", "Kv", "vK", "KMKvK", "kvk", "KvKx", "KvvK", "K vK", "KvK ", "MKvK", "KK"})
         CHECK_FALSE(Material::parse(bad).has_value());
     for (const Material& m : all_materials<International>(7)) {
         const auto back = Material::parse(m.name());
         REQUIRE(back.has_value());
         CHECK(*back == m);
         CHECK(m.mirrored().mirrored() == m);
-        CHECK(m.mirrored().name() == m.name().substr(m.name().find('v') + 1) + "v" +
-                                         m.name().substr(0, m.name().find('v')));
+        CHECK(m.mirrored().name() ==
+              m.name().substr(m.name().find('v') + 1) + "v" + m.name().substr(0, m.name().find('v')));
     }
     CHECK(Material{2, 1, 1, 3}.pieces() == 7);
     CHECK(Material{2, 1, 1, 3}.men() == 4);

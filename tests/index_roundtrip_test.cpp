@@ -50,9 +50,7 @@ void for_each_placement(const Material& m, F&& f) {
 template <class R>
 std::string check_index(const SliceIndex<R>& idx, std::uint64_t i) {
     const Position p = idx.unrank(i);
-    const auto at = [i](const char* what) {
-        return std::string(what) + " at index " + std::to_string(i);
-    };
+    const auto at = [i](const char* what) { return std::string(what) + " at index " + std::to_string(i); };
     if (!is_indexable<R>(p)) return at("unrank is not indexable");
     if (Material::of(p) != idx.material()) return at("unrank has the wrong material");
     if (p.side_to_move != Color::white) return at("unrank has Black to move");
@@ -213,7 +211,8 @@ TEST_CASE("stepping to the next index equals unranking it: every index up to 3 p
     check_steps_up_to<Turkish>(3, 0, 0);
 }
 
-TEST_CASE("stepping to the next index equals unranking it: runs in every 4- and 5-piece slice", "[index][roundtrip][plain-build]") {
+TEST_CASE("stepping to the next index equals unranking it: runs in every 4- and 5-piece slice",
+          "[index][roundtrip][plain-build]") {
     for (int pieces : {4, 5}) {
         check_steps_up_to<International>(pieces, 20, 20'000);
         check_steps_up_to<Turkish>(pieces, 20, 20'000);

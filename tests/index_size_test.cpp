@@ -17,12 +17,12 @@ __extension__ using u128 = unsigned __int128;
 u128 choose(int n, int k) {
     if (k < 0 || n < 0 || k > n) return 0;
     u128 r = 1;
-    for (int i = 1; i <= k; ++i)
-        r = r * static_cast<unsigned>(n - k + i) / static_cast<unsigned>(i);
+    for (int i = 1; i <= k; ++i) r = r * static_cast<unsigned>(n - k + i) / static_cast<unsigned>(i);
     return r;
 }
 
-// Placements of m (with a mirror: canonical ones, see below): sum over j = white men standing on squares a black man may use of
+// Placements of m (with a mirror: canonical ones, see below): sum over j = white men standing on squares a black man
+// may use of
 //   C(both, j) C(white_only, wm - j) C(black_squares - j, bm) C(N - men, wk) C(N - men - wk, bk).
 template <class R>
 std::uint64_t closed_count(const Material& m, bool canonical = true) {
@@ -51,9 +51,8 @@ std::uint64_t closed_count(const Material& m, bool canonical = true) {
         // Canonical configurations: one of each pair of mirror images, plus those that are their
         // own mirror. A symmetric configuration is a choice of mirror pairs of squares; a square
         // and its mirror share their rank, so the three kinds of square come in pairs.
-        const u128 symmetric = m.wm % 2 || m.bm % 2 ? 0
-                                                    : men_configs(both / 2, white_only / 2, black_squares / 2,
-                                                                  m.wm / 2, m.bm / 2);
+        const u128 symmetric =
+            m.wm % 2 || m.bm % 2 ? 0 : men_configs(both / 2, white_only / 2, black_squares / 2, m.wm / 2, m.bm / 2);
         total = (total + symmetric) / 2;
     }
     total *= choose(n - men, m.wk) * choose(n - men - m.wk, m.bk);

@@ -22,8 +22,7 @@ struct Sample {
 };
 
 template <class R>
-std::vector<Sample> random_samples(const Tablebase& reference, int pieces, std::size_t n,
-                                   std::uint64_t seed) {
+std::vector<Sample> random_samples(const Tablebase& reference, int pieces, std::size_t n, std::uint64_t seed) {
     const auto materials = all_materials<R>(pieces);
     std::vector<SliceIndex<R>> indices;
     for (const Material& m : materials) indices.emplace_back(m);
@@ -46,8 +45,8 @@ bool same(const Result& a, const Result& b) {
 
 // Runs `threads` threads for `seconds`, each probing random samples with random metrics; returns
 // the number of probes, and counts disagreements with the single-threaded reference.
-std::uint64_t hammer(const Tablebase& tb, const std::vector<Sample>& samples, int threads,
-                     double seconds, std::atomic<std::uint64_t>& wrong) {
+std::uint64_t hammer(const Tablebase& tb, const std::vector<Sample>& samples, int threads, double seconds,
+                     std::atomic<std::uint64_t>& wrong) {
     std::atomic<std::uint64_t> probes{0};
     std::atomic<bool> stop{false};
     std::vector<std::thread> pool;
@@ -83,8 +82,7 @@ TEST_CASE("8 threads with a small cache agree with a single thread", "[probe][co
     test::ScratchDir dir("threads");
     test::write_synthetic_tables<International>(dir.path / "i", 3, 512);
     test::write_synthetic_tables<Turkish>(dir.path / "t", 3, 512);
-    for (const auto& [sub, variant] :
-         {std::pair{"i", VariantId::international}, std::pair{"t", VariantId::turkish}}) {
+    for (const auto& [sub, variant] : {std::pair{"i", VariantId::international}, std::pair{"t", VariantId::turkish}}) {
         INFO(sub);
         auto reference = Tablebase::open(test::options_for(dir.path / sub, variant, 64 << 20));
         REQUIRE(reference.ok());
@@ -96,28 +94,25 @@ TEST_CASE("8 threads with a small cache agree with a single thread", "[probe][co
         // are evicted and freed under the readers.
         for (const auto& [budget, shards] : {std::pair{128 << 10, 4}, std::pair{1 << 20, 16}}) {
             INFO("budget " << budget << ", " << shards << " shards");
-            Options o =
-                test::options_for(dir.path / sub, variant, static_cast<std::size_t>(budget));
+            Options o = test::options_for(dir.path / sub, variant, static_cast<std::size_t>(budget));
             o.cache_shards = shards;
             auto shared = Tablebase::open(o);
             REQUIRE(shared.ok());
             std::atomic<std::uint64_t> wrong{0};
             const std::uint64_t probes = hammer(*shared, samples, 8, 0.75, wrong);
             const CacheStats stats = shared->cache_stats();
-            INFO(probes << " probes, " << stats.hits << " hits, " << stats.misses << " misses, "
-                        << stats.evictions << " evictions");
+            INFO(probes << " probes, " << stats.hits << " hits, " << stats.misses << " misses, " << stats.evictions
+                        << " evictions");
             CHECK(wrong.load() == 0);
             CHECK(probes > 1000);
             CHECK(stats.hits > 0);
             CHECK(stats.evictions > 100);
-            CHECK(stats.bytes <=
-                  stats.budget + static_cast<std::size_t>(shards) * BlockCache::charge(1024));
+            CHECK(stats.bytes <= stats.budget + static_cast<std::size_t>(shards) * BlockCache::charge(1024));
         }
     }
 }
 
-TEST_CASE("the block cache: one thread across many caches, more threads than reader slots",
-          "[probe][concurrency]") {
+TEST_CASE("the block cache: one thread across many caches, more threads than reader slots", "[probe][concurrency]") {
     const auto block = [](std::uint16_t v) {
         std::vector<std::uint16_t> values(256, v);
         return PackedBlock::pack(values.data(), values.size(), 8);
@@ -185,8 +180,8 @@ TEST_CASE("the block cache: lookup_many finds what lookup finds, also while bloc
         for (std::uint64_t b = 0; b < 100; b += 2)
             for (std::uint32_t t : {1u, 2u}) cache.insert({t, b}, block(t, b), 0);
         std::mt19937_64 rng(5);
-        for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{17}, BlockCache::kBatch,
-                              BlockCache::kBatch + 1}) {
+        for (std::size_t n :
+             {std::size_t{0}, std::size_t{1}, std::size_t{17}, BlockCache::kBatch, BlockCache::kBatch + 1}) {
             INFO(n << " entries");
             const Query q = random_query(rng, n, 100);
             std::vector<std::optional<std::uint16_t>> got(n, std::uint16_t{999});
@@ -197,8 +192,8 @@ TEST_CASE("the block cache: lookup_many finds what lookup finds, also while bloc
                 INFO("table " << q.keys[i].table << " block " << q.keys[i].block << " entry " << q.js[i]);
                 const bool cached = q.keys[i].block % 2 == 0;
                 present += cached;
-                CHECK(got[i] == (cached ? std::optional(value(q.keys[i].table, q.keys[i].block, q.js[i]))
-                                        : std::nullopt));
+                CHECK(got[i] ==
+                      (cached ? std::optional(value(q.keys[i].table, q.keys[i].block, q.js[i])) : std::nullopt));
                 CHECK(got[i] == cache.lookup(q.keys[i], q.js[i]));
             }
             CHECK(cache.stats().hits - hits_before == 2 * present);  // the batch's hits, then lookup's

@@ -48,19 +48,16 @@ Position first_quiet_position(const Material& m, std::uint64_t start = 0) {
 
 }  // namespace
 
-TEST_CASE("probe returns the stored values of positions without captures, either side to move",
-          "[probe]") {
+TEST_CASE("probe returns the stored values of positions without captures, either side to move", "[probe]") {
     ScratchDir dir("values");
     test::write_synthetic_tables<International>(dir.path / "i", 3);
     test::write_synthetic_tables<Turkish>(dir.path / "t", 3);
-    auto intl =
-        Tablebase::open(test::options_for(dir.path / "i", VariantId::international, 256 << 10));
+    auto intl = Tablebase::open(test::options_for(dir.path / "i", VariantId::international, 256 << 10));
     auto turk = Tablebase::open(test::options_for(dir.path / "t", VariantId::turkish, 256 << 10));
     REQUIRE(intl.ok());
     REQUIRE(turk.ok());
     CHECK(intl->max_pieces() == 3);
-    for (const Material& m : all_materials<International>(3))
-        CHECK(check_slice<International>(*intl, m) > 0);
+    for (const Material& m : all_materials<International>(3)) CHECK(check_slice<International>(*intl, m) > 0);
     for (const Material& m : all_materials<Turkish>(3)) CHECK(check_slice<Turkish>(*turk, m) > 0);
     CHECK(intl->cache_stats().evictions > 0);  // 256 KB is far less than the tables
 }
@@ -79,8 +76,7 @@ TEST_CASE("open refuses no folder, a missing folder, and a folder without tables
     CHECK_THAT(r.error(), Catch::Contains("no international tables"));
 }
 
-TEST_CASE("a slice without a table is missing, a capture into available slices still resolves",
-          "[probe]") {
+TEST_CASE("a slice without a table is missing, a capture into available slices still resolves", "[probe]") {
     ScratchDir dir("missing");
     test::write_synthetic_tables<International>(dir.path, 2);
     auto tb = Tablebase::open(test::options_for(dir.path, VariantId::international));
@@ -152,8 +148,7 @@ TEST_CASE("a flipped byte in a block: corrupt for that block, right values elsew
         INFO(name);
         const auto path = dir.path / name;
         const std::string original = test::slurp(path);
-        auto reader = format::TableReader::open(path, VariantId::international,
-                                                rules_fingerprint<International>());
+        auto reader = format::TableReader::open(path, VariantId::international, rules_fingerprint<International>());
         REQUIRE(reader.ok());
         const std::uint64_t payload = 72 + 20 * reader->info().num_blocks;
         REQUIRE(reader->info().num_blocks > 4);
@@ -258,8 +253,7 @@ TEST_CASE("a WDL-only handle never opens .dtw or .dtc files", "[probe]") {
             const Position p = index.unrank(i);
             const Result r = tb->probe_wdl(p);
             REQUIRE(r.ok());
-            if (!has_capture<International>(p))
-                REQUIRE(static_cast<int>(r.wdl) == synthetic_value(m, i).wdl);
+            if (!has_capture<International>(p)) REQUIRE(static_cast<int>(r.wdl) == synthetic_value(m, i).wdl);
         }
     }
     const Position p = first_quiet_position<International>(Material{1, 0, 1, 0});
@@ -292,16 +286,14 @@ TEST_CASE("cache-only probes answer from memory or say not cached", "[probe]") {
     r = tb->probe(p, kWdl, Access::cache_only);
     REQUIRE(r.ok());
     CHECK(static_cast<int>(r.wdl) == synthetic_value(m, index.rank(p)).wdl);
-    CHECK(tb->probe(p, kAllMetrics, Access::cache_only).status ==
-          Status::not_cached);  // DTW not read yet
+    CHECK(tb->probe(p, kAllMetrics, Access::cache_only).status == Status::not_cached);  // DTW not read yet
     REQUIRE(tb->probe(p, kAllMetrics).ok());
     r = tb->probe(reversed<International::Geometry>(p), kAllMetrics, Access::cache_only);
     REQUIRE(r.ok());
     CHECK(r.dtw == synthetic_value(m, index.rank(p)).dtw);
 }
 
-TEST_CASE("the block cache keeps within its budget and gives hit blocks a second chance",
-          "[probe]") {
+TEST_CASE("the block cache keeps within its budget and gives hit blocks a second chance", "[probe]") {
     BlockCache cache(4 * BlockCache::charge(100), 1);
     const auto block = [](std::uint16_t v) {
         std::vector<std::uint16_t> values(400, v);
@@ -321,8 +313,7 @@ TEST_CASE("the block cache keeps within its budget and gives hit blocks a second
         if (cache.contains({1, b})) old.push_back(b);
     REQUIRE(old.size() == 3);
     // A hit marks old[1]; the next eviction takes an unmarked old block, never old[1] or 4.
-    CHECK(cache.lookup({1, old[1]}, 17) ==
-          std::optional<std::uint16_t>(static_cast<std::uint16_t>(old[1])));
+    CHECK(cache.lookup({1, old[1]}, 17) == std::optional<std::uint16_t>(static_cast<std::uint16_t>(old[1])));
     cache.insert({1, 5}, block(1), 0);
     CHECK(cache.contains({1, old[1]}));
     CHECK(cache.contains({1, 4}));

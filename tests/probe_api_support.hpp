@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "format/format.hpp"
 #include "index/scheme_version.hpp"
 #include "index/slice_index.hpp"
-#include "format/format.hpp"
 #include "probe/probe.hpp"
 #include "tests/file_compare_support.hpp"
 
@@ -24,8 +24,7 @@ namespace fs = std::filesystem;
 struct ScratchDir {
     fs::path path;
     explicit ScratchDir(const std::string& name)
-        : path(fs::temp_directory_path() /
-               ("dtb_probe_api_" + name + "_" + std::to_string(::getpid()))) {
+        : path(fs::temp_directory_path() / ("dtb_probe_api_" + name + "_" + std::to_string(::getpid()))) {
         fs::remove_all(path);
         fs::create_directories(path);
     }
@@ -50,8 +49,8 @@ struct SyntheticValue {
     int wdl, dtw, dtc;
 };
 inline SyntheticValue synthetic_value(const Material& m, std::uint64_t i) {
-    const std::uint64_t h = synthetic_hash(
-        i * 131 + static_cast<std::uint64_t>(m.wk * 1000 + m.wm * 100 + m.bk * 10 + m.bm));
+    const std::uint64_t h =
+        synthetic_hash(i * 131 + static_cast<std::uint64_t>(m.wk * 1000 + m.wm * 100 + m.bk * 10 + m.bm));
     const int wdl = static_cast<int>(h % 3);
     if (wdl == 1) return {1, 0, 0};
     return {wdl, 1 + static_cast<int>((h >> 8) % 60), 1 + static_cast<int>((h >> 16) % 30)};
@@ -85,8 +84,7 @@ void write_synthetic_tables(const fs::path& dir, int pieces, std::uint32_t block
             o.block_entries = block_entries;
             o.zstd_level = 1;
             o.threads = 1;
-            auto r = format::write_table(dir / format::file_name(m.name(), info.metric), info,
-                                         v[metric], o);
+            auto r = format::write_table(dir / format::file_name(m.name(), info.metric), info, v[metric], o);
             if (!r) throw std::runtime_error(r.error());
         }
     }
@@ -97,8 +95,7 @@ inline void spit(const fs::path& p, const std::string& bytes) {
     out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
 }
 
-inline probe::Options options_for(const fs::path& dir, VariantId v,
-                                  std::size_t cache_bytes = 8u << 20,
+inline probe::Options options_for(const fs::path& dir, VariantId v, std::size_t cache_bytes = 8u << 20,
                                   unsigned metrics = probe::kAllMetrics) {
     probe::Options o;
     o.directories = {dir};

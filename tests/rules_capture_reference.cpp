@@ -20,9 +20,9 @@ using namespace dtb;
 
 namespace {
 
+using test::captured_list;
 using test::InternationalShortKings;
 using test::TurkishCrowningAtOnce;
-using test::captured_list;
 // Captured pieces removed at once, and a king that may turn back: it can then jump again along
 // the line it came by, over the square its last victim has left.
 struct TurkishKingsTurnBack : Turkish {
@@ -35,7 +35,7 @@ template <class R>
 class ReferenceCaptures {
     using G = typename R::Geometry;
 
-public:
+  public:
     explicit ReferenceCaptures(const Position& p) : p_(p), us_(p.side_to_move) {}
 
     std::vector<std::string> all() {
@@ -59,7 +59,7 @@ public:
         return v;
     }
 
-private:
+  private:
     bool occupied(int sq, Bitboard captured) const {
         Bitboard occ = p_.occupied() & ~bit(from_);  // the moving piece has left its square
         if (R::kRemoveCapturedAtOnce) occ &= ~captured;
@@ -193,8 +193,7 @@ TEST_CASE("capture search equals a square-by-square reference on random position
     compare_with_reference<Turkish>(20000, 2);
 }
 
-TEST_CASE("capture search equals the reference in rule variants no shipped game uses",
-          "[rules][captures][reference]") {
+TEST_CASE("capture search equals the reference in rule variants no shipped game uses", "[rules][captures][reference]") {
     compare_with_reference<InternationalShortKings>(10000, 3);
     compare_with_reference<TurkishCrowningAtOnce>(10000, 4);
     compare_with_reference<TurkishKingsTurnBack>(10000, 5);

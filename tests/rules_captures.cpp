@@ -4,8 +4,6 @@
 // so that square 1 = (1,2), 46 = (10,1), and the dark squares are those with row + column odd.
 #include <algorithm>
 #include <catch2/catch.hpp>
-
-#include "tests/rules_support.hpp"
 #include <initializer_list>
 #include <string>
 #include <string_view>
@@ -15,14 +13,15 @@
 #include "rules/fen.hpp"
 #include "rules/movegen.hpp"
 #include "rules/notation.hpp"
+#include "tests/rules_support.hpp"
 
 using namespace dtb;
 
 namespace {
 
+using test::captured_list;
 using test::pos;
 using test::TurkishCrowningAtOnce;
-using test::captured_list;
 
 // "path [captured] +K" where +K marks a promotion; the whole effect of a move, path included.
 template <class R>
@@ -111,15 +110,13 @@ TEST_CASE("international geometry matches RULES.md numbering", "[rules][geometry
             const struct {
                 Dir d;
                 int dr, dc;
-            } steps[] = {
-                {Dir::NW, -1, -1}, {Dir::NE, -1, +1}, {Dir::SW, +1, -1}, {Dir::SE, +1, +1}};
+            } steps[] = {{Dir::NW, -1, -1}, {Dir::NE, -1, +1}, {Dir::SW, +1, -1}, {Dir::SE, +1, +1}};
             for (const auto& s : steps) {
                 const int r = row + s.dr, c = col + s.dc;
                 const bool on = r >= 1 && r <= 10 && c >= 1 && c <= 10;
                 INFO("square " << n << " dir " << static_cast<int>(s.d));
                 if (on)
-                    CHECK(G::neighbor(b, s.d) ==
-                          sq<International>(std::to_string(intl_number(r, c))));
+                    CHECK(G::neighbor(b, s.d) == sq<International>(std::to_string(intl_number(r, c))));
                 else
                     CHECK(G::neighbor(b, s.d) == -1);
             }
@@ -164,14 +161,12 @@ TEST_CASE("turkish geometry: a1..h8, all 64 squares", "[rules][geometry]") {
 
 TEST_CASE("international start: nine man moves", "[rules][movegen]") {
     const Position p = pos<International>("W:W31-50:B1-20");
-    CHECK(
-        moves_full<International>(p, CaptureMode::unique) ==
-        sorted({"31-26", "31-27", "32-27", "32-28", "33-28", "33-29", "34-29", "34-30", "35-30"}));
+    CHECK(moves_full<International>(p, CaptureMode::unique) ==
+          sorted({"31-26", "31-27", "32-27", "32-28", "33-28", "33-29", "34-29", "34-30", "35-30"}));
     Position b = p;
     b.side_to_move = Color::black;
-    CHECK(
-        moves_full<International>(b, CaptureMode::unique) ==
-        sorted({"16-21", "17-21", "17-22", "18-22", "18-23", "19-23", "19-24", "20-24", "20-25"}));
+    CHECK(moves_full<International>(b, CaptureMode::unique) ==
+          sorted({"16-21", "17-21", "17-22", "18-22", "18-23", "19-23", "19-24", "20-24", "20-25"}));
 }
 
 TEST_CASE("turkish start: eight forward moves, no sideways room", "[rules][movegen]") {
@@ -183,19 +178,16 @@ TEST_CASE("turkish start: eight forward moves, no sideways room", "[rules][moveg
 TEST_CASE("turkish man moves forward and sideways, king flies orthogonally", "[rules][movegen]") {
     // White man d4: d5, c4, e4 (never backward, never diagonal). White king a1 (corner): a2..a8 and
     // b1..h1, 14 moves. Black man h7 is far away.
-    CHECK(moves_full<Turkish>(pos<Turkish>("W:Wd4:Bh7"), CaptureMode::unique) ==
-          sorted({"d4-d5", "d4-c4", "d4-e4"}));
+    CHECK(moves_full<Turkish>(pos<Turkish>("W:Wd4:Bh7"), CaptureMode::unique) == sorted({"d4-d5", "d4-c4", "d4-e4"}));
     std::vector<std::string> king;
     for (char r = '2'; r <= '8'; ++r) king.push_back(std::string("a1-a") + r);
     for (char f = 'b'; f <= 'h'; ++f) king.push_back(std::string("a1-") + f + "1");
     CHECK(moves_full<Turkish>(pos<Turkish>("W:WKa1:Bh7"), CaptureMode::unique) == sorted(king));
     // Black man d5 moves towards row 1: d4, c5, e5.
-    CHECK(moves_full<Turkish>(pos<Turkish>("B:Wa2:Bd5"), CaptureMode::unique) ==
-          sorted({"d5-d4", "d5-c5", "d5-e5"}));
+    CHECK(moves_full<Turkish>(pos<Turkish>("B:Wa2:Bd5"), CaptureMode::unique) == sorted({"d5-d4", "d5-c5", "d5-e5"}));
 }
 
-TEST_CASE("international king flies along diagonals; man promotes by a plain move",
-          "[rules][movegen]") {
+TEST_CASE("international king flies along diagonals; man promotes by a plain move", "[rules][movegen]") {
     // King 46 (corner): only the long diagonal; black men on 23 and 19 (nothing to take: 19 stands
     // behind 23), so 41, 37, 32, 28.
     CHECK(moves_full<International>(pos<International>("W:WK46:B19,23"), CaptureMode::unique) ==
@@ -219,12 +211,10 @@ TEST_CASE("international majority: two men outweigh one king", "[rules][captures
     CHECK(moves_full<International>(p, CaptureMode::paths) == sorted({"47x38x29 [33,42]"}));
     // Without 33 both captures take one piece, and the player chooses freely.
     const Position q = pos<International>("W:W32,47:B42,K28");
-    CHECK(moves_full<International>(q, CaptureMode::unique) ==
-          sorted({"32x23 [28]", "47x38 [42]"}));
+    CHECK(moves_full<International>(q, CaptureMode::unique) == sorted({"32x23 [28]", "47x38 [42]"}));
 }
 
-TEST_CASE("international majority: a king's long capture beats a man's short one",
-          "[rules][captures][majority]") {
+TEST_CASE("international majority: a king's long capture beats a man's short one", "[rules][captures][majority]") {
     // King 46 takes 37 and, landing on 23, 29 (see the landing-choice test below): two pieces.
     // White man 36 = (8,1) takes 31 = (7,2) landing on 27 = (6,3), then nothing (21, 22 empty):
     // one piece. 31 lies on none of the king's lines. Only the king's captures are legal.
@@ -233,8 +223,7 @@ TEST_CASE("international majority: a king's long capture beats a man's short one
           sorted({"46x23x34 [29,37]", "46x23x40 [29,37]", "46x23x45 [29,37]"}));
 }
 
-TEST_CASE("turkish majority: most pieces wins, a king counts as one",
-          "[rules][captures][majority]") {
+TEST_CASE("turkish majority: most pieces wins, a king counts as one", "[rules][captures][majority]") {
     // White man b2: N over b3 (black king) to b4, then N over b5 to b6: two pieces.
     // White man g2: E? no; N over g3 to g4 then N over g5 to g6 then N over g7 to g8: three men.
     // The three-man capture is the only legal move, and g8 crowns.
@@ -245,8 +234,7 @@ TEST_CASE("turkish majority: most pieces wins, a king counts as one",
 // ---------------------------------------------------------------------------------------------
 // International: captured pieces stay on the board until the end of the capture.
 
-TEST_CASE("international king cannot turn back over a piece it has jumped",
-          "[rules][captures][blocking]") {
+TEST_CASE("international king cannot turn back over a piece it has jumped", "[rules][captures][blocking]") {
     // King 28 = (6,5) on the long diagonal. NE: 23 empty, 19 black, then 14, 10, 5 empty -> lands
     // on any of them; from there the only way to 37 is back over 19, which still stands: no second
     // capture. SW: 32 empty, 37 black, lands 41 or 46; the way back to 19 crosses 37. Five single
@@ -254,8 +242,7 @@ TEST_CASE("international king cannot turn back over a piece it has jumped",
     const Position p = pos<International>("W:WK28:B19,37");
     CHECK(moves_full<International>(p, CaptureMode::paths) ==
           sorted({"28x14 [19]", "28x10 [19]", "28x5 [19]", "28x41 [37]", "28x46 [37]"}));
-    CHECK(moves_full<International>(p, CaptureMode::unique) ==
-          moves_full<International>(p, CaptureMode::paths));
+    CHECK(moves_full<International>(p, CaptureMode::unique) == moves_full<International>(p, CaptureMode::paths));
 }
 
 TEST_CASE("international king cannot pass through a piece it captured earlier in a circuit",
@@ -274,10 +261,8 @@ TEST_CASE("international king cannot pass through a piece it captured earlier in
     // So the only legal move is the four-piece circuit, ending on 22. Were 28 removed when jumped,
     // the king could also land on 28, 33, 39, 44 or 50.
     const Position p = pos<International>("W:WK32:B7,8,17,28");
-    CHECK(moves_full<International>(p, CaptureMode::paths) ==
-          sorted({"32x19x2x11x22 [7,8,17,28]"}));
-    CHECK(moves_full<International>(p, CaptureMode::unique) ==
-          sorted({"32x19x2x11x22 [7,8,17,28]"}));
+    CHECK(moves_full<International>(p, CaptureMode::paths) == sorted({"32x19x2x11x22 [7,8,17,28]"}));
+    CHECK(moves_full<International>(p, CaptureMode::unique) == sorted({"32x19x2x11x22 [7,8,17,28]"}));
 }
 
 TEST_CASE("international man may pass the same empty square twice, never jump a piece twice",
@@ -293,18 +278,15 @@ TEST_CASE("international man may pass the same empty square twice, never jump a 
     // (A man can never land on the square of a piece it took: those squares are on rows of the
     // other parity.) One move in unique mode, two paths.
     const Position p = pos<International>("W:W37:B12,13,22,23,32,33,43,K48");
-    CHECK(moves_effect<International>(p, CaptureMode::unique) ==
-          sorted({"37x39 [12,13,22,23,32,33]"}));
+    CHECK(moves_effect<International>(p, CaptureMode::unique) == sorted({"37x39 [12,13,22,23,32,33]"}));
     CHECK(moves_full<International>(p, CaptureMode::paths) ==
-          sorted({"37x28x17x8x19x28x39 [12,13,22,23,32,33]",
-                  "37x28x19x8x17x28x39 [12,13,22,23,32,33]"}));
+          sorted({"37x28x17x8x19x28x39 [12,13,22,23,32,33]", "37x28x19x8x17x28x39 [12,13,22,23,32,33]"}));
 }
 
 // ---------------------------------------------------------------------------------------------
 // Promotion during a capture.
 
-TEST_CASE("international man passing the last row mid-capture stays a man",
-          "[rules][captures][promotion]") {
+TEST_CASE("international man passing the last row mid-capture stays a man", "[rules][captures][promotion]") {
     // White man 13 = (3,6): NW over 8 (2,5) lands on 2 (1,4) on row 1; from 2, SW over 7 (2,3)
     // lands on 11 (3,2); from 11 nothing. It ends off the last row: no promotion.
     const Position p = pos<International>("W:W13:B7,8");
@@ -318,16 +300,13 @@ TEST_CASE("international man passing the last row mid-capture stays a man",
     CHECK(to_fen<International>(after) == "B:W11:B");
     CHECK(after.kings == 0);
     // Ending on the row promotes.
-    CHECK(moves_full<International>(pos<International>("W:W13:B8"), CaptureMode::unique) ==
-          sorted({"13x2 [8] +K"}));
+    CHECK(moves_full<International>(pos<International>("W:W13:B8"), CaptureMode::unique) == sorted({"13x2 [8] +K"}));
     // Black too: man 38 = (8,5) takes 43 = (9,6) (forward for Black) landing on 49 = (10,7), on
     // Black's promotion row.
-    CHECK(moves_full<International>(pos<International>("B:W43:B38"), CaptureMode::unique) ==
-          sorted({"38x49 [43] +K"}));
+    CHECK(moves_full<International>(pos<International>("B:W43:B38"), CaptureMode::unique) == sorted({"38x49 [43] +K"}));
 }
 
-TEST_CASE("turkish man reaching the last row mid-capture goes on sideways as a man",
-          "[rules][captures][promotion]") {
+TEST_CASE("turkish man reaching the last row mid-capture goes on sideways as a man", "[rules][captures][promotion]") {
     // White man c6; black men c4, c7, e5, kings d8, f8 (black men never stand on row 8).
     // N over c7 to c8 (last row), then only as a man: E over d8 to e8, E over f8 to
     // g8, crowned at the end. A king on c8 could also have flown S over c4 (c7 gone, c6 its
@@ -346,8 +325,7 @@ TEST_CASE("turkish man reaching the last row mid-capture goes on sideways as a m
 // once), so this is a field of the variant". No shipped variant sets it; the generator must
 // still honour it (test::TurkishCrowningAtOnce, tests/rules_support.hpp).
 
-TEST_CASE("turkish crowning at once: the new king goes on capturing",
-          "[rules][captures][promotion]") {
+TEST_CASE("turkish crowning at once: the new king goes on capturing", "[rules][captures][promotion]") {
     // White man b6 jumps N over b7 to b8. As a man it stops there (c8 is empty, so no sideways
     // jump). Crowned at once it flies E over the king on d8 to any of e8..h8 (a 180-degree turn
     // back S is banned, and from e8..h8 nothing more is in reach).
@@ -390,12 +368,10 @@ TEST_CASE("international king: every landing square is a move; a continuing land
     const Position p = pos<International>("W:WK46:B29,37");
     CHECK(moves_full<International>(p, CaptureMode::paths) ==
           sorted({"46x23x34 [29,37]", "46x23x40 [29,37]", "46x23x45 [29,37]"}));
-    CHECK(moves_full<International>(p, CaptureMode::unique) ==
-          moves_full<International>(p, CaptureMode::paths));
+    CHECK(moves_full<International>(p, CaptureMode::unique) == moves_full<International>(p, CaptureMode::paths));
     // With 29 gone, each of the seven landings is a move of its own.
     CHECK(moves_full<International>(pos<International>("W:WK46:B37"), CaptureMode::unique) ==
-          sorted({"46x32 [37]", "46x28 [37]", "46x23 [37]", "46x19 [37]", "46x14 [37]",
-                  "46x10 [37]", "46x5 [37]"}));
+          sorted({"46x32 [37]", "46x28 [37]", "46x23 [37]", "46x19 [37]", "46x14 [37]", "46x10 [37]", "46x5 [37]"}));
 }
 
 TEST_CASE("international king: the landing square before the next jump makes a different path",
@@ -417,19 +393,16 @@ TEST_CASE("turkish king: the landing square before the next jump makes a differe
           "[rules][captures][king][duplicates]") {
     // King a1, black a3 and a6: over a3 it lands on a4 or a5, then takes a6 landing on a7 or a8.
     const Position p = pos<Turkish>("W:WKa1:Ba3,a6");
-    CHECK(moves_effect<Turkish>(p, CaptureMode::unique) ==
-          sorted({"a1xa7 [a3,a6]", "a1xa8 [a3,a6]"}));
+    CHECK(moves_effect<Turkish>(p, CaptureMode::unique) == sorted({"a1xa7 [a3,a6]", "a1xa8 [a3,a6]"}));
     CHECK(moves_full<Turkish>(p, CaptureMode::paths) ==
           sorted({"a1xa4xa7 [a3,a6]", "a1xa4xa8 [a3,a6]", "a1xa5xa7 [a3,a6]", "a1xa5xa8 [a3,a6]"}));
 }
 
-TEST_CASE("turkish king: every landing square is a move; a continuing landing is forced",
-          "[rules][captures][king]") {
+TEST_CASE("turkish king: every landing square is a move; a continuing landing is forced", "[rules][captures][king]") {
     // King a1: N over a3, lands a4..a8. From a5 only: E over c5, lands d5..h5 (five moves).
     const Position p = pos<Turkish>("W:WKa1:Ba3,c5");
     CHECK(moves_full<Turkish>(p, CaptureMode::paths) ==
-          sorted({"a1xa5xd5 [a3,c5]", "a1xa5xe5 [a3,c5]", "a1xa5xf5 [a3,c5]", "a1xa5xg5 [a3,c5]",
-                  "a1xa5xh5 [a3,c5]"}));
+          sorted({"a1xa5xd5 [a3,c5]", "a1xa5xe5 [a3,c5]", "a1xa5xf5 [a3,c5]", "a1xa5xg5 [a3,c5]", "a1xa5xh5 [a3,c5]"}));
     CHECK(moves_full<Turkish>(pos<Turkish>("W:WKa1:BKd1"), CaptureMode::unique) ==
           sorted({"a1xe1 [d1]", "a1xf1 [d1]", "a1xg1 [d1]", "a1xh1 [d1]"}));
 }
@@ -437,9 +410,8 @@ TEST_CASE("turkish king: every landing square is a move; a continuing landing is
 // ---------------------------------------------------------------------------------------------
 // Same move by several paths; the origin is empty during the capture.
 
-TEST_CASE(
-    "international man circuit back to its origin: once in unique mode, per path in paths mode",
-    "[rules][captures][duplicates]") {
+TEST_CASE("international man circuit back to its origin: once in unique mode, per path in paths mode",
+          "[rules][captures][duplicates]") {
     // White man 32 = (7,4), black men 28 (6,5), 18 (4,5), 17 (4,3), 27 (6,3) around 22 (5,4).
     // Clockwise: NE over 28 to 23, NW over 18 to 12, SW over 17 to 21, SE over 27 to 32, its own
     // origin, which counts as empty. Anticlockwise: 32x21x12x23x32. No other branch (every other
@@ -516,12 +488,10 @@ TEST_CASE("turkish king may not turn 180 degrees between two jumps", "[rules][ca
     // A 90-degree turn is fine: king c1, black king e1 and man g3: E over e1 lands f1, g1, h1; from
     // g1 N over g3 lands g4..g8 (five moves). From f1/h1 nothing.
     CHECK(moves_effect<Turkish>(pos<Turkish>("W:WKc1:BKe1,g3"), CaptureMode::unique) ==
-          sorted({"c1xg4 [e1,g3]", "c1xg5 [e1,g3]", "c1xg6 [e1,g3]", "c1xg7 [e1,g3]",
-                  "c1xg8 [e1,g3]"}));
+          sorted({"c1xg4 [e1,g3]", "c1xg5 [e1,g3]", "c1xg6 [e1,g3]", "c1xg7 [e1,g3]", "c1xg8 [e1,g3]"}));
 }
 
-TEST_CASE("turkish king starting square is empty during its capture",
-          "[rules][captures][turkish][duplicates]") {
+TEST_CASE("turkish king starting square is empty during its capture", "[rules][captures][turkish][duplicates]") {
     // King d4; black d6, e4, f7, g5.
     //  - N over d6 (gone): lands d7, d8. d8: nothing. d7: E over f7 to g7 or h7. h7: nothing.
     //    g7: S over g5 to g4..g1; only g4 goes on: W over e4 to d4 (its own origin, empty), c4,
@@ -545,30 +515,23 @@ TEST_CASE("turkish king starting square is empty during its capture",
 
 TEST_CASE("international man captures backward; turkish man never does", "[rules][captures][men]") {
     // White man 28 = (6,5); black 33 = (7,6) is behind it (SE), 39 = (8,7) empty.
-    CHECK(moves_full<International>(pos<International>("W:W28:B33"), CaptureMode::unique) ==
-          sorted({"28x39 [33]"}));
+    CHECK(moves_full<International>(pos<International>("W:W28:B33"), CaptureMode::unique) == sorted({"28x39 [33]"}));
     // Black man 28; white 23 = (5,6) is behind it for Black (NE), 19 empty.
-    CHECK(moves_full<International>(pos<International>("B:W23:B28"), CaptureMode::unique) ==
-          sorted({"28x19 [23]"}));
+    CHECK(moves_full<International>(pos<International>("B:W23:B28"), CaptureMode::unique) == sorted({"28x19 [23]"}));
     // Turkish white man d4 with a black man behind on d3 (d2 empty): no capture, plain moves.
-    CHECK(moves_full<Turkish>(pos<Turkish>("W:Wd4:Bd3"), CaptureMode::unique) ==
-          sorted({"d4-d5", "d4-c4", "d4-e4"}));
+    CHECK(moves_full<Turkish>(pos<Turkish>("W:Wd4:Bd3"), CaptureMode::unique) == sorted({"d4-d5", "d4-c4", "d4-e4"}));
     CHECK_FALSE(has_capture<Turkish>(pos<Turkish>("W:Wd4:Bd3")));
     // ... but sideways it must capture.
-    CHECK(moves_full<Turkish>(pos<Turkish>("W:Wd4:Bd3,e4"), CaptureMode::unique) ==
-          sorted({"d4xf4 [e4]"}));
+    CHECK(moves_full<Turkish>(pos<Turkish>("W:Wd4:Bd3,e4"), CaptureMode::unique) == sorted({"d4xf4 [e4]"}));
     // Black man d5 with a white man behind on d6: no capture.
-    CHECK(moves_full<Turkish>(pos<Turkish>("B:Wd6:Bd5"), CaptureMode::unique) ==
-          sorted({"d5-d4", "d5-c5", "d5-e5"}));
+    CHECK(moves_full<Turkish>(pos<Turkish>("B:Wd6:Bd5"), CaptureMode::unique) == sorted({"d5-d4", "d5-c5", "d5-e5"}));
     // Black man d5 captures forward (towards row 1) over d4.
-    CHECK(moves_full<Turkish>(pos<Turkish>("B:Wd4:Bd5"), CaptureMode::unique) ==
-          sorted({"d5xd3 [d4]"}));
+    CHECK(moves_full<Turkish>(pos<Turkish>("B:Wd4:Bd5"), CaptureMode::unique) == sorted({"d5xd3 [d4]"}));
 }
 
 TEST_CASE("turkish man never moves or captures diagonally", "[rules][captures][men]") {
     // White man d4, black e5 (diagonal, f6 empty): no capture; plain moves only.
-    CHECK(moves_full<Turkish>(pos<Turkish>("W:Wd4:Be5"), CaptureMode::unique) ==
-          sorted({"d4-d5", "d4-c4", "d4-e4"}));
+    CHECK(moves_full<Turkish>(pos<Turkish>("W:Wd4:Be5"), CaptureMode::unique) == sorted({"d4-d5", "d4-c4", "d4-e4"}));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -608,8 +571,7 @@ TEST_CASE("generate returns the number of pieces each legal capture takes", "[ru
     // and two paths.
     CHECK(count_moves<International>(pos<International>("W:W31-50:B1-20")) == 9);
     CHECK(count_moves<International>(pos<International>("W:W32:B17,18,27,28")) == 1);
-    CHECK(count_moves<International>(pos<International>("W:W32:B17,18,27,28"),
-                                     CaptureMode::paths) == 2);
+    CHECK(count_moves<International>(pos<International>("W:W32:B17,18,27,28"), CaptureMode::paths) == 2);
     // Captures-only generation leaves quiet moves out.
     CHECK(MoveGenerator<International>(pos<International>("W:W31-50:B1-20"), l, CaptureMode::unique)
               .generate_captures_only() == 0);

@@ -1,12 +1,11 @@
 // PDN FEN parsing and printing (fen.hpp; RULES.md 1 and 2, "Board and notation").
 #include <catch2/catch.hpp>
-
-#include "tests/rules_support.hpp"
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "rules/fen.hpp"
+#include "tests/rules_support.hpp"
 
 using namespace dtb;
 
@@ -24,8 +23,7 @@ bool is_canonical(const std::string& fen) {
     const size_t b = fen.find(":B");
     if (b == std::string::npos || fen.find(":B", b + 1) != std::string::npos) return false;
     if (fen.find('-') != std::string::npos) return false;
-    for (const std::string_view list :
-         {std::string_view(fen).substr(3, b - 3), std::string_view(fen).substr(b + 2)}) {
+    for (const std::string_view list : {std::string_view(fen).substr(3, b - 3), std::string_view(fen).substr(b + 2)}) {
         int last = -1;
         std::string_view rest = list;
         while (!rest.empty()) {
@@ -190,8 +188,7 @@ TEST_CASE("FEN canonical strings", "[rules][fen]") {
     CHECK(to_fen<International>(pos<International>("W:W31-50:B1-20")) ==
           "W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,"
           "12,13,14,15,16,17,18,19,20");
-    CHECK(to_fen<International>(pos<International>(
-              "B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46")) ==
+    CHECK(to_fen<International>(pos<International>("B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46")) ==
           "B:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46:BK17,K24");
     CHECK(to_fen<International>(pos<International>("W:W46,K32,31:B1")) == "W:W31,K32,46:B1");
     CHECK(to_fen<Turkish>(pos<Turkish>("W:Wa2-h2,a3-h3:Ba6-h6,a7-h7")) ==
@@ -208,16 +205,14 @@ TEST_CASE("FEN canonical strings", "[rules][fen]") {
 TEST_CASE("FEN piece lists in either order; ranges; kings", "[rules][fen]") {
     CHECK(pos<International>("W:B1-20:W31-50") == pos<International>("W:W31-50:B1-20"));
     CHECK(pos<International>("B:B1-20:W31-50") == pos<International>("B:W31-50:B1-20"));
-    CHECK(pos<Turkish>("W:Ba6-h6,a7-h7:Wa2-h2,a3-h3") ==
-          pos<Turkish>("W:Wa2-h2,a3-h3:Ba6-h6,a7-h7"));
+    CHECK(pos<Turkish>("W:Ba6-h6,a7-h7:Wa2-h2,a3-h3") == pos<Turkish>("W:Wa2-h2,a3-h3:Ba6-h6,a7-h7"));
     const Position p = pos<International>("W:W31-50:B1-20");
     CHECK(p.side_to_move == Color::white);
     CHECK(popcount(p.of(Color::white)) == 20);
     CHECK(popcount(p.of(Color::black)) == 20);
     CHECK(p.kings == 0);
     // Ranges expand to every square; K31-35 makes five kings.
-    CHECK(to_fen<International>(pos<International>("W:WK31-35,36:B1")) ==
-          "W:WK31,K32,K33,K34,K35,36:B1");
+    CHECK(to_fen<International>(pos<International>("W:WK31-35,36:B1")) == "W:WK31,K32,K33,K34,K35,36:B1");
     CHECK(pos<International>("W:WK31-K35:B1") == pos<International>("W:WK31,K32,K33,K34,K35:B1"));
     CHECK(pos<International>("B:W31-31:B1") == pos<International>("B:W31:B1"));
     // Turkish ranges along a rank or a file.
@@ -273,9 +268,9 @@ TEST_CASE("FEN malformed input is rejected with a message", "[rules][fen]") {
     check_rejected<Turkish>("W:W31-50:B1-20");
     check_rejected<International>("W:Wa2-h2,a3-h3:Ba6-h6,a7-h7");
     // Garbage.
-    for (const char* bad : {"hello", "W:X1", "", "W:W1,,2", "W:W31,,32:B1", "X:W31:B1",
-                            "W:W31:B1:W32", "W:W31:B1:B2", "W:W31:", "W:W35-31:B1", "W:W31-:B1",
-                            "W:WK:B1", "W;W31;B1", "W:W31 32:B1", "   ", ":W31:B1"}) {
+    for (const char* bad :
+         {"hello", "W:X1", "", "W:W1,,2", "W:W31,,32:B1", "X:W31:B1", "W:W31:B1:W32", "W:W31:B1:B2",
+          "W:W31:", "W:W35-31:B1", "W:W31-:B1", "W:WK:B1", "W;W31;B1", "W:W31 32:B1", "   ", ":W31:B1"}) {
         check_rejected<International>(bad);
     }
     for (const char* bad : {"hello", "W:X1", "", "W:Wa2,,b2", "W:Wa2-c3:Ba7", "W:Wd6-d2:Ba7"})

@@ -1,13 +1,12 @@
 // make_move and colour reversal (position.hpp, move.hpp).
 #include <catch2/catch.hpp>
-
-#include "tests/rules_support.hpp"
 #include <string>
 #include <string_view>
 
 #include "rules/fen.hpp"
 #include "rules/movegen.hpp"
 #include "rules/notation.hpp"
+#include "tests/rules_support.hpp"
 
 using namespace dtb;
 
@@ -83,34 +82,27 @@ TEST_CASE("make_move: captures remove men and kings, promotions crown", "[rules]
 TEST_CASE("reversed: twice is the identity; the start maps to itself", "[rules][reversed]") {
     using GI = International::Geometry;
     using GT = Turkish::Geometry;
-    for (const char* fen :
-         {"W:W31-50:B1-20", "B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46",
-          "W:W25,27,28,30,32,33,34,35,37,38:B12,13,14,16,18,19,21,23,24,26", "W:WK31-50:BK1-20",
-          "W:W6,7,8,9,10:B41,42,43,44,45", "W:W:B1", "B:WK5:B"}) {
+    for (const char* fen : {"W:W31-50:B1-20", "B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46",
+                            "W:W25,27,28,30,32,33,34,35,37,38:B12,13,14,16,18,19,21,23,24,26", "W:WK31-50:BK1-20",
+                            "W:W6,7,8,9,10:B41,42,43,44,45", "W:W:B1", "B:WK5:B"}) {
         INFO(fen);
         const Position p = pos<International>(fen);
         CHECK(reversed<GI>(reversed<GI>(p)) == p);
         CHECK(reversed<GI>(p) != p);  // the side to move differs at least
     }
-    for (const char* fen :
-         {"W:Wa2-h2,a3-h3:Ba6-h6,a7-h7", "W:Wa2,b2,Kd4:Bc7,Kh8", "B:WKa1:Bh7", "W"}) {
+    for (const char* fen : {"W:Wa2-h2,a3-h3:Ba6-h6,a7-h7", "W:Wa2,b2,Kd4:Bc7,Kh8", "B:WKa1:Bh7", "W"}) {
         INFO(fen);
         const Position p = pos<Turkish>(fen);
         CHECK(reversed<GT>(reversed<GT>(p)) == p);
     }
     // The start position is symmetric: reversed, it is the start with Black to move.
-    CHECK(reversed<GI>(pos<International>("W:W31-50:B1-20")) ==
-          pos<International>("B:W31-50:B1-20"));
-    CHECK(reversed<GI>(pos<International>("B:W31-50:B1-20")) ==
-          pos<International>("W:W31-50:B1-20"));
-    CHECK(reversed<GT>(pos<Turkish>("W:Wa2-h2,a3-h3:Ba6-h6,a7-h7")) ==
-          pos<Turkish>("B:Wa2-h2,a3-h3:Ba6-h6,a7-h7"));
+    CHECK(reversed<GI>(pos<International>("W:W31-50:B1-20")) == pos<International>("B:W31-50:B1-20"));
+    CHECK(reversed<GI>(pos<International>("B:W31-50:B1-20")) == pos<International>("W:W31-50:B1-20"));
+    CHECK(reversed<GT>(pos<Turkish>("W:Wa2-h2,a3-h3:Ba6-h6,a7-h7")) == pos<Turkish>("B:Wa2-h2,a3-h3:Ba6-h6,a7-h7"));
     // Square n maps to 51 - n, colours swap: white man 32 and king 46 become black 19 and K5.
-    CHECK(to_fen<International>(reversed<GI>(pos<International>("W:W32,K46:B1"))) ==
-          "B:W50:BK5,19");
+    CHECK(to_fen<International>(reversed<GI>(pos<International>("W:W32,K46:B1"))) == "B:W50:BK5,19");
     // a1 <-> h8, d4 <-> e5.
-    CHECK(to_fen<Turkish>(reversed<GT>(pos<Turkish>("W:Wa2,b2,Kd4:Bc7,Kh8"))) ==
-          "B:WKa1,f2:BKe5,g7,h7");
+    CHECK(to_fen<Turkish>(reversed<GT>(pos<Turkish>("W:Wa2,b2,Kd4:Bc7,Kh8"))) == "B:WKa1,f2:BKe5,g7,h7");
 }
 
 TEST_CASE("reversed: the moves of a reversed position are the rotated moves", "[rules][reversed]") {
@@ -131,8 +123,7 @@ TEST_CASE("reversed: the moves of a reversed position are the rotated moves", "[
                     o.captured != G::rotate(m.captured) || o.num_landings != m.num_landings)
                     continue;
                 bool same = true;
-                for (int i = 0; i < m.num_landings; ++i)
-                    same = same && o.landings[i] == G::rotate_bit(m.landings[i]);
+                for (int i = 0; i < m.num_landings; ++i) same = same && o.landings[i] == G::rotate_bit(m.landings[i]);
                 found = found || same;
             }
             CHECK(found);
@@ -147,8 +138,7 @@ TEST_CASE("reversed: the moves of a reversed position are the rotated moves", "[
                     o.promotes != m.promotes || o.by_king != m.by_king)
                     continue;
                 bool same = true;
-                for (int i = 0; i < m.num_landings; ++i)
-                    same = same && o.landings[i] == G::rotate_bit(m.landings[i]);
+                for (int i = 0; i < m.num_landings; ++i) same = same && o.landings[i] == G::rotate_bit(m.landings[i]);
                 if (same) twin = &o;
             }
             INFO("move " << move_full_path<International>(m));

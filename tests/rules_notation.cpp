@@ -1,13 +1,12 @@
 // Move notation (notation.hpp): parse_move, move_to_string, move_full_path.
 #include <catch2/catch.hpp>
-
-#include "tests/rules_support.hpp"
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "rules/fen.hpp"
 #include "rules/notation.hpp"
+#include "tests/rules_support.hpp"
 
 using namespace dtb;
 
@@ -59,8 +58,7 @@ TEST_CASE("parse_move: plain moves", "[rules][notation]") {
     // Every legal move of the start parses back from its own notation.
     MoveList l;
     generate_moves<International>(p, l);
-    for (const Move& x : l)
-        CHECK(parse_ok<International>(p, move_to_string<International>(x, l)).same_effect(x));
+    for (const Move& x : l) CHECK(parse_ok<International>(p, move_to_string<International>(x, l)).same_effect(x));
 
     const Position t = pos<Turkish>("W:Wa2-h2,a3-h3:Ba6-h6,a7-h7");
     const Move d = parse_ok<Turkish>(t, "d3-d4");
@@ -93,8 +91,7 @@ TEST_CASE("parse_move: full paths and short forms of a capture", "[rules][notati
     CHECK(s.num_captured() == 5);
 }
 
-TEST_CASE("parse_move: ambiguous short form is rejected with the alternatives",
-          "[rules][notation]") {
+TEST_CASE("parse_move: ambiguous short form is rejected with the alternatives", "[rules][notation]") {
     // King 37 = (8,3), white man 19 = (4,7), black men 32, 22, 18, 8.
     // 37: NE over 32 lands 28 or 23 (19 is white). From 28: NW over 22 lands 17, 11, 6; from 17
     // NE over 8 (12 empty) lands 3 (row 1). From 23: NW over 18 lands 12, 7, 1; from 12 NE over 8
@@ -114,17 +111,14 @@ TEST_CASE("parse_move: ambiguous short form is rejected with the alternatives",
     CHECK(err.find("37x23x12x3") != std::string::npos);
     // Any intermediate landing square settles it.
     const Move a = parse_ok<International>(p, "37x28x3");
-    CHECK(a.captured == (bit(sq<International>("32")) | bit(sq<International>("22")) |
-                         bit(sq<International>("8"))));
+    CHECK(a.captured == (bit(sq<International>("32")) | bit(sq<International>("22")) | bit(sq<International>("8"))));
     CHECK(parse_ok<International>(p, "37x17x3").same_effect(a));
     CHECK(parse_ok<International>(p, "37x28x17x3").same_effect(a));
     const Move b = parse_ok<International>(p, "37x12x3");
-    CHECK(b.captured == (bit(sq<International>("32")) | bit(sq<International>("18")) |
-                         bit(sq<International>("8"))));
+    CHECK(b.captured == (bit(sq<International>("32")) | bit(sq<International>("18")) | bit(sq<International>("8"))));
     CHECK(parse_ok<International>(p, "37x23x12x3").same_effect(b));
     // The full paths printed by move_to_string parse back to their own moves.
-    for (const Move& m : l)
-        CHECK(parse_ok<International>(p, move_to_string<International>(m, l)).same_effect(m));
+    for (const Move& m : l) CHECK(parse_ok<International>(p, move_to_string<International>(m, l)).same_effect(m));
 }
 
 TEST_CASE("parse_move: illegal moves are rejected naming the legal moves", "[rules][notation]") {
@@ -134,8 +128,7 @@ TEST_CASE("parse_move: illegal moves are rejected naming the legal moves", "[rul
         CHECK_FALSE(parse_move<International>(p, bad).ok());
     const std::string err = parse_error<International>(p, "32-23");
     CHECK(err.find("illegal") != std::string::npos);
-    for (const char* m :
-         {"31-26", "31-27", "32-27", "32-28", "33-28", "33-29", "34-29", "34-30", "35-30"}) {
+    for (const char* m : {"31-26", "31-27", "32-27", "32-28", "33-28", "33-29", "34-29", "34-30", "35-30"}) {
         INFO(m);
         CHECK(err.find(m) != std::string::npos);
     }
@@ -156,8 +149,7 @@ TEST_CASE("parse_move: illegal moves are rejected naming the legal moves", "[rul
     CHECK_FALSE(parse_move<International>(pos<International>("W:W46:B37,41"), "46-41").ok());
 }
 
-TEST_CASE("move_to_string: full path only when two legal captures share from and to",
-          "[rules][notation]") {
+TEST_CASE("move_to_string: full path only when two legal captures share from and to", "[rules][notation]") {
     MoveList l;
     // One capture per (from, to): short forms, even for a multi-capture.
     const Position p = pos<International>("W:WK46:B29,37");
@@ -183,6 +175,5 @@ TEST_CASE("move_to_string: full path only when two legal captures share from and
     CHECK(s == std::vector<std::string>{"d4-c4", "d4-d5", "d4-e4"});
     // legal_moves_text: the moves separated by spaces, "(none)" when there are none.
     CHECK(legal_moves_text<International>(pos<International>("W:W46:B37,41")) == "(none)");
-    CHECK(legal_moves_text<International>(pos<International>("W:WK46:B37")).find("46x5") !=
-          std::string::npos);
+    CHECK(legal_moves_text<International>(pos<International>("W:WK46:B37")).find("46x5") != std::string::npos);
 }

@@ -101,8 +101,7 @@ TEST_CASE("read_pdn: tags, moves, comments, variations, NAGs and results", "[rul
     CHECK(*g0.tag("event") == "Cup \"A\" 2024");
     CHECK(g0.tag("White") == nullptr);
     // The variations, the NAG, the strengths "!", "?!", "(?)" and the comments are skipped.
-    CHECK(texts(g0) ==
-          std::vector<std::string>{"32-28", "19-23", "28x19", "14x23", "37-32", "10-14"});
+    CHECK(texts(g0) == std::vector<std::string>{"32-28", "19-23", "28x19", "14x23", "37-32", "10-14"});
     CHECK(g0.moves[0].line == 6);
     CHECK(g0.moves[2].line == 7);
     CHECK(g0.moves[4].line == 9);
@@ -139,9 +138,8 @@ TEST_CASE("read_pdn: tags, moves, comments, variations, NAGs and results", "[rul
 
 TEST_CASE("read_pdn: both result notations", "[rules][pdn]") {
     const std::vector<std::pair<const char*, PdnResult>> cases = {
-        {"2-0", PdnResult::white_wins}, {"1-0", PdnResult::white_wins},
-        {"1-1", PdnResult::draw},       {"1/2-1/2", PdnResult::draw},
-        {"0-2", PdnResult::black_wins}, {"0-1", PdnResult::black_wins},
+        {"2-0", PdnResult::white_wins}, {"1-0", PdnResult::white_wins}, {"1-1", PdnResult::draw},
+        {"1/2-1/2", PdnResult::draw},   {"0-2", PdnResult::black_wins}, {"0-1", PdnResult::black_wins},
         {"*", PdnResult::unknown}};
     for (const auto& [token, result] : cases) {
         INFO(token);
@@ -158,8 +156,8 @@ TEST_CASE("read_pdn: both result notations", "[rules][pdn]") {
 }
 
 TEST_CASE("read_pdn: empty and comment-only input make no games", "[rules][pdn]") {
-    for (const char* text : {"", "   \n\t\r\n", "{just a comment}\n; and another\n% escape\n", "*",
-                             "* * 2-0", "\xEF\xBB\xBF"}) {
+    for (const char* text :
+         {"", "   \n\t\r\n", "{just a comment}\n; and another\n% escape\n", "*", "* * 2-0", "\xEF\xBB\xBF"}) {
         INFO("'" << text << "'");
         CHECK(read_pdn(text).empty());
     }
@@ -170,14 +168,13 @@ TEST_CASE("read_pdn: empty and comment-only input make no games", "[rules][pdn]"
     CHECK(games[0].tags.size() == 2);
     CHECK(games[0].result_token.empty());
     const auto r = replay_ok<International>(games[0]);
-    CHECK(to_fen<International>(r.positions[0]) ==
-          to_fen<International>(pos<International>(International::kStartFen)));
+    CHECK(to_fen<International>(r.positions[0]) == to_fen<International>(pos<International>(International::kStartFen)));
 }
 
 TEST_CASE("read_pdn: syntax errors are recorded per game and reading goes on", "[rules][pdn]") {
     SECTION("unterminated comment: the next tag section starts the next game") {
-        const auto games = read_pdn(
-            "[Event \"A\"]\n1. 32-28 {never closed\n19-23 2-0\n\n[Event \"B\"]\n1. 33-28 2-0\n");
+        const auto games =
+            read_pdn("[Event \"A\"]\n1. 32-28 {never closed\n19-23 2-0\n\n[Event \"B\"]\n1. 33-28 2-0\n");
         REQUIRE(games.size() == 2);
         REQUIRE(games[0].errors.size() == 1);
         CHECK(games[0].errors[0].line == 2);
@@ -215,8 +212,7 @@ TEST_CASE("read_pdn: syntax errors are recorded per game and reading goes on", "
         CHECK(games[0].errors[0].line == 1);
     }
     SECTION("unterminated variation, nested") {
-        const auto games =
-            read_pdn("1. 32-28 (1. 33-28 (1. 34-29\n19-23 2-0\n[Event \"B\"]\n1. 33-28 *\n");
+        const auto games = read_pdn("1. 32-28 (1. 33-28 (1. 34-29\n19-23 2-0\n[Event \"B\"]\n1. 33-28 *\n");
         REQUIRE(games.size() == 2);
         REQUIRE(games[0].errors.size() == 1);
         CHECK(contains(games[0].errors[0].message, "unterminated variation"));
@@ -242,8 +238,7 @@ TEST_CASE("read_pdn: syntax errors are recorded per game and reading goes on", "
     }
     SECTION("garbage tokens, a setup, a stray bracket") {
         // "32 - 28": numbers without dots are move numbers; the '-' alone is no move.
-        const auto games =
-            read_pdn("1. 32-28 hello 19-23 ] 2. 28x19 32 - 28 $ /W:W1:B2/ 14x23 2-0\n1. 33-28 2-0");
+        const auto games = read_pdn("1. 32-28 hello 19-23 ] 2. 28x19 32 - 28 $ /W:W1:B2/ 14x23 2-0\n1. 33-28 2-0");
         REQUIRE(games.size() == 2);
         const auto& errors = games[0].errors;
         REQUIRE(errors.size() == 5);
@@ -301,8 +296,7 @@ TEST_CASE("replay: an international game, position by position", "[rules][pdn]")
     MoveList legal;
     generate_moves<International>(r.positions[3], legal);
     CHECK(move_to_string<International>(r.moves[3], legal) == "14x23");
-    for (size_t i = 0; i < r.moves.size(); ++i)
-        CHECK(make_move(r.positions[i], r.moves[i]) == r.positions[i + 1]);
+    for (size_t i = 0; i < r.moves.size(); ++i) CHECK(make_move(r.positions[i], r.moves[i]) == r.positions[i + 1]);
 
     // The non-template replay picks the variant from GameType and agrees.
     const auto any = replay_pdn_game(games[0], VariantId::turkish);
@@ -378,8 +372,7 @@ TEST_CASE("replay: a Turkish game", "[rules][pdn]") {
     CHECK(any->variant == VariantId::turkish);
     CHECK(any->positions == r.positions);
     // Under the other variant's rules: refused, naming the game type.
-    CHECK(contains(replay_error<International>(g),
-                   "GameType \"30,W,8,8,A0,0\" is not international"));
+    CHECK(contains(replay_error<International>(g), "GameType \"30,W,8,8,A0,0\" is not international"));
     // The variant by name; unsupported game types.
     const auto named = read_pdn("[GameType \"Turkish\"]\n[FEN \"W:Wd4:Bd5,h7\"]\n1. d4xd6 *");
     REQUIRE(named.size() == 1);
@@ -403,8 +396,7 @@ TEST_CASE("replay: an illegal move names the game, the ply and the legal moves",
         ":B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,20,23");
     const auto expected = parse_move<International>(p, "28-22");
     REQUIRE_FALSE(expected.ok());
-    CHECK(e ==
-          "game 2 (index 1, Event \"Bad\"), ply 3 (line 6, White to move): " + expected.error());
+    CHECK(e == "game 2 (index 1, Event \"Bad\"), ply 3 (line 6, White to move): " + expected.error());
     CHECK(contains(e, "illegal move '28-22'; legal moves: 28x19"));
     CHECK(contains(e, legal_moves_text<International>(p)));
     // Through the dispatching overload: the same message.

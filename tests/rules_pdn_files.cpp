@@ -25,7 +25,9 @@ std::string slurp(const std::string& name) {
     return s.str();
 }
 
-std::vector<PdnGame> read_file(const std::string& name) { return read_pdn(slurp(name)); }
+std::vector<PdnGame> read_file(const std::string& name) {
+    return read_pdn(slurp(name));
+}
 
 std::vector<std::string> move_texts(const PdnGame& g) {
     std::vector<std::string> out;
@@ -41,7 +43,9 @@ PdnReplay follows(const PdnGame& g) {
     return *r;
 }
 
-bool has_text(const std::string& s, std::string_view part) { return s.find(part) != std::string::npos; }
+bool has_text(const std::string& s, std::string_view part) {
+    return s.find(part) != std::string::npos;
+}
 
 }  // namespace pdn_files_test
 
@@ -53,7 +57,7 @@ TEST_CASE("PDN files: padded squares", "[rules][pdn][pdn-files]") {
     for (const PdnGame& g : games) CHECK(g.errors.empty());
     // The example: "1- 7" and " 7-12" with the number padded.
     CHECK(move_texts(games[0]) == std::vector<std::string>{"32-28", "18-23", "37-32", "12-18", "41-37", "7-12", "46-41",
-                                                      "1-7", "34-29", "23x34", "40x29"});
+                                                           "1-7", "34-29", "23x34", "40x29"});
     CHECK(games[0].moves[7].written == "1- 7");
     CHECK(games[0].moves[7].line == 5);
     CHECK(games[0].moves[7].column == 65);
@@ -133,8 +137,8 @@ TEST_CASE("PDN files: game types", "[rules][pdn][pdn-files]") {
     CHECK(follows(games[2]).variant == VariantId::international);  // absent: the moves fit
     CHECK(follows(games[3]).variant == VariantId::turkish);        // absent, "d3-d4"
     CHECK(follows(games[4]).variant == VariantId::turkish);
-    const std::vector<std::pair<int, std::string>> others = {
-        {21, "English"}, {22, "Italian"}, {25, "Russian"}, {26, "Brazilian"}, {40, "Frisian"}, {57, ""}};
+    const std::vector<std::pair<int, std::string>> others = {{21, "English"},   {22, "Italian"}, {25, "Russian"},
+                                                             {26, "Brazilian"}, {40, "Frisian"}, {57, ""}};
     for (size_t i = 0; i < others.size(); ++i) {
         const PdnGame& g = games[5 + i];
         INFO(pdn_game_label(g));

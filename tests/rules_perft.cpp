@@ -8,14 +8,13 @@
 // Black to move) are the well-known perft test positions of international draughts quoted in the
 // issue.
 #include <catch2/catch.hpp>
-
-#include "tests/rules_support.hpp"
 #include <cstdint>
 #include <string_view>
 #include <vector>
 
 #include "rules/fen.hpp"
 #include "rules/perft.hpp"
+#include "tests/rules_support.hpp"
 
 using namespace dtb;
 
@@ -31,8 +30,7 @@ void check_perft(std::string_view fen, CaptureMode mode, const std::vector<std::
     Perft<R> perft(mode);
     for (size_t i = 0; i < expected.size(); ++i) {
         const int depth = first_depth + static_cast<int>(i);
-        INFO(fen << " " << (mode == CaptureMode::unique ? "unique" : "paths") << " depth "
-                 << depth);
+        INFO(fen << " " << (mode == CaptureMode::unique ? "unique" : "paths") << " depth " << depth);
         CHECK(perft.count(p, depth) == expected[i]);
     }
 }
@@ -60,24 +58,21 @@ TEST_CASE("perft international start, paths mode, depth 9", "[rules][perft][.slo
 }
 
 TEST_CASE("perft international kings position, Black to move", "[rules][perft]") {
-    check_perft<International>("B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46",
-                               CaptureMode::unique, {14, 55, 1168, 5432, 87195});
+    check_perft<International>("B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46", CaptureMode::unique,
+                               {14, 55, 1168, 5432, 87195});
 }
 
 TEST_CASE("perft international Woldouby position", "[rules][perft]") {
-    check_perft<International>("W:W25,27,28,30,32,33,34,35,37,38:B12,13,14,16,18,19,21,23,24,26",
-                               CaptureMode::unique,
+    check_perft<International>("W:W25,27,28,30,32,33,34,35,37,38:B12,13,14,16,18,19,21,23,24,26", CaptureMode::unique,
                                {6, 12, 30, 73, 215, 590, 1944, 6269, 22369, 88050});
 }
 
 TEST_CASE("perft international all kings", "[rules][perft]") {
-    check_perft<International>("W:WK31-50:BK1-20", CaptureMode::unique,
-                               {17, 79, 352, 1399, 7062, 37589});
+    check_perft<International>("W:WK31-50:BK1-20", CaptureMode::unique, {17, 79, 352, 1399, 7062, 37589});
 }
 
 TEST_CASE("perft international near promotion", "[rules][perft]") {
-    check_perft<International>("W:W6,7,8,9,10:B41,42,43,44,45", CaptureMode::unique,
-                               {9, 81, 795, 7578, 86351});
+    check_perft<International>("W:W6,7,8,9,10:B41,42,43,44,45", CaptureMode::unique, {9, 81, 795, 7578, 86351});
 }
 
 TEST_CASE("perft turkish start, paths mode, depths 1-7", "[rules][perft]") {
@@ -110,14 +105,12 @@ TEST_CASE("perft edge cases", "[rules][perft]") {
 TEST_CASE("perft is invariant under colour reversal", "[rules][perft]") {
     // reversed() maps a position onto the same game seen from the other side: every perft count of
     // a position equals that of its reversal.
-    for (const char* fen :
-         {"W:W31-50:B1-20", "B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46",
-          "W:W25,27,28,30,32,33,34,35,37,38:B12,13,14,16,18,19,21,23,24,26"}) {
+    for (const char* fen : {"W:W31-50:B1-20", "B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46",
+                            "W:W25,27,28,30,32,33,34,35,37,38:B12,13,14,16,18,19,21,23,24,26"}) {
         const Position p = pos<International>(fen);
         Perft<International> a(CaptureMode::paths), b(CaptureMode::paths);
         INFO(fen);
-        for (int d = 1; d <= 5; ++d)
-            CHECK(a.count(p, d) == b.count(reversed<International::Geometry>(p), d));
+        for (int d = 1; d <= 5; ++d) CHECK(a.count(p, d) == b.count(reversed<International::Geometry>(p), d));
     }
     const Position t = pos<Turkish>("W:Wa2-h2,a3-h3:Ba6-h6,a7-h7");
     Perft<Turkish> a(CaptureMode::paths), b(CaptureMode::paths);

@@ -1,8 +1,6 @@
 // Consistency checks over every position of small game trees: the move generator's two modes,
 // has_capture, move counting, notation and FEN must all agree with each other.
 #include <catch2/catch.hpp>
-
-#include "tests/rules_support.hpp"
 #include <set>
 #include <string>
 #include <string_view>
@@ -12,6 +10,7 @@
 #include "rules/count.hpp"
 #include "rules/fen.hpp"
 #include "rules/notation.hpp"
+#include "tests/rules_support.hpp"
 
 using namespace dtb;
 
@@ -64,8 +63,7 @@ void check_position(const Position& p, Stats& st) {
         else if (m.by_king) {
             bool crowned = false;
             for (int i = 0; i < m.num_landings; ++i)
-                crowned = crowned ||
-                          (RulesOf<R>::promotion_row(p.side_to_move) & bit(m.landings[i]));
+                crowned = crowned || (RulesOf<R>::promotion_row(p.side_to_move) & bit(m.landings[i]));
             REQUIRE(crowned);
         }
         if (m.num_landings > 0) REQUIRE(m.landings[m.num_landings - 1] == m.to);
@@ -100,8 +98,7 @@ void walk(const Position& p, int depth, Stats& st) {
     for (const Move& m : l) {
         const Position q = make_move(p, m);
         REQUIRE(q.side_to_move == ~p.side_to_move);
-        REQUIRE(popcount(q.of(~p.side_to_move)) ==
-                popcount(p.of(~p.side_to_move)) - m.num_captured());
+        REQUIRE(popcount(q.of(~p.side_to_move)) == popcount(p.of(~p.side_to_move)) - m.num_captured());
         REQUIRE(popcount(q.of(p.side_to_move)) == popcount(p.of(p.side_to_move)));
         walk<R>(q, depth - 1, st);
     }
@@ -115,11 +112,8 @@ using test::TurkishCrowningAtOnce;
 TEST_CASE("tree consistency, international", "[rules][tree]") {
     Stats st;
     walk<International>(pos<International>("W:W31-50:B1-20"), 4, st);
-    walk<International>(
-        pos<International>("B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46"), 3, st);
-    walk<International>(
-        pos<International>("W:W25,27,28,30,32,33,34,35,37,38:B12,13,14,16,18,19,21,23,24,26"), 6,
-        st);
+    walk<International>(pos<International>("B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46"), 3, st);
+    walk<International>(pos<International>("W:W25,27,28,30,32,33,34,35,37,38:B12,13,14,16,18,19,21,23,24,26"), 6, st);
     walk<International>(pos<International>("W:WK31-50:BK1-20"), 3, st);
     walk<International>(pos<International>("W:W6,7,8,9,10:B41,42,43,44,45"), 3, st);
     walk<International>(pos<International>("W:WK32:B17,18,27,28"), 2, st);
@@ -142,8 +136,7 @@ TEST_CASE("tree consistency, rule fields no shipped variant sets", "[rules][tree
     Stats st;
     walk<InternationalShortKings>(pos<InternationalShortKings>("W:WK31-50:BK1-20"), 3, st);
     walk<InternationalShortKings>(pos<InternationalShortKings>("W:WK32:B17,18,27,28"), 3, st);
-    walk<InternationalShortKings>(pos<InternationalShortKings>("W:W6,7,8,9,10:B41,42,43,44,45"), 4,
-                                  st);
+    walk<InternationalShortKings>(pos<InternationalShortKings>("W:W6,7,8,9,10:B41,42,43,44,45"), 4, st);
     walk<TurkishCrowningAtOnce>(pos<TurkishCrowningAtOnce>("W:Wc6:Bc4,c7,e5,Kd8,Kf8"), 4, st);
     walk<TurkishCrowningAtOnce>(pos<TurkishCrowningAtOnce>("W:Wb6,c6,Kd4:Bb7,Kd8,e4,f7,g5"), 4, st);
     CHECK(st.positions > 1000);

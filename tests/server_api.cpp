@@ -6,8 +6,8 @@
 #include <sys/wait.h>
 
 #include <atomic>
-#include <cctype>
 #include <catch2/catch.hpp>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -27,8 +27,7 @@ struct Running {
     server::Explorer explorer;
     std::unique_ptr<server::HttpServer> http;
     std::thread thread;
-    explicit Running(const fs::path& tables, int threads = 4)
-        : explorer(server::ExplorerOptions{tables, 16}) {
+    explicit Running(const fs::path& tables, int threads = 4) : explorer(server::ExplorerOptions{tables, 16}) {
         server::HttpOptions o;
         o.port = 0;
         o.threads = threads;
@@ -91,8 +90,8 @@ nlohmann::json parse(const httplib::Result& r) {
 
 const std::vector<std::pair<std::string, std::string>> kPositions = {
     {"international", "W:WK2,6:BK50"}, {"international", "W:W28:BK19,K40"}, {"international", "B:W28:BK19,K40"},
-    {"international", "W:W33:B18"},     {"international", "W:WK3,42:B23"},   {"international", "W:WK46,K47,27:BK5"},
-    {"turkish", "W:Wd4:Bd6"},           {"turkish", "B:Wd4,e4:Bd6"},         {"turkish", "W:WKa1:Bh7,g7"},
+    {"international", "W:W33:B18"},    {"international", "W:WK3,42:B23"},   {"international", "W:WK46,K47,27:BK5"},
+    {"turkish", "W:Wd4:Bd6"},          {"turkish", "B:Wd4,e4:Bd6"},         {"turkish", "W:WKa1:Bh7,g7"},
 };
 
 }  // namespace
@@ -107,8 +106,8 @@ TEST_CASE("GET /api/v1/{variant}: the dtb probe --json object", "[server]") {
         CHECK(r->get_header_value("Access-Control-Allow-Origin") == "*");
         CHECK(r->get_header_value("Cache-Control").find("max-age") != std::string::npos);
         const auto api = parse(r);
-        const auto cli = nlohmann::json::parse(
-            dtb_output({"probe", "--json", "--variant", variant, "--db", std::string(DTB_TEST_TABLES) + "/" + variant, fen}));
+        const auto cli = nlohmann::json::parse(dtb_output(
+            {"probe", "--json", "--variant", variant, "--db", std::string(DTB_TEST_TABLES) + "/" + variant, fen}));
         CHECK(api == cli);
         // Each move's FEN is the position after it: probing it gives the value the move says.
         for (const nlohmann::json& move : api["moves"]) {
@@ -117,7 +116,8 @@ TEST_CASE("GET /api/v1/{variant}: the dtb probe --json object", "[server]") {
             CHECK(text.rfind(from, 0) == 0);
             const auto after = parse(c.Get(("/api/v1/" + variant + "?fen=" + url_encode(after_fen)).c_str()));
             const std::string mover = move["wdl"], reply = after["wdl"];
-            CHECK(((mover == "win" && reply == "loss") || (mover == "loss" && reply == "win") || (mover == "draw" && reply == "draw")));
+            CHECK(((mover == "win" && reply == "loss") || (mover == "loss" && reply == "win") ||
+                   (mover == "draw" && reply == "draw")));
         }
     }
 }
@@ -135,8 +135,11 @@ TEST_CASE("GET /api/v1/international/adjudicate: the dtb adjudicate --json objec
         INFO(k.fen << " " << k.rules);
         std::string url = "/api/v1/international/adjudicate?fen=" + url_encode(k.fen) + "&rules=" + k.rules +
                           "&reversible=" + std::to_string(k.reversible);
-        std::vector<std::string> args{"adjudicate", "--json", "--db", std::string(DTB_TEST_TABLES) + "/international", "--fen",
-                                      k.fen, "--rules", k.rules, "--reversible", std::to_string(k.reversible)};
+        std::vector<std::string> args{"adjudicate",   "--json",
+                                      "--db",         std::string(DTB_TEST_TABLES) + "/international",
+                                      "--fen",        k.fen,
+                                      "--rules",      k.rules,
+                                      "--reversible", std::to_string(k.reversible)};
         if (k.endgame) {
             url += "&endgame=" + std::to_string(*k.endgame);
             args.insert(args.end(), {"--endgame", std::to_string(*k.endgame)});
@@ -154,7 +157,8 @@ TEST_CASE("GET /api/v1/international/adjudicate: the dtb adjudicate --json objec
 
 TEST_CASE("POST /api/v1/international/games: the dtb adjudicate --pdn --json object", "[server][plain-build]") {
     auto c = fixture_server().client();
-    for (const std::string file : {"tests/data/adjudicate.pdn", "tests/data/pdn/padded.pdn", "tests/data/pdn/game_types.pdn", "tests/data/pdn/turkish.pdn"}) {
+    for (const std::string file : {"tests/data/adjudicate.pdn", "tests/data/pdn/padded.pdn",
+                                   "tests/data/pdn/game_types.pdn", "tests/data/pdn/turkish.pdn"}) {
         const fs::path path = fs::path(DTB_SOURCE_DIR) / file;
         if (!fs::exists(path)) continue;
         INFO(file);
@@ -164,9 +168,9 @@ TEST_CASE("POST /api/v1/international/games: the dtb adjudicate --pdn --json obj
             const auto r = c.Post(("/api/v1/international/games?rules=" + rules).c_str(), body, "text/plain");
             REQUIRE(r);
             CHECK(r->status == 200);
-            const auto cli = nlohmann::json::parse(dtb_output({"adjudicate", "--json", "--rules", rules, "--db",
-                                                               std::string(DTB_TEST_TABLES) + "/international", "--turkish-db",
-                                                               std::string(DTB_TEST_TABLES) + "/turkish", "--pdn", path.string()}));
+            const auto cli = nlohmann::json::parse(dtb_output(
+                {"adjudicate", "--json", "--rules", rules, "--db", std::string(DTB_TEST_TABLES) + "/international",
+                 "--turkish-db", std::string(DTB_TEST_TABLES) + "/turkish", "--pdn", path.string()}));
             CHECK(parse(r) == cli);
         }
     }
@@ -182,13 +186,17 @@ namespace {
 
 // `dtb probe --json` and `dtb adjudicate --json` of an international position.
 nlohmann::json cli_probe(const std::string& fen) {
-    return nlohmann::json::parse(dtb_output({"probe", "--json", "--db", std::string(DTB_TEST_TABLES) + "/international", fen}));
+    return nlohmann::json::parse(
+        dtb_output({"probe", "--json", "--db", std::string(DTB_TEST_TABLES) + "/international", fen}));
 }
-nlohmann::json cli_adjudicate(const std::string& fen, const nlohmann::json& counters, const std::string& rules = "fmjd") {
-    std::vector<std::string> args{"adjudicate", "--json", "--db", std::string(DTB_TEST_TABLES) + "/international", "--fen",
-                                  fen, "--rules", rules, "--reversible", std::to_string(counters["reversible"].get<int>())};
+nlohmann::json cli_adjudicate(const std::string& fen, const nlohmann::json& counters,
+                              const std::string& rules = "fmjd") {
+    std::vector<std::string> args{
+        "adjudicate", "--json", "--db",         std::string(DTB_TEST_TABLES) + "/international",  "--fen", fen,
+        "--rules",    rules,    "--reversible", std::to_string(counters["reversible"].get<int>())};
     for (const char* name : {"endgame", "small"})
-        if (!counters[name].is_null()) args.insert(args.end(), {std::string("--") + name, std::to_string(counters[name].get<int>())});
+        if (!counters[name].is_null())
+            args.insert(args.end(), {std::string("--") + name, std::to_string(counters[name].get<int>())});
     return nlohmann::json::parse(dtb_output(args));
 }
 
@@ -258,8 +266,9 @@ TEST_CASE("POST /api/v1/international/games: the values at every ply", "[server]
 
     // A start beyond the tables (5 pieces, fixture up to 4): no values there, values after the
     // capture; the counters and FEN still given.
-    const auto beyond = parse(c.Post("/api/v1/international/games",
-                                     "[SetUp \"1\"]\n[FEN \"W:W32,K50:B27,K5,K46\"]\n1. 32x21 46-41 2. 50-44 *\n", "text/plain"));
+    const auto beyond =
+        parse(c.Post("/api/v1/international/games",
+                     "[SetUp \"1\"]\n[FEN \"W:W32,K50:B27,K5,K46\"]\n1. 32x21 46-41 2. 50-44 *\n", "text/plain"));
     const auto& b = beyond["games"][0]["positions"];
     REQUIRE(b.size() == 4);
     CHECK(b[0]["theoretical"].is_null());
@@ -273,15 +282,16 @@ TEST_CASE("POST /api/v1/international/games: the values at every ply", "[server]
     CHECK(beyond["games"][0]["first_judged_ply"] == 1);
 
     // Turkish: the theory only, no counters.
-    const auto turkish = parse(c.Post("/api/v1/international/games",
-                                      "[GameType \"30\"]\n[SetUp \"1\"]\n[FEN \"W:Wd4:Bd6\"]\n1. d4-d5 *\n", "text/plain"));
+    const auto turkish =
+        parse(c.Post("/api/v1/international/games",
+                     "[GameType \"30\"]\n[SetUp \"1\"]\n[FEN \"W:Wd4:Bd6\"]\n1. d4-d5 *\n", "text/plain"));
     const auto& t = turkish["games"][0]["positions"];
     REQUIRE(t.size() == 2);
     CHECK(t[0]["counters"].is_null());
     CHECK(t[0]["counting_rule"].is_null());
     CHECK(t[1]["move"] == "d4-d5");
-    const auto tprobe = nlohmann::json::parse(
-        dtb_output({"probe", "--json", "--variant", "turkish", "--db", std::string(DTB_TEST_TABLES) + "/turkish", t[1]["fen"]}));
+    const auto tprobe = nlohmann::json::parse(dtb_output(
+        {"probe", "--json", "--variant", "turkish", "--db", std::string(DTB_TEST_TABLES) + "/turkish", t[1]["fen"]}));
     CHECK(t[1]["theoretical"] == tprobe["wdl"]);
     CHECK(t[1]["rule_value"] == tprobe["wdl"]);
 }
@@ -296,7 +306,8 @@ TEST_CASE("GET /api/v1/international?fen=&reversible=: the counters after each m
         return nlohmann::json();
     };
     const auto counters = [](int r, std::optional<int> e, std::optional<int> s) {
-        return nlohmann::json{{"reversible", r}, {"endgame", e ? nlohmann::json(*e) : nlohmann::json()},
+        return nlohmann::json{{"reversible", r},
+                              {"endgame", e ? nlohmann::json(*e) : nlohmann::json()},
                               {"small", s ? nlohmann::json(*s) : nlohmann::json()}};
     };
     // A capture restarts the reversible count; into K+M v K it starts the 5-move count.
@@ -355,28 +366,28 @@ TEST_CASE("errors: JSON with the right status, never 500", "[server]") {
     };
     const std::string big(9000, 'x');
     const std::vector<Case> cases{
-             {"/api/v1/international?fen=W:W99:B5", 400, "unknown square"},
-             {"/api/v1/international", 400, "give the position"},
-             {"/api/v1/international?fen=" + url_encode("W:W\x1b[31m:B5"), 400, "\\x1B"},
-             {"/api/v1/turkish?fen=W:W31:B5", 400, "unknown square"},
-             {"/api/v1/chess?fen=W:W31:B5", 404, "unknown variant"},
-             {"/api/v1/international/nothing", 404, "no such route"},
-             {"/api/v2/status", 404, "no such page"},
-             {"/../../etc/passwd", 404, "no such page"},
-             {"/web/index.html", 404, "no such page"},
-             {"/api/v1/international/games", 405, "POST"},
-             {"/api/v1/international/adjudicate?fen=W:WK1:BK50&rules=fide", 400, "rules must be"},
-             {"/api/v1/international/adjudicate?fen=W:WK1:BK50&reversible=-1", 400, "whole number"},
-             {"/api/v1/international/adjudicate?fen=W:WK1:BK50&endgame=0x10", 400, "whole number"},
-             {"/api/v1/international/adjudicate?fen=W:WK1:BK50&small=99999999999", 400, "whole number"},
-             {"/api/v1/turkish/adjudicate?fen=W:Wd4:Bd6", 404, "no such route"},
-             {"/api/v1/international?fen=W:WK1:BK50&reversible=-1", 400, "whole number"},
-             {"/api/v1/international?fen=W:WK1:BK50&endgame=1e3", 400, "whole number"},
-             {"/api/v1/international?fen=W:WK1:BK50&rules=fide", 400, "rules must be"},
-             {"/api/v1/turkish?fen=W:Wd4:Bd6&reversible=3", 400, "no counting rules"},
-             {"/api/v1/international?fen=W:WK1,K2,K3,K4,K5,K6:BK50&reversible=3", 503, "KKKKKKvK"},
-             {"/api/v1/international?fen=W:WK1,K2,K3,K4,K5,K6:BK50", 503, "KKKKKKvK"},
-             {"/api/v1/international?fen=" + big, 414, ""},
+        {"/api/v1/international?fen=W:W99:B5", 400, "unknown square"},
+        {"/api/v1/international", 400, "give the position"},
+        {"/api/v1/international?fen=" + url_encode("W:W\x1b[31m:B5"), 400, "\\x1B"},
+        {"/api/v1/turkish?fen=W:W31:B5", 400, "unknown square"},
+        {"/api/v1/chess?fen=W:W31:B5", 404, "unknown variant"},
+        {"/api/v1/international/nothing", 404, "no such route"},
+        {"/api/v2/status", 404, "no such page"},
+        {"/../../etc/passwd", 404, "no such page"},
+        {"/web/index.html", 404, "no such page"},
+        {"/api/v1/international/games", 405, "POST"},
+        {"/api/v1/international/adjudicate?fen=W:WK1:BK50&rules=fide", 400, "rules must be"},
+        {"/api/v1/international/adjudicate?fen=W:WK1:BK50&reversible=-1", 400, "whole number"},
+        {"/api/v1/international/adjudicate?fen=W:WK1:BK50&endgame=0x10", 400, "whole number"},
+        {"/api/v1/international/adjudicate?fen=W:WK1:BK50&small=99999999999", 400, "whole number"},
+        {"/api/v1/turkish/adjudicate?fen=W:Wd4:Bd6", 404, "no such route"},
+        {"/api/v1/international?fen=W:WK1:BK50&reversible=-1", 400, "whole number"},
+        {"/api/v1/international?fen=W:WK1:BK50&endgame=1e3", 400, "whole number"},
+        {"/api/v1/international?fen=W:WK1:BK50&rules=fide", 400, "rules must be"},
+        {"/api/v1/turkish?fen=W:Wd4:Bd6&reversible=3", 400, "no counting rules"},
+        {"/api/v1/international?fen=W:WK1,K2,K3,K4,K5,K6:BK50&reversible=3", 503, "KKKKKKvK"},
+        {"/api/v1/international?fen=W:WK1,K2,K3,K4,K5,K6:BK50", 503, "KKKKKKvK"},
+        {"/api/v1/international?fen=" + big, 414, ""},
     };
     for (const Case& k : cases) {
         INFO(k.url.substr(0, 100));
@@ -418,8 +429,7 @@ TEST_CASE("a variant without tables is answered clearly", "[server]") {
     fs::remove_all(dir);
 }
 
-TEST_CASE("concurrent clients, mixed routes and bad requests: every answer right, the server alive after",
-          "[server]") {
+TEST_CASE("concurrent clients, mixed routes and bad requests: every answer right, the server alive after", "[server]") {
     auto& s = fixture_server();
     // The right answers, asked once.
     struct Ask {

@@ -51,8 +51,8 @@ bool has_event(const nlohmann::json& game, int ply, const std::string& event) {
 
 TEST_CASE("dtb adjudicate --fen: the JSON contract", "[tools][adjudicate][plain-build]") {
     const auto j = run_json({"--fen", "W:WK2,6:BK50"});
-    for (const char* key : {"fen", "rules", "reversible", "endgame", "small", "result", "plies", "rule", "moves",
-                            "theoretical"})
+    for (const char* key :
+         {"fen", "rules", "reversible", "endgame", "small", "result", "plies", "rule", "moves", "theoretical"})
         CHECK(j.contains(key));
     CHECK(j["fen"] == "W:WK2,6:BK50");
     CHECK(j["rules"] == "fmjd");
@@ -117,7 +117,7 @@ TEST_CASE("dtb adjudicate --pdn: the report on games built for each rule", "[too
 
     const auto f = run_json({"--pdn", kPdn.string(), "--rules", "ffjd"}, 1);
     CHECK(has_event(f["games"][3], 0, "draw by 2k-v-k"));
-    CHECK(has_event(f["games"][4], 3, "draw by 2k-v-k"));  // the promotion to 2K v K
+    CHECK(has_event(f["games"][4], 3, "draw by 2k-v-k"));   // the promotion to 2K v K
     CHECK(has_event(f["games"][9], 28, "draw by 2k-v-k"));  // the capture into 2K v K
     CHECK(f["games"][9]["outcome"] == "drawn at ply 28");
 }
@@ -207,7 +207,8 @@ TEST_CASE("dtb adjudicate --pdn: records that cannot be followed, and empty file
 
 // A rule table stored as exceptions (format encoding 2) reads its slice's DTC beside it: with
 // that file gone, adjudication reports the table as missing or corrupt (exit 3), naming the file.
-TEST_CASE("dtb adjudicate: a rule table whose DTC is gone is an error, not a value", "[tools][adjudicate][plain-build]") {
+TEST_CASE("dtb adjudicate: a rule table whose DTC is gone is an error, not a value",
+          "[tools][adjudicate][plain-build]") {
     const TempDir db("adjudicate_residual");
     REQUIRE(run_dtb({"gen", "--pieces", "3", "--out", db.path.string()}).exit_code == 0);
     const std::string fen = "W:WK46,35:B3";  // KMvM, in no counting class, no capture
@@ -238,9 +239,7 @@ TEST_CASE("dtb adjudicate --pdn: a table missing or corrupt is an error, not a c
     // (beyond a 3-piece folder) without a result.
     std::ofstream(pdn, std::ios::binary) << "[GameType \"20\"]\n[FEN \"W:WK2,6:BK50\"]\n1. 2-11 50-45 2-0\n\n"
                                             "[GameType \"20\"]\n[FEN \"W:WK1,K2:BK50,K49\"]\n1. 1-7 *\n";
-    const auto run = [&] {
-        return run_dtb({"adjudicate", "--db", db.path.string(), "--pdn", pdn.string(), "--json"});
-    };
+    const auto run = [&] { return run_dtb({"adjudicate", "--db", db.path.string(), "--pdn", pdn.string(), "--json"}); };
     {
         const RunResult r = run();
         INFO(r.out << r.err);

@@ -23,8 +23,9 @@ const fs::path& both_tables() {
 #endif
         const fs::path d = fresh_dir("adjudicate_pdn_both");
         for (const char* variant : {"international", "turkish"})
-            REQUIRE(run_dtb({"gen", "--variant", variant, "--pieces", "4", "--out", (d / variant).string()})
-                        .exit_code == 0);
+            REQUIRE(
+                run_dtb({"gen", "--variant", variant, "--pieces", "4", "--out", (d / variant).string()}).exit_code ==
+                0);
         return d;
     }();
     return dir;
@@ -35,8 +36,8 @@ std::string data(const std::string& name) {
 }
 
 nlohmann::json judge_json(const std::string& file, int expected_exit, std::vector<std::string> extra = {}) {
-    std::vector<std::string> args{"adjudicate", "--db", (both_tables() / "international").string(), "--json",
-                                  "--pdn", data(file)};
+    std::vector<std::string> args{"adjudicate", "--db",  (both_tables() / "international").string(),
+                                  "--json",     "--pdn", data(file)};
     args.insert(args.end(), extra.begin(), extra.end());
     const RunResult r = run_dtb(args);
     INFO(file << "\nstdout: " << r.out << "\nstderr: " << r.err);
@@ -79,7 +80,8 @@ TEST_CASE("dtb adjudicate --pdn: padded squares, the issue's examples", "[tools]
     CHECK(j["games"][2]["first_judged_ply"] == 0);  // 05-10
 }
 
-TEST_CASE("dtb adjudicate --pdn: capture notations, ambiguity with the candidates", "[tools][adjudicate][pdn-files][plain-build]") {
+TEST_CASE("dtb adjudicate --pdn: capture notations, ambiguity with the candidates",
+          "[tools][adjudicate][pdn-files][plain-build]") {
     const auto j = judge_json("captures.pdn", 1);
     const auto& g = j["games"];
     REQUIRE(g.size() == 5);
@@ -90,7 +92,8 @@ TEST_CASE("dtb adjudicate --pdn: capture notations, ambiguity with the candidate
     CHECK(has(g[4]["problems"], "ambiguous move '37x3': it could be 37x28x17x3 37x23x12x3"));
 }
 
-TEST_CASE("dtb adjudicate --pdn: move numbers, results, a Result tag at odds", "[tools][adjudicate][pdn-files][plain-build]") {
+TEST_CASE("dtb adjudicate --pdn: move numbers, results, a Result tag at odds",
+          "[tools][adjudicate][pdn-files][plain-build]") {
     const auto j = judge_json("numbers_results.pdn", 0);
     const auto& g = j["games"];
     REQUIRE(g.size() == 10);
@@ -115,7 +118,8 @@ TEST_CASE("dtb adjudicate --pdn: set-up positions", "[tools][adjudicate][pdn-fil
     CHECK(j["games"][4]["outcome"] == "game over at ply 1");
 }
 
-TEST_CASE("dtb adjudicate --pdn: game types; other variants skipped, not errors", "[tools][adjudicate][pdn-files][plain-build]") {
+TEST_CASE("dtb adjudicate --pdn: game types; other variants skipped, not errors",
+          "[tools][adjudicate][pdn-files][plain-build]") {
     const auto j = judge_json("game_types.pdn", 0);
     const auto& g = j["games"];
     REQUIRE(g.size() == 11);
@@ -139,8 +143,12 @@ TEST_CASE("dtb adjudicate --pdn: game types; other variants skipped, not errors"
     }
     CHECK(g[7]["variant"] == "Russian draughts");
     CHECK(g[9]["game_type"] == 40);
-    CHECK(j["summary"] == nlohmann::json({{"games", 11}, {"judged", 5}, {"consistent", 5}, {"inconsistent", 0},
-                                          {"not_judged", 0}, {"other_variant", 6}}));
+    CHECK(j["summary"] == nlohmann::json({{"games", 11},
+                                          {"judged", 5},
+                                          {"consistent", 5},
+                                          {"inconsistent", 0},
+                                          {"not_judged", 0},
+                                          {"other_variant", 6}}));
     const RunResult text = judge_text("game_types.pdn");
     CHECK(text.exit_code == 0);
     CHECK_THAT(text.out, Catch::Contains("NOT JUDGED (another variant: Frisian draughts)") &&
@@ -226,7 +234,8 @@ TEST_CASE("dtb adjudicate --pdn: bad tokens with line and column; the rest still
     CHECK(illegal["games"][1]["consistent"] == true);
 }
 
-TEST_CASE("dtb adjudicate --pdn: Turkish games on the Turkish tables, rules none", "[tools][adjudicate][pdn-files][plain-build]") {
+TEST_CASE("dtb adjudicate --pdn: Turkish games on the Turkish tables, rules none",
+          "[tools][adjudicate][pdn-files][plain-build]") {
     const auto j = judge_json("turkish.pdn", 1);
     const auto& g = j["games"];
     REQUIRE(g.size() == 3);
@@ -252,9 +261,8 @@ TEST_CASE("dtb adjudicate --pdn: Turkish games on the Turkish tables, rules none
     const TempDir empty("adjudicate_pdn_no_turkish");
     const auto explicit_dir = judge_json("turkish.pdn", 1, {"--turkish-db", (both_tables() / "turkish").string()});
     CHECK(explicit_dir["games"][0]["consistent"] == true);
-    const RunResult missing =
-        run_dtb({"adjudicate", "--db", (both_tables() / "international").string(), "--turkish-db",
-                 (empty.path / "none").string(), "--pdn", data("turkish.pdn"), "--json"});
+    const RunResult missing = run_dtb({"adjudicate", "--db", (both_tables() / "international").string(), "--turkish-db",
+                                       (empty.path / "none").string(), "--pdn", data("turkish.pdn"), "--json"});
     CHECK(missing.exit_code == 3);
     const auto m = nlohmann::json::parse(missing.out);
     CHECK(m["games"][0]["judged"] == false);
@@ -262,7 +270,8 @@ TEST_CASE("dtb adjudicate --pdn: Turkish games on the Turkish tables, rules none
     CHECK_THAT(missing.err, Catch::Contains("turkish"));
 }
 
-TEST_CASE("dtb adjudicate --pdn --json: the positions of every game, ply by ply", "[tools][adjudicate][pdn-files][plain-build]") {
+TEST_CASE("dtb adjudicate --pdn --json: the positions of every game, ply by ply",
+          "[tools][adjudicate][pdn-files][plain-build]") {
     // The 5-move class from the start, drawn by its limit at ply 10 (numbers_results.pdn, game 10).
     const auto j = judge_json("numbers_results.pdn", 0);
     const auto& g = j["games"][9];
@@ -293,9 +302,9 @@ TEST_CASE("dtb adjudicate --pdn --json: the positions of every game, ply by ply"
         CHECK(at[k]["theoretical"] == p["wdl"]);
         CHECK(at[k]["theoretical_dtw"] == p["dtw"]);
         const auto& counters = at[k]["counters"];
-        const RunResult adj = run_dtb({"adjudicate", "--json", "--db", (both_tables() / "international").string(), "--fen", fen,
-                                       "--reversible", std::to_string(counters["reversible"].get<int>()), "--small",
-                                       std::to_string(counters["small"].get<int>())});
+        const RunResult adj = run_dtb({"adjudicate", "--json", "--db", (both_tables() / "international").string(),
+                                       "--fen", fen, "--reversible", std::to_string(counters["reversible"].get<int>()),
+                                       "--small", std::to_string(counters["small"].get<int>())});
         REQUIRE(adj.exit_code == 0);
         CHECK(at[k]["rule_value"] == nlohmann::json::parse(adj.out)["result"]);
     }

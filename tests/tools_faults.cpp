@@ -28,7 +28,9 @@ using namespace dtb::test;
 
 namespace {
 
-const fs::path& clean_tables(const std::string& variant) { return tables_up_to_3(variant); }
+const fs::path& clean_tables(const std::string& variant) {
+    return tables_up_to_3(variant);
+}
 
 void copy_tables(const fs::path& from, const fs::path& to) {
     for (const auto& e : fs::directory_iterator(from))
@@ -44,8 +46,8 @@ struct Outcome {
 Outcome run_with(const std::vector<std::string>& args, const std::vector<std::string>& env = {},
                  std::chrono::seconds limit = std::chrono::seconds(60)) {
     static int counter = 0;
-    const fs::path base = fs::temp_directory_path() /
-                          ("dtb_faults_run_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
+    const fs::path base =
+        fs::temp_directory_path() / ("dtb_faults_run_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
     const fs::path out = base.string() + ".out", err = base.string() + ".err";
     std::vector<std::string> argv_s{DTB_EXE};
     argv_s.insert(argv_s.end(), args.begin(), args.end());
@@ -92,7 +94,9 @@ std::string slurp_or_empty(const fs::path& file) {
     return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
 
 void flip_byte(const fs::path& file, std::uintmax_t offset) {
     std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
@@ -125,12 +129,12 @@ TEST_CASE("a whole slice missing: verify and verify --full exit 1 with every pro
           "[tools][faults]") {
     // KvK is needed by every other slice; KKvK and KvKK by the slices with more pieces; KMvK
     // only by its mirror KvKM (and by promotions into it).
-    for (const std::vector<std::string>& removed :
-         {std::vector<std::string>{"KvK"}, {"KKvK", "KvKK"}, {"KMvK"}}) {
+    for (const std::vector<std::string>& removed : {std::vector<std::string>{"KvK"}, {"KKvK", "KvKK"}, {"KMvK"}}) {
         const TempDir db("missing_slice");
         copy_tables(clean_tables("international"), db.path);
         for (const std::string& slice : removed)
-            for (const char* ext : {".wdl", ".dtw", ".dtc", ".fmjd", ".ffjd", ".ffjd16"}) fs::remove(db.path / (slice + ext));
+            for (const char* ext : {".wdl", ".dtw", ".dtc", ".fmjd", ".ffjd", ".ffjd16"})
+                fs::remove(db.path / (slice + ext));
         INFO("removed " << removed.front());
         for (bool full : {false, true}) {
             std::vector<std::string> args{"verify", "--db", db.path.string()};
@@ -147,7 +151,8 @@ TEST_CASE("a whole slice missing: verify and verify --full exit 1 with every pro
             const auto j = nlohmann::json::parse(json.run.out);
             CHECK(j["ok"] == false);
             bool named = false;
-            for (const auto& p : j["problems"]) named = named || (p["slice"] == removed.front() && contains(p["problem"], "missing"));
+            for (const auto& p : j["problems"])
+                named = named || (p["slice"] == removed.front() && contains(p["problem"], "missing"));
             CHECK(named);
             if (full) CHECK(!j["not_checked"].empty());
         }
@@ -168,7 +173,8 @@ TEST_CASE("a whole slice missing: verify and verify --full exit 1 with every pro
     const TempDir part("part_set");
     for (const char* slice : {"KvK", "KvM", "MvK", "MvM"})
         for (const char* ext : {".wdl", ".dtw", ".dtc", ".fmjd", ".ffjd"})
-            fs::copy_file(clean_tables("international") / (std::string(slice) + ext), part.path / (std::string(slice) + ext));
+            fs::copy_file(clean_tables("international") / (std::string(slice) + ext),
+                          part.path / (std::string(slice) + ext));
     CHECK(run_with({"verify", "--db", part.path.string(), "--full"}).run.exit_code == 0);
 }
 
@@ -237,10 +243,14 @@ TEST_CASE("the fault matrix: every damage against every subcommand", "[tools][fa
         {"flipped byte in the block table", [](const fs::path& f) { flip_byte(f, 72 + 5); }},
         {"flipped byte in a block", [size](const fs::path& f) { flip_byte(f, size / 2); }},
         {"flipped byte in the trailer", [size](const fs::path& f) { flip_byte(f, size - 3); }},
-        {"another slice's file", [&](const fs::path& f) { fs::copy_file(clean / "KMvK.dtw", f, fs::copy_options::overwrite_existing); }},
-        {"another metric's file", [&](const fs::path& f) { fs::copy_file(clean / "KvKM.dtc", f, fs::copy_options::overwrite_existing); }},
+        {"another slice's file",
+         [&](const fs::path& f) { fs::copy_file(clean / "KMvK.dtw", f, fs::copy_options::overwrite_existing); }},
+        {"another metric's file",
+         [&](const fs::path& f) { fs::copy_file(clean / "KvKM.dtc", f, fs::copy_options::overwrite_existing); }},
         {"the other variant's file",
-         [&](const fs::path& f) { fs::copy_file(clean_tables("turkish") / "KvKM.dtw", f, fs::copy_options::overwrite_existing); }},
+         [&](const fs::path& f) {
+             fs::copy_file(clean_tables("turkish") / "KvKM.dtw", f, fs::copy_options::overwrite_existing);
+         }},
     };
     const std::string fen = "W:WK46:BK5,27";  // White to move in KvKM: read from its tables
     for (const Fault& fault : faults) {
@@ -295,7 +305,8 @@ TEST_CASE("an unreadable table file: exit 3 naming it", "[tools][faults]") {
     CHECK(run_with({"stats", "--db", db.path.string()}).run.exit_code == 3);
 }
 
-TEST_CASE("read errors injected: exit 3 or 1 naming the file, never a value", "[tools][faults][injected][plain-build]") {
+TEST_CASE("read errors injected: exit 3 or 1 naming the file, never a value",
+          "[tools][faults][injected][plain-build]") {
     const fs::path& clean = clean_tables("international");
     const std::string preload = "LD_PRELOAD=" + std::string(DTB_FAULT_LIB);
     const std::vector<std::string> env{preload, "DTB_FAULT_READ_EIO=KvKM.wdl"};
@@ -362,12 +373,12 @@ TEST_CASE("a small file system: dtb gen refuses before writing, a rerun with roo
     }
 }
 
-TEST_CASE("two dtb gen on one folder: the second exits 4, or waits with --wait; files identical",
-          "[tools][faults]") {
+TEST_CASE("two dtb gen on one folder: the second exits 4, or waits with --wait; files identical", "[tools][faults]") {
     const TempDir db("two_runs");
     copy_tables(clean_tables("international"), db.path);
     // A 4-piece pair on one thread: long enough for the second run to meet the first.
-    const std::vector<std::string> gen{"gen", "--pieces", "4", "--only", "KKvKK", "--threads", "1", "--out", db.path.string()};
+    const std::vector<std::string> gen{"gen",       "--pieces", "4",     "--only",        "KKvKK",
+                                       "--threads", "1",        "--out", db.path.string()};
     const fs::path out = db.path.string() + ".first.out", err = db.path.string() + ".first.err";
     const pid_t first = spawn_dtb(gen, out, err);
     // The first run holds the lock once the lock file names it.
@@ -412,7 +423,8 @@ TEST_CASE("arguments out of range or malformed: exit 2 before anything is create
         {{"gen", "--pieces", "9", "--out", out}, "out of range"},
         {{"gen", "--only", "KKKvK", "--pieces", "2", "--out", out}, "more than --pieces 2"},
         {{"gen", "--only", "Nonsense", "--pieces", "2", "--out", out}, "not a slice name"},
-        {{"gen", "--variant", "turkish", "--only", "KvK", "--pieces", "2", "--zstd-level", "23", "--out", out}, "out of range"},
+        {{"gen", "--variant", "turkish", "--only", "KvK", "--pieces", "2", "--zstd-level", "23", "--out", out},
+         "out of range"},
         {{"adjudicate", "--fen", "W:WK1:BK50", "--reversible", ""}, "not a whole number"},
         {{"adjudicate", "--fen", "W:WK1:BK50", "--reversible", "0x10"}, "not a whole number"},
         {{"adjudicate", "--fen", "W:WK1:BK50", "--endgame", "-3"}, "out of range"},
@@ -459,8 +471,10 @@ TEST_CASE("messages: short, escaped, and input checked before tables", "[tools][
     CHECK(huge.run.exit_code == 2);
     CHECK(huge.run.err.size() < 400);
     // Escape sequences, control characters and bytes that are not UTF-8 are not printed raw.
-    for (const std::string& hostile : {std::string("W:W\x1b[31m:B5"), std::string("W:W\x07\x01:B5"),
-                                       std::string("W:W\xff\xfe:B5"), std::string("W:W\xc2\x9b" "31m:B5")}) {
+    for (const std::string& hostile :
+         {std::string("W:W\x1b[31m:B5"), std::string("W:W\x07\x01:B5"), std::string("W:W\xff\xfe:B5"),
+          std::string("W:W\xc2\x9b"
+                      "31m:B5")}) {
         const Outcome r = run_with({"probe", hostile});
         CHECK(r.run.exit_code == 2);
         for (unsigned char c : r.run.err) CHECK((c == '\n' || (c >= 0x20 && c != 0x7f && c != 0xff && c != 0xfe)));
@@ -488,7 +502,8 @@ TEST_CASE("messages: short, escaped, and input checked before tables", "[tools][
     // 1 MB of PDN in one bad token gives a short message.
     const fs::path pdn = base.path / "big.pdn";
     std::ofstream(pdn) << "[Event \"x\"]\n1. " << std::string(1 << 20, 'q') << " *\n";
-    const Outcome big_pdn = run_with({"adjudicate", "--db", clean_tables("international").string(), "--pdn", pdn.string()});
+    const Outcome big_pdn =
+        run_with({"adjudicate", "--db", clean_tables("international").string(), "--pdn", pdn.string()});
     CHECK(big_pdn.run.exit_code == 2);
     CHECK(big_pdn.run.out.size() + big_pdn.run.err.size() < 4000);
 }

@@ -4,9 +4,9 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
-#include <cmath>
 #include <iterator>
 #include <optional>
 #include <regex>
@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "index/scheme_version.hpp"
 #include "format/format.hpp"
+#include "index/scheme_version.hpp"
 #include "rules/variant.hpp"
 #include "tests/tools_stats_support.hpp"
 
@@ -73,8 +73,8 @@ TEST_CASE("dtb gen: the run's last line sums the parts of its slice lines (4 pie
     REQUIRE(at != std::string::npos);
     const std::string parts_line = err.substr(at, err.find('\n', at) - at);
     INFO(parts_line);
-    for (const std::string part : {"inputs read", "solve", "seed", "dtw", "dtc seed", "dtc", "other", "distances written",
-                                   "rule tables", "WDL written"}) {
+    for (const std::string part : {"inputs read", "solve", "seed", "dtw", "dtc seed", "dtc", "other",
+                                   "distances written", "rule tables", "WDL written"}) {
         INFO(part);
         // Each slice line's figure, summed, against the run's (all rounded to 0.1 s).
         double total = 0;
@@ -102,7 +102,8 @@ TEST_CASE("dtb gen: the run's last line sums the parts of its slice lines (4 pie
 TEST_CASE("dtb gen: after each pair, a run line says how far the run is and how much is left", "[tools][gen]") {
     const fs::path d = fresh_path("run_lines");
     const std::regex run_line(
-        "run: ([0-9]+) of ([0-9]+) pairs done \\(([0-9]+) present, ([0-9]+) generated\\); ([0-9]+) positions generated in "
+        "run: ([0-9]+) of ([0-9]+) pairs done \\(([0-9]+) present, ([0-9]+) generated\\); ([0-9]+) positions generated "
+        "in "
         "[0-9]+:[0-9]{2}:[0-9]{2} \\([0-9]+\\.[0-9]{2} M/s\\); (nothing left|([0-9]+) pairs? left \\(([0-9]+) "
         "positions, [0-9]+\\.[0-9]%\\), about ([0-9]+:[0-9]{2}:[0-9]{2}|\\?) at that rate)");
     struct RunLine {
@@ -128,7 +129,8 @@ TEST_CASE("dtb gen: after each pair, a run line says how far the run is and how 
     REQUIRE(run_status({"gen", "--variant", "international", "--pieces", "3", "--out", d.string()}, &err) == 0);
     INFO(err);
     std::smatch done;
-    REQUIRE(std::regex_search(err, done, std::regex("done: ([0-9]+) slices generated, 0 already present, ([0-9]+) positions")));
+    REQUIRE(std::regex_search(err, done,
+                              std::regex("done: ([0-9]+) slices generated, 0 already present, ([0-9]+) positions")));
     const int pairs = std::stoi(done[1]);
     const std::uint64_t positions = std::stoull(done[2]);
     const std::vector<RunLine> lines = run_lines(err);
@@ -151,7 +153,8 @@ TEST_CASE("dtb gen: after each pair, a run line says how far the run is and how 
     for (const char* slice : {"KKvK", "KvKK"})
         for (const char* ext : {".wdl", ".dtw", ".dtc", ".fmjd", ".ffjd"}) fs::remove(d / (std::string(slice) + ext));
     REQUIRE(run_status({"gen", "--variant", "international", "--pieces", "3", "--out", d.string()}, &err) == 0);
-    REQUIRE(std::regex_search(err, done, std::regex("done: 1 slices generated, ([0-9]+) already present, ([0-9]+) positions")));
+    REQUIRE(std::regex_search(err, done,
+                              std::regex("done: 1 slices generated, ([0-9]+) already present, ([0-9]+) positions")));
     const std::vector<RunLine> again = run_lines(err);
     REQUIRE(again.size() == 1);
     CHECK(again[0].pairs == pairs);
@@ -165,7 +168,8 @@ TEST_CASE("dtb gen: after each pair, a run line says how far the run is and how 
 TEST_CASE("dtb gen: --only generates the named slice and its mirror", "[tools][gen]") {
     const fs::path d = fresh_path("only");
     REQUIRE(run_status({"gen", "--variant", "international", "--pieces", "2", "--out", d.string()}) == 0);
-    REQUIRE(run_status({"gen", "--variant", "international", "--pieces", "3", "--only", "KKvK", "--out", d.string()}) == 0);
+    REQUIRE(run_status({"gen", "--variant", "international", "--pieces", "3", "--only", "KKvK", "--out", d.string()}) ==
+            0);
     CHECK(fs::exists(d / "KKvK.wdl"));
     CHECK(fs::exists(d / "KvKK.dtc"));
     CHECK(!fs::exists(d / "KMvK.wdl"));
@@ -175,9 +179,11 @@ TEST_CASE("dtb gen: --only generates the named slice and its mirror", "[tools][g
 TEST_CASE("dtb gen: a missing input table is exit 3, bad arguments exit 2", "[tools][gen]") {
     const fs::path d = fresh_path("missing");
     std::string err;
-    CHECK(run_status({"gen", "--variant", "international", "--pieces", "3", "--only", "KKvK", "--out", d.string()}, &err) == 3);
+    CHECK(run_status({"gen", "--variant", "international", "--pieces", "3", "--only", "KKvK", "--out", d.string()},
+                     &err) == 3);
     CHECK(err.find("needs") != std::string::npos);
-    CHECK(run_status({"gen", "--variant", "international", "--pieces", "3", "--only", "XvY", "--out", d.string()}) == 2);
+    CHECK(run_status({"gen", "--variant", "international", "--pieces", "3", "--only", "XvY", "--out", d.string()}) ==
+          2);
     CHECK(run_status({"gen", "--variant", "chess", "--pieces", "3"}) == 2);
     CHECK(run_status({"gen", "--variant", "international"}) == 2);
     fs::remove_all(d);
@@ -187,7 +193,8 @@ TEST_CASE("dtb gen: a slice over --memory is refused before anything of it is wr
     const fs::path d = fresh_path("memory");
     std::string err;
     // 3 pieces: KvKK and its mirror need about 1.5 MB, more than 1 MB.
-    CHECK(run_status({"gen", "--variant", "international", "--pieces", "3", "--memory", "1", "--out", d.string()}, &err) == 2);  // a --memory too small is a usage error
+    CHECK(run_status({"gen", "--variant", "international", "--pieces", "3", "--memory", "1", "--out", d.string()},
+                     &err) == 2);  // a --memory too small is a usage error
     CHECK(err.find("needs about") != std::string::npos);
     CHECK(err.find("MB the generator may use (--memory 1,") != std::string::npos);
     CHECK(fs::exists(d / "KvK.wdl"));  // the slices before it fit
@@ -199,13 +206,15 @@ TEST_CASE("dtb gen: a slice over --memory is refused before anything of it is wr
     fs::remove_all(d);
 }
 
-TEST_CASE("dtb gen --spill: international tables solved by levels with arrays in files equal those solved whole (4 pieces)",
-          "[tools][gen][plain-build]") {
+TEST_CASE(
+    "dtb gen --spill: international tables solved by levels with arrays in files equal those solved whole (4 pieces)",
+    "[tools][gen][plain-build]") {
     const fs::path whole = fs::path(DTB_TEST_TABLES) / "international";
     REQUIRE(fs::exists(whole / "KKvKM.wdl"));  // the 4-piece fixture
     const fs::path d = fresh_path("spill");
     std::string err;
-    REQUIRE(run_status({"gen", "--variant", "international", "--pieces", "4", "--spill", "--out", d.string()}, &err) == 0);
+    REQUIRE(run_status({"gen", "--variant", "international", "--pieces", "4", "--spill", "--out", d.string()}, &err) ==
+            0);
     CHECK(err.find("(it would fit: spilled as --spill asks); solved by levels") != std::string::npos);
     CHECK(err.find(" MB of arrays spilled") != std::string::npos);
     // Spilled, a pair keeps in memory only the finished slices it reads: the others, held for
@@ -226,8 +235,10 @@ TEST_CASE("dtb gen: a pair with men over --memory is solved by levels when a lev
     // KMvKM (its own mirror): 4,478,160 positions, 51 MB at 12 bytes each (57 MB with its inputs,
     // 74 MB with the 4 bytes per position a whole solve holds besides: frontier lists); its
     // largest level is far smaller.
-    REQUIRE(run_status({"gen", "--variant", "international", "--pieces", "4", "--memory", "45", "--out", d.string()}, &err) == 0);
-    CHECK(err.find("KMvKM: 74 MB in memory would be needed; solved by levels, 51 MB of arrays in files") != std::string::npos);
+    REQUIRE(run_status({"gen", "--variant", "international", "--pieces", "4", "--memory", "45", "--out", d.string()},
+                       &err) == 0);
+    CHECK(err.find("KMvKM: 74 MB in memory would be needed; solved by levels, 51 MB of arrays in files") !=
+          std::string::npos);
     // The arrays did go to files (the slice line counts what was mapped from them).
     const auto spilled = err.find(" MB of arrays spilled");
     REQUIRE(spilled != std::string::npos);
@@ -241,9 +252,11 @@ TEST_CASE("dtb gen: a pair with men over --memory is solved by levels when a lev
         fs::remove(d / (std::string("KMvKM") + ext));
     }
     // 5 MB: not even a level of it (nor the inputs held) fits.
-    CHECK(run_status({"gen", "--variant", "international", "--pieces", "4", "--memory", "5", "--out", d.string()}, &err) == 2);
+    CHECK(run_status({"gen", "--variant", "international", "--pieces", "4", "--memory", "5", "--out", d.string()},
+                     &err) == 2);
     CHECK(err.find("KMvKM needs about") != std::string::npos);
-    CHECK(err.find(" MB solved by levels), more than the 4 MB the generator may use (--memory 5, less a margin") != std::string::npos);  // why levels did not help
+    CHECK(err.find(" MB solved by levels), more than the 4 MB the generator may use (--memory 5, less a margin") !=
+          std::string::npos);  // why levels did not help
     CHECK(!fs::exists(d / "KMvKM.dtc"));
     fs::remove_all(d);
 }
@@ -264,8 +277,10 @@ std::uintmax_t wdl_bytes(const fs::path& d) {
 
 TEST_CASE("dtb gen --wdl: compact derives one side of some pairs, both-sides none", "[tools][gen]") {
     const fs::path a = fresh_path("wdl_compact"), b = fresh_path("wdl_both");
-    REQUIRE(run_status({"gen", "--variant", "international", "--pieces", "3", "--wdl", "compact", "--out", a.string()}) == 0);
-    REQUIRE(run_status({"gen", "--variant", "international", "--pieces", "3", "--wdl", "both-sides", "--out", b.string()}) == 0);
+    REQUIRE(run_status(
+                {"gen", "--variant", "international", "--pieces", "3", "--wdl", "compact", "--out", a.string()}) == 0);
+    REQUIRE(run_status({"gen", "--variant", "international", "--pieces", "3", "--wdl", "both-sides", "--out",
+                        b.string()}) == 0);
     int derived = 0;
     for (const auto& e : fs::directory_iterator(a)) {
         if (!is_table_entry(e)) continue;
@@ -293,12 +308,15 @@ TEST_CASE("dtb gen --wdl: compact derives one side of some pairs, both-sides non
     CHECK(derived >= 5);
     CHECK(wdl_bytes(a) * 2 < wdl_bytes(b));
     CHECK(run_status({"verify", "--full", "--db", a.string()}) == 0);
-    CHECK(run_status({"gen", "--variant", "international", "--pieces", "3", "--wdl", "none", "--out", a.string()}) == 2);
+    CHECK(run_status({"gen", "--variant", "international", "--pieces", "3", "--wdl", "none", "--out", a.string()}) ==
+          2);
 
     // A 4-piece slice generated from the 3-piece tables on disk reads derived inputs (WDL from
     // DTW's parity): its files equal those made from stored inputs.
-    REQUIRE(run_status({"gen", "--variant", "international", "--pieces", "4", "--only", "KKKvK", "--wdl", "compact", "--out", a.string()}) == 0);
-    REQUIRE(run_status({"gen", "--variant", "international", "--pieces", "4", "--only", "KKKvK", "--wdl", "both-sides", "--out", b.string()}) == 0);
+    REQUIRE(run_status({"gen", "--variant", "international", "--pieces", "4", "--only", "KKKvK", "--wdl", "compact",
+                        "--out", a.string()}) == 0);
+    REQUIRE(run_status({"gen", "--variant", "international", "--pieces", "4", "--only", "KKKvK", "--wdl", "both-sides",
+                        "--out", b.string()}) == 0);
     for (const char* ext : {".dtw", ".dtc", ".fmjd", ".ffjd"}) {
         for (const char* slice : {"KKKvK", "KvKKK"}) {
             INFO(slice << ext);
@@ -310,8 +328,10 @@ TEST_CASE("dtb gen --wdl: compact derives one side of some pairs, both-sides non
     fs::remove_all(b);
 }
 
-TEST_CASE("dtb gen: a write that fails (file size limit, as a full disk) is a clear error, no partial file, and a rerun completes",
-          "[tools][gen]") {
+TEST_CASE(
+    "dtb gen: a write that fails (file size limit, as a full disk) is a clear error, no partial file, and a rerun "
+    "completes",
+    "[tools][gen]") {
     const fs::path d = fresh_path("full"), ref = fresh_path("full_ref");
     // SIGXFSZ ignored, so that a write beyond the limit fails with EFBIG, as one on a full disk
     // fails with ENOSPC: the same path through the format module's writer.
@@ -344,8 +364,7 @@ TEST_CASE("dtb gen: a write that fails (file size limit, as a full disk) is a cl
     fs::remove_all(ref);
 }
 
-TEST_CASE("dtb gen: a pair regenerated next to a derived table that rests on it stays stored",
-          "[tools][gen]") {
+TEST_CASE("dtb gen: a pair regenerated next to a derived table that rests on it stays stored", "[tools][gen]") {
     // MvKK's quiet moves reach KKvM (its mirror) and, by promotion, KKvK. A folder whose MvKK
     // WDL is derived (made by hand here: both sides stored, then MvKK.wdl replaced) and whose
     // KKvK pair is missing: regenerating that pair compact must keep KKvK's WDL stored, though
@@ -361,7 +380,8 @@ TEST_CASE("dtb gen: a pair regenerated next to a derived table that rests on it 
     for (const char* slice : {"KKvK", "KvKK"})
         for (const char* ext : {".wdl", ".dtw", ".dtc", ".fmjd", ".ffjd"}) fs::remove(d / (std::string(slice) + ext));
     std::string err;
-    REQUIRE(run_status({"gen", "--variant", "international", "--pieces", "3", "--wdl", "compact", "--out", d.string()}, &err) == 0);
+    REQUIRE(run_status({"gen", "--variant", "international", "--pieces", "3", "--wdl", "compact", "--out", d.string()},
+                       &err) == 0);
     INFO(err);
     CHECK_FALSE(derived_wdl(d / "KKvK.wdl"));
     CHECK(derived_wdl(d / "KvKK.wdl"));  // the other side may be, and is
@@ -401,8 +421,8 @@ TEST_CASE("dtb gen: a slice that would not fit on the disk is refused before any
     CHECK(out.find("rc=0") == std::string::npos);
     CHECK(out.find("for slice KvKK") != std::string::npos);
     const std::string listing = out.substr(out.find("rc="));  // the folder after the run
-    CHECK(listing.find("KvK.wdl") != std::string::npos);  // the slices before it were written
-    CHECK(listing.find("KvKK") == std::string::npos);     // nothing of the refused slice
+    CHECK(listing.find("KvK.wdl") != std::string::npos);      // the slices before it were written
+    CHECK(listing.find("KvKK") == std::string::npos);         // nothing of the refused slice
     CHECK(listing.find("KKvK") == std::string::npos);
     CHECK(listing.find(".tmp") == std::string::npos);
 }
@@ -422,8 +442,8 @@ TEST_CASE("dtb gen: Turkish tables of an older index scheme are refused and rege
     int rewritten = 0;
     for (const auto& e : fs::directory_iterator(d)) {
         if (!is_table_entry(e)) continue;
-        auto reader = dtb::format::TableReader::open(e.path(), dtb::VariantId::turkish,
-                                                     dtb::rules_fingerprint<dtb::Turkish>());
+        auto reader =
+            dtb::format::TableReader::open(e.path(), dtb::VariantId::turkish, dtb::rules_fingerprint<dtb::Turkish>());
         REQUIRE(reader.ok());
         dtb::format::TableInfo info = reader->info();
         REQUIRE(info.index_scheme == current);

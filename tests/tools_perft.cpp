@@ -58,8 +58,7 @@ std::vector<std::uint64_t> nodes(const nlohmann::json& j) {
 }  // namespace
 
 TEST_CASE("dtb perft --json: one object, international start", "[tools][perft]") {
-    const auto j =
-        one_json_object(run_dtb({"perft", "--variant", "international", "--depth", "3", "--json"}));
+    const auto j = one_json_object(run_dtb({"perft", "--variant", "international", "--depth", "3", "--json"}));
     CHECK(j["variant"] == "international");
     CHECK(j["captures"] == "unique");
     CHECK(j["fen"] ==
@@ -83,17 +82,16 @@ TEST_CASE("dtb perft --captures paths", "[tools][perft]") {
     const std::string fen = "W:W32:B17,18,27,28";
     CHECK(nodes(one_json_object(run_dtb({"perft", "--fen", fen, "--depth", "1", "--json"}))) ==
           std::vector<std::uint64_t>{1});
-    CHECK(nodes(one_json_object(run_dtb({"perft", "--fen", fen, "--depth", "1", "--captures", "paths",
-                                     "--json"}))) == std::vector<std::uint64_t>{2});
-    const auto u = one_json_object(
-        run_dtb({"perft", "--fen", fen, "--depth", "1", "--captures", "unique", "--json"}));
+    CHECK(nodes(one_json_object(run_dtb({"perft", "--fen", fen, "--depth", "1", "--captures", "paths", "--json"}))) ==
+          std::vector<std::uint64_t>{2});
+    const auto u = one_json_object(run_dtb({"perft", "--fen", fen, "--depth", "1", "--captures", "unique", "--json"}));
     CHECK(u["captures"] == "unique");
     CHECK(u["fen"] == "W:W32:B17,18,27,28");
 }
 
 TEST_CASE("dtb perft turkish start", "[tools][perft]") {
-    const auto j = one_json_object(
-        run_dtb({"perft", "--variant", "turkish", "--depth", "5", "--captures", "paths", "--json"}));
+    const auto j =
+        one_json_object(run_dtb({"perft", "--variant", "turkish", "--depth", "5", "--captures", "paths", "--json"}));
     CHECK(j["variant"] == "turkish");
     CHECK(j["captures"] == "paths");
     CHECK(j["fen"] ==
@@ -101,8 +99,8 @@ TEST_CASE("dtb perft turkish start", "[tools][perft]") {
           "e7,f7,g7,h7");
     CHECK(nodes(j) == std::vector<std::uint64_t>{8, 64, 708, 7538, 85090});
     // An explicit FEN in ranges gives the same counts, and its canonical form.
-    const auto k = one_json_object(run_dtb({"perft", "--variant", "turkish", "--fen",
-                                        "W:Ba6-h6,a7-h7:Wa2-h2,a3-h3", "--depth", "3", "--json"}));
+    const auto k = one_json_object(
+        run_dtb({"perft", "--variant", "turkish", "--fen", "W:Ba6-h6,a7-h7:Wa2-h2,a3-h3", "--depth", "3", "--json"}));
     CHECK(k["fen"] == j["fen"]);
     CHECK(nodes(k) == std::vector<std::uint64_t>{8, 64, 708});
 }
@@ -127,17 +125,12 @@ TEST_CASE("dtb perft --divide: the lines sum to the total", "[tools][perft]") {
     };
     const Case cases[] = {
         {{"perft", "--depth", "4", "--divide"}, 9, 4265},
-        {{"perft", "--variant", "turkish", "--depth", "4", "--divide", "--captures", "paths"},
-         8,
-         7538},
-        {{"perft", "--fen", "W:W25,27,28,30,32,33,34,35,37,38:B12,13,14,16,18,19,21,23,24,26",
-          "--depth", "6", "--divide"},
+        {{"perft", "--variant", "turkish", "--depth", "4", "--divide", "--captures", "paths"}, 8, 7538},
+        {{"perft", "--fen", "W:W25,27,28,30,32,33,34,35,37,38:B12,13,14,16,18,19,21,23,24,26", "--depth", "6",
+          "--divide"},
          6,
          590},
-        {{"perft", "--fen", "W:WK32:B17,18,27,28", "--depth", "1", "--divide", "--captures",
-          "paths"},
-         8,
-         8},
+        {{"perft", "--fen", "W:WK32:B17,18,27,28", "--depth", "1", "--divide", "--captures", "paths"}, 8, 8},
     };
     for (const Case& c : cases) {
         const RunResult r = run_dtb(c.args);

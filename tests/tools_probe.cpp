@@ -76,8 +76,7 @@ int rank(const std::string& wdl) {
 // sorted best first, the best move carrying the position's WDL and DTW, the PV starting with it.
 void check_object(const nlohmann::json& j) {
     INFO(j.dump());
-    for (const char* key : {"fen", "variant", "wdl", "dtw", "dtc", "moves", "pv"})
-        REQUIRE(j.contains(key));
+    for (const char* key : {"fen", "variant", "wdl", "dtw", "dtc", "moves", "pv"}) REQUIRE(j.contains(key));
     const std::string wdl = j["wdl"];
     REQUIRE((wdl == "win" || wdl == "draw" || wdl == "loss"));
     CHECK(j["dtw"].is_null() == (wdl == "draw"));
@@ -119,11 +118,9 @@ void check_object(const nlohmann::json& j) {
 
 }  // namespace
 
-TEST_CASE("dtb probe --json: one object per position per line, with the agreed fields",
-          "[tools][probe]") {
-    const Run r =
-        run_dtb({"probe", "--db", international().dir().string(), "--json", "W:WK2,6:BK50", "W:W33:B2",
-             "B:W49:B18", "W:WK1:BK50", "W:W46:B41,37", "W:WK28:BK23", "W:W28:B22,23"});
+TEST_CASE("dtb probe --json: one object per position per line, with the agreed fields", "[tools][probe]") {
+    const Run r = run_dtb({"probe", "--db", international().dir().string(), "--json", "W:WK2,6:BK50", "W:W33:B2",
+                           "B:W49:B18", "W:WK1:BK50", "W:W46:B41,37", "W:WK28:BK23", "W:W28:B22,23"});
     REQUIRE(r.exit_code == 0);
     const auto objects = json_lines(r);
     REQUIRE(objects.size() == 7);
@@ -160,12 +157,11 @@ TEST_CASE("dtb probe --json: one object per position per line, with the agreed f
     CHECK(objects[5]["moves"][0]["move"] == "28x10");
     // A man with two captures (over 22 or over 23): both print as from x to.
     REQUIRE(objects[6]["moves"].size() == 2);
-    for (const auto& m : objects[6]["moves"])
-        CHECK(m["move"].get<std::string>().find('x') != std::string::npos);
+    for (const auto& m : objects[6]["moves"]) CHECK(m["move"].get<std::string>().find('x') != std::string::npos);
 
     // Four pieces, but White must capture: resolved through the 3-piece tables.
-    const Run tk = run_dtb({"probe", "--variant", "turkish", "--db", turkish().dir().string(), "--json",
-                        "W:Wa2,Kd4:Bd6,h7"});
+    const Run tk =
+        run_dtb({"probe", "--variant", "turkish", "--db", turkish().dir().string(), "--json", "W:Wa2,Kd4:Bd6,h7"});
     REQUIRE(tk.exit_code == 0);
     const auto turkish = json_lines(tk);
     REQUIRE(turkish.size() == 1);
@@ -226,8 +222,7 @@ TEST_CASE("dtb probe: text layout, default folder and exit codes", "[tools][prob
     const fs::path broken = t.root / "broken";
     fs::create_directories(broken);
     for (const auto& e : fs::directory_iterator(t.dir()))  // up to 3 pieces: enough here
-        if (fs::path(e.path()).stem().string().size() <= 4)
-            fs::copy(e.path(), broken / e.path().filename());
+        if (fs::path(e.path()).stem().string().size() <= 4) fs::copy(e.path(), broken / e.path().filename());
     {
         std::fstream f(broken / "MvM.wdl", std::ios::in | std::ios::out | std::ios::binary);
         f.seekp(-40, std::ios::end);

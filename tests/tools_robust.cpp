@@ -20,7 +20,9 @@ using namespace dtb::test;
 
 namespace {
 
-const fs::path& tables3(const std::string& variant) { return tables_up_to_3(variant); }
+const fs::path& tables3(const std::string& variant) {
+    return tables_up_to_3(variant);
+}
 
 bool any_tmp(const fs::path& dir) {
     for (const auto& e : fs::directory_iterator(dir))
@@ -44,14 +46,12 @@ void flip_bit(const fs::path& file, std::uintmax_t offset) {
 
 }  // namespace
 
-TEST_CASE("dtb gen killed by SIGKILL mid-slice: the rerun gives byte-identical tables",
-          "[tools][robust]") {
+TEST_CASE("dtb gen killed by SIGKILL mid-slice: the rerun gives byte-identical tables", "[tools][robust]") {
     // Two 4-piece slices (three with the mirror) on top of the 3-piece ones, one thread: KvKKK
     // and its mirror KKKvK are finished and KKvKK is being solved (or written) when the first run
     // is killed.
-    const std::vector<std::string> gen{
-        "gen", "--variant", "international", "--pieces", "4",    "--threads",
-        "1",   "--only",    "KvKKK",         "--only",   "KKvKK"};
+    const std::vector<std::string> gen{"gen", "--variant", "international", "--pieces", "4",    "--threads",
+                                       "1",   "--only",    "KvKKK",         "--only",   "KKvKK"};
     auto with_out = [&](const fs::path& d) {
         auto args = gen;
         args.insert(args.end(), {"--out", d.string()});
@@ -74,12 +74,10 @@ TEST_CASE("dtb gen killed by SIGKILL mid-slice: the rerun gives byte-identical t
             break;
         }
         // The pair is complete once both sides' WDL files (written last) are in place.
-        if (!first_done && fs::exists(killed.path / "KvKKK.wdl") &&
-            fs::exists(killed.path / "KKKvK.wdl"))
+        if (!first_done && fs::exists(killed.path / "KvKKK.wdl") && fs::exists(killed.path / "KKKvK.wdl"))
             first_done = Clock::now();
         // Kill while a file is being written, or else well inside the solving of KKvKK.
-        if (first_done &&
-            (any_tmp(killed.path) || Clock::now() - *first_done > std::chrono::milliseconds(300))) {
+        if (first_done && (any_tmp(killed.path) || Clock::now() - *first_done > std::chrono::milliseconds(300))) {
             saw_tmp = any_tmp(killed.path);
             break;
         }
@@ -114,12 +112,10 @@ TEST_CASE("dtb gen killed by SIGKILL mid-slice: the rerun gives byte-identical t
         CHECK(slurp(killed.path / n) == slurp(straight.path / n));
     }
     // wdl, dtw, dtc and the two rule tables (fmjd, ffjd) of international slices.
-    CHECK(std::count_if(names.begin(), names.end(),
-                        [](const std::string& n) { return n.find("KKvKK.") == 0; }) == 5);
+    CHECK(std::count_if(names.begin(), names.end(), [](const std::string& n) { return n.find("KKvKK.") == 0; }) == 5);
 }
 
-TEST_CASE("damaged tables: verify and verify --full exit 1 naming the file, nothing crashes",
-          "[tools][robust]") {
+TEST_CASE("damaged tables: verify and verify --full exit 1 naming the file, nothing crashes", "[tools][robust]") {
     const fs::path& clean = tables3("international");
     const fs::path& turkish = tables3("turkish");
     struct Damage {
@@ -130,24 +126,19 @@ TEST_CASE("damaged tables: verify and verify --full exit 1 naming the file, noth
     const auto size = fs::file_size(clean / big);
     REQUIRE(size > 400);
     std::vector<Damage> damages = {
-        {"truncated to half", "MvKK.wdl",
-         [](const fs::path& f) { fs::resize_file(f, fs::file_size(f) / 2); }},
-        {"last byte cut", "MvKK.dtc",
-         [](const fs::path& f) { fs::resize_file(f, fs::file_size(f) - 1); }},
+        {"truncated to half", "MvKK.wdl", [](const fs::path& f) { fs::resize_file(f, fs::file_size(f) / 2); }},
+        {"last byte cut", "MvKK.dtc", [](const fs::path& f) { fs::resize_file(f, fs::file_size(f) - 1); }},
         {"zero length", "KvK.wdl", [](const fs::path& f) { fs::resize_file(f, 0); }},
         {"the Turkish table", "KvK.dtw",
-         [&](const fs::path& f) {
-             fs::copy_file(turkish / "KvK.dtw", f, fs::copy_options::overwrite_existing);
-         }},
+         [&](const fs::path& f) { fs::copy_file(turkish / "KvK.dtw", f, fs::copy_options::overwrite_existing); }},
         {"missing", "MMvK.dtc", [](const fs::path& f) { fs::remove(f); }},
         {"a byte appended", "MvM.wdl",
          [](const fs::path& f) { std::ofstream(f, std::ios::app | std::ios::binary) << 'x'; }},
     };
     // Bit flips: variant byte, metric byte, entry count, header hash, block table, payload,
     // file hash, end magic.
-    for (std::uintmax_t offset :
-         {std::uintmax_t{12}, std::uintmax_t{14}, std::uintmax_t{33}, std::uintmax_t{66},
-          std::uintmax_t{80}, size / 2, size - 12, size - 1})
+    for (std::uintmax_t offset : {std::uintmax_t{12}, std::uintmax_t{14}, std::uintmax_t{33}, std::uintmax_t{66},
+                                  std::uintmax_t{80}, size / 2, size - 12, size - 1})
         damages.push_back({"bit flipped at byte " + std::to_string(offset), big,
                            [offset](const fs::path& f) { flip_bit(f, offset); }});
 
@@ -173,17 +164,15 @@ TEST_CASE("damaged tables: verify and verify --full exit 1 naming the file, noth
         CHECK(s.err.find(d.file) != std::string::npos);
         // Probing may answer (the damage can be in a block it does not read) or refuse, never
         // crash.
-        const RunResult p =
-            run_dtb({"probe", "--db", db.path.string(), "W:WK1:BK50", "W:W28:BK19,K40",
-                     "B:W28:BK19,K40", "W:W33:B18", "W:WK3,42:B23", "B:WK3,42:B23"});
+        const RunResult p = run_dtb({"probe", "--db", db.path.string(), "W:WK1:BK50", "W:W28:BK19,K40",
+                                     "B:W28:BK19,K40", "W:W33:B18", "W:WK3,42:B23", "B:WK3,42:B23"});
         INFO("probe: " << p.out << p.err);
         CHECK(p.signal == 0);
         CHECK((p.exit_code == 0 || p.exit_code == 3));
     }
 }
 
-TEST_CASE("a valid table under another slice's or metric's name is caught by verify",
-          "[tools][robust]") {
+TEST_CASE("a valid table under another slice's or metric's name is caught by verify", "[tools][robust]") {
     // Same number of entries and valid checksums: only the header's material and metric fields
     // tell these files apart from the right ones.
     const fs::path& clean = tables3("international");

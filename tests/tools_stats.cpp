@@ -24,8 +24,8 @@ template <class R>
 const fs::path& tables3() {
     static const TempDir dir(std::string(R::kName) + "_3");
     static const bool made = [] {
-        const RunResult r = run_dtb({"gen", "--variant", std::string(R::kName), "--pieces", "3",
-                                     "--threads", "1", "--out", dir.path.string()});
+        const RunResult r = run_dtb(
+            {"gen", "--variant", std::string(R::kName), "--pieces", "3", "--threads", "1", "--out", dir.path.string()});
         if (r.exit_code != 0) throw std::runtime_error("dtb gen failed: " + r.err);
         return true;
     }();
@@ -35,8 +35,7 @@ const fs::path& tables3() {
 
 template <class R>
 json stats_of(const fs::path& dir, const std::vector<std::string>& extra = {}) {
-    std::vector<std::string> args{"stats", "--variant",  std::string(R::kName),
-                                  "--db",  dir.string(), "--json"};
+    std::vector<std::string> args{"stats", "--variant", std::string(R::kName), "--db", dir.string(), "--json"};
     args.insert(args.end(), extra.begin(), extra.end());
     const RunResult r = run_dtb(args);
     INFO(r.err);
@@ -104,8 +103,7 @@ void check_stats(const json& stats) {
                   s.at("loss").get<std::uint64_t>() ==
               positions);
         for (const char* v : {"win", "draw", "loss"})
-            CHECK(s.at(std::string("quiet_") + v).get<std::uint64_t>() <=
-                  s.at(v).get<std::uint64_t>());
+            CHECK(s.at(std::string("quiet_") + v).get<std::uint64_t>() <= s.at(v).get<std::uint64_t>());
         const auto [count, captures] = enumerate<R>(m, i % 2 == 0 ? Color::white : Color::black);
         CHECK(positions == count);
         CHECK(s.at("quiet_win").get<std::uint64_t>() + s.at("quiet_draw").get<std::uint64_t>() +
@@ -135,12 +133,10 @@ void check_stats(const json& stats) {
         const json& b = by_key.at({m.name(), "black"});
         const json& w = by_key.at({m.mirrored().name(), "white"});
         INFO(m.name());
-        for (const char* k :
-             {"positions", "win", "draw", "loss", "quiet_win", "quiet_draw", "quiet_loss",
-              "max_dtw", "max_dtw_loss", "max_dtc", "max_dtc_loss", "bytes"})
+        for (const char* k : {"positions", "win", "draw", "loss", "quiet_win", "quiet_draw", "quiet_loss", "max_dtw",
+                              "max_dtw_loss", "max_dtc", "max_dtc_loss", "bytes"})
             CHECK(b.at(k) == w.at(k));
-        for (const char* k :
-             {"max_dtw_fen", "max_dtw_loss_fen", "max_dtc_fen", "max_dtc_loss_fen"}) {
+        for (const char* k : {"max_dtw_fen", "max_dtw_loss_fen", "max_dtc_fen", "max_dtc_loss_fen"}) {
             if (b.at(k).is_null()) continue;
             CHECK(to_fen<R>(reversed<G>(*parse_fen<R>(b.at(k).get<std::string>()))) == w.at(k));
         }
@@ -160,11 +156,10 @@ void check_examples_by_probe(const json& stats, const fs::path& db) {
              {std::tuple{"max_dtw", "win", "dtw"}, std::tuple{"max_dtc", "win", "dtc"},
               std::tuple{"max_dtw_loss", "loss", "dtw"}, std::tuple{"max_dtc_loss", "loss", "dtc"}})
             if (!s.at(k).is_null())
-                claims.push_back({s.at(std::string(k) + "_fen").template get<std::string>(), wdl,
-                                  metric, s.at(k).template get<int>()});
+                claims.push_back({s.at(std::string(k) + "_fen").template get<std::string>(), wdl, metric,
+                                  s.at(k).template get<int>()});
     REQUIRE(!claims.empty());
-    std::vector<std::string> args{"probe", "--variant", std::string(R::kName),
-                                  "--db",  db.string(), "--json"};
+    std::vector<std::string> args{"probe", "--variant", std::string(R::kName), "--db", db.string(), "--json"};
     for (const Claim& c : claims) args.push_back(c.fen);
     const RunResult r = run_dtb(args);
     INFO(r.err);
@@ -182,8 +177,7 @@ void check_examples_by_probe(const json& stats, const fs::path& db) {
 
 }  // namespace
 
-TEST_CASE("dtb stats --json: fields, order and counts (international, up to 3 pieces)",
-          "[tools][stats]") {
+TEST_CASE("dtb stats --json: fields, order and counts (international, up to 3 pieces)", "[tools][stats]") {
     const json stats = stats_of<International>(tables3<International>());
     check_stats<International>(stats);
     // Two kings: 50 * 49 placements; the long-diagonal opposition wins, White's king on 5 against
@@ -193,23 +187,20 @@ TEST_CASE("dtb stats --json: fields, order and counts (international, up to 3 pi
     CHECK(kvk.at("max_dtw_loss") == 2);
 }
 
-TEST_CASE("dtb stats --json: fields, order and counts (turkish, up to 3 pieces)",
-          "[tools][stats]") {
+TEST_CASE("dtb stats --json: fields, order and counts (turkish, up to 3 pieces)", "[tools][stats]") {
     const json stats = stats_of<Turkish>(tables3<Turkish>());
     check_stats<Turkish>(stats);
     CHECK(stats.at("slices").at(0).at("positions") == 64 * 63);
 }
 
 TEST_CASE("dtb stats: every example position has the value claimed for it", "[tools][stats]") {
-    check_examples_by_probe<International>(stats_of<International>(tables3<International>()),
-                                           tables3<International>());
+    check_examples_by_probe<International>(stats_of<International>(tables3<International>()), tables3<International>());
     check_examples_by_probe<Turkish>(stats_of<Turkish>(tables3<Turkish>()), tables3<Turkish>());
 }
 
 TEST_CASE("dtb stats: the same output with 1 and 2 threads", "[tools][stats]") {
     const fs::path& db = tables3<International>();
-    CHECK(stats_of<International>(db, {"--threads", "1"}) ==
-          stats_of<International>(db, {"--threads", "2"}));
+    CHECK(stats_of<International>(db, {"--threads", "1"}) == stats_of<International>(db, {"--threads", "2"}));
 }
 
 TEST_CASE("dtb stats: the text table lists every slice for both sides to move", "[tools][stats]") {
@@ -218,10 +209,8 @@ TEST_CASE("dtb stats: the text table lists every slice for both sides to move", 
     CHECK(r.out.find("bits/pos") != std::string::npos);
     for (const Material& m : all_materials<International>(3)) {
         INFO(m.name());
-        CHECK(r.out.find("\n" + m.name() + std::string(10 - m.name().size() + 1, ' ') + "white") !=
-              std::string::npos);
-        CHECK(r.out.find("\n" + m.name() + std::string(10 - m.name().size() + 1, ' ') + "black") !=
-              std::string::npos);
+        CHECK(r.out.find("\n" + m.name() + std::string(10 - m.name().size() + 1, ' ') + "white") != std::string::npos);
+        CHECK(r.out.find("\n" + m.name() + std::string(10 - m.name().size() + 1, ' ') + "black") != std::string::npos);
     }
 }
 

@@ -34,8 +34,8 @@ struct RunResult {
 
 // Starts `dtb args...` with stdout and stderr going to out_file and err_file, in folder cwd
 // when it is given; returns its pid.
-inline pid_t spawn_dtb(const std::vector<std::string>& args, const fs::path& out_file,
-                       const fs::path& err_file, const fs::path& cwd = {}) {
+inline pid_t spawn_dtb(const std::vector<std::string>& args, const fs::path& out_file, const fs::path& err_file,
+                       const fs::path& cwd = {}) {
     std::vector<std::string> argv_s{DTB_EXE};
     argv_s.insert(argv_s.end(), args.begin(), args.end());
     std::vector<char*> argv;
@@ -43,10 +43,8 @@ inline pid_t spawn_dtb(const std::vector<std::string>& args, const fs::path& out
     argv.push_back(nullptr);
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                     0644);
-    posix_spawn_file_actions_addopen(&actions, 2, err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                     0644);
+    posix_spawn_file_actions_addopen(&actions, 1, out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&actions, 2, err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     // After the opens, so that relative output paths still name the caller's folder.
     if (!cwd.empty()) posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
     pid_t pid = 0;
@@ -74,8 +72,7 @@ inline RunResult wait_dtb(pid_t pid, const fs::path& out_file, const fs::path& e
 inline RunResult run_dtb(const std::vector<std::string>& args, const fs::path& cwd = {}) {
     static int counter = 0;
     const fs::path base =
-        fs::temp_directory_path() /
-        ("dtb_tools_run_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
+        fs::temp_directory_path() / ("dtb_tools_run_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
     const fs::path out = base.string() + ".out", err = base.string() + ".err";
     return wait_dtb(spawn_dtb(args, out, err, cwd), out, err);
 }
@@ -86,8 +83,8 @@ inline const fs::path& tables_up_to_3(const std::string& variant) {
     auto& d = dirs[variant];
     if (!d) {
         d = std::make_unique<TempDir>("tables3_" + variant);
-        const RunResult r = run_dtb({"gen", "--variant", variant, "--pieces", "3", "--threads", "1",
-                                     "--out", d->path.string()});
+        const RunResult r =
+            run_dtb({"gen", "--variant", variant, "--pieces", "3", "--threads", "1", "--out", d->path.string()});
         if (r.exit_code != 0) throw std::runtime_error("dtb gen failed: " + r.err);
     }
     return d->path;

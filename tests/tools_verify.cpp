@@ -5,8 +5,8 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "index/slice_index.hpp"
 #include "format/format.hpp"
+#include "index/slice_index.hpp"
 #include "rules/fen.hpp"
 #include "rules/movegen.hpp"
 #include "tests/tools_stats_support.hpp"

@@ -4,8 +4,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "json/probe_json.hpp"
 #include "adjudicate/adjudicator.hpp"
+#include "json/probe_json.hpp"
 #include "rules/fen.hpp"
 #include "tools/adjudicate_game.hpp"
 #include "tools/arguments.hpp"
@@ -18,15 +18,13 @@ namespace {
 using probe::Adjudication;
 using probe::Counters;
 
-
 std::string result_text(Wdl w, int plies) {
     if (w == Wdl::draw) return "draw";
     const std::string v = w == Wdl::win ? "win" : "loss";
     return plies >= 0 ? v + " in " + std::to_string(plies) + (plies == 1 ? " ply" : " plies") : v;
 }
 
-void print_position(const probe::Tablebase& tb, const Position& p, const AdjudicateOptions& o,
-                    const Adjudication& a) {
+void print_position(const probe::Tablebase& tb, const Position& p, const AdjudicateOptions& o, const Adjudication& a) {
     if (o.json) {
         std::cout << json::adjudication_json(tb, p, o.rules, a).dump() << "\n" << std::flush;
         return;
@@ -114,8 +112,8 @@ int run_adjudicate(const AdjudicateOptions& o) {
 }  // namespace
 
 void add_adjudicate_command(CLI::App& app, AdjudicateOptions& o, std::function<int()>& action) {
-    auto* cmd = app.add_subcommand(
-        "adjudicate", "Result of a position or of PDN games under the counting rules (international)");
+    auto* cmd = app.add_subcommand("adjudicate",
+                                   "Result of a position or of PDN games under the counting rules (international)");
     cmd->add_option("--db", o.db, "Folder of international tables with rule tables (default data/tb/international)");
     cmd->add_option("--turkish-db", o.turkish_db,
                     "--pdn: folder of Turkish tables for Turkish games (default: turkish beside --db, "
@@ -127,8 +125,10 @@ void add_adjudicate_command(CLI::App& app, AdjudicateOptions& o, std::function<i
     cmd->add_option("--reversible", o.reversible, "Plies since the last man move or capture")
         ->check(integer_in(0, probe::kMaxCounterPlies))
         ->default_val(0);
-    cmd->add_option("--endgame", o.endgame, "Plies since the 16-move class was entered")->check(integer_in(0, probe::kMaxCounterPlies));
-    cmd->add_option("--small", o.small, "Plies since the 5-move class was entered (fmjd)")->check(integer_in(0, probe::kMaxCounterPlies));
+    cmd->add_option("--endgame", o.endgame, "Plies since the 16-move class was entered")
+        ->check(integer_in(0, probe::kMaxCounterPlies));
+    cmd->add_option("--small", o.small, "Plies since the 5-move class was entered (fmjd)")
+        ->check(integer_in(0, probe::kMaxCounterPlies));
     cmd->add_flag("--json", o.json, "JSON output (one object per position; for --pdn one object)");
     cmd->footer(
         "--fen JSON: {\"fen\",\"rules\",\"reversible\",\"endgame\",\"small\",\"result\",\"plies\",\"rule\",\n"

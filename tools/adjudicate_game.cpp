@@ -9,9 +9,9 @@
 #include <optional>
 #include <sstream>
 
-#include "json/game_json.hpp"
 #include "adjudicate/game_check.hpp"
 #include "adjudicate/game_report.hpp"
+#include "json/game_json.hpp"
 #include "rules/pdn.hpp"
 #include "tools/arguments.hpp"
 
@@ -71,8 +71,9 @@ int adjudicate_pdn_games(const probe::Tablebase& tb, const probe::Adjudicator& j
     }
     if (o.json) {
         // Every string is UTF-8 already (the reader converts); replace guards the output anyway.
-        std::cout << json::games_json(o.rules, games, checks).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
-                  << "\n";
+        std::cout
+            << json::games_json(o.rules, games, checks).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+            << "\n";
     } else {
         std::cout << report.str() << probe::game_summary_text(summary);
     }

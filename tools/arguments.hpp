@@ -9,13 +9,13 @@
 #include <string>
 #include <string_view>
 
+#include "format/regular_file.hpp"
 #include "gen/generate.hpp"
 #include "probe/folder_variant.hpp"
-#include "format/regular_file.hpp"
 #include "rules/expected.hpp"
 #include "rules/quote.hpp"
-#include "rules/whole_number.hpp"
 #include "rules/variant.hpp"
+#include "rules/whole_number.hpp"
 #include "tools/commands.hpp"
 
 namespace dtb::tools {
@@ -45,11 +45,16 @@ inline void add_threads_option(CLI::App* cmd, int& threads) {
 // The exit code of a library error (README.md, "Exit codes").
 inline int exit_code_of(ErrorKind kind) {
     switch (kind) {
-        case ErrorKind::bad_input: return kExitBadInput;
-        case ErrorKind::tables: return kExitTables;
-        case ErrorKind::busy: return kExitBusy;
-        case ErrorKind::system: return kExitSystem;
-        case ErrorKind::unspecified: break;
+        case ErrorKind::bad_input:
+            return kExitBadInput;
+        case ErrorKind::tables:
+            return kExitTables;
+        case ErrorKind::busy:
+            return kExitBusy;
+        case ErrorKind::system:
+            return kExitSystem;
+        case ErrorKind::unspecified:
+            break;
     }
     return kExitSystem;
 }

@@ -2,9 +2,9 @@
 // after parsing. Exit codes are shared across dtb (see README.md).
 #pragma once
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <functional>
 #include <optional>
-#include <cstdint>
 #include <string>
 #include <vector>
 

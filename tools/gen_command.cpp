@@ -1,9 +1,10 @@
 // dtb gen: generate every slice up to N pieces (see gen/generate.hpp).
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <thread>
-#include <unistd.h>
 
 #include "gen/generate.hpp"
 #include "tools/arguments.hpp"
@@ -37,8 +38,7 @@ int run_gen(const GenOptions& o) {
     const char* clear = tty ? "\r\033[K" : "";
     Clock::time_point last_line = Clock::now();
     events.log = [&](const std::string& line) { std::cerr << clear << line << std::endl; };
-    events.progress = [&](const std::string& slice, const std::string& pass, std::uint64_t done,
-                          std::uint64_t total) {
+    events.progress = [&](const std::string& slice, const std::string& pass, std::uint64_t done, std::uint64_t total) {
         // The rate is measured from the first report of a pass; a pass that starts again under the
         // same name (one per advancement level) starts a new measurement.
         if (slice + pass != current_pass || done < pass_start_done) {
@@ -65,11 +65,12 @@ int run_gen(const GenOptions& o) {
         return exit_code_of(r.error_kind());
     }
     const std::string entries = r->entries == r->positions ? "" : " (" + std::to_string(r->entries) + " entries)";
-    std::fprintf(stderr, "%sdone: %d slices generated, %d already present, %llu positions%s, %.1f s, %llu bytes written to %s\n",
-                 clear, r->slices_generated, r->slices_skipped, static_cast<unsigned long long>(r->positions),
-                 entries.c_str(), r->seconds,
-                 static_cast<unsigned long long>(r->bytes_written), g.out_dir.string().c_str());
-    if (r->slices_generated > 0) std::fprintf(stderr, "time by part: %s\n", gen::describe_parts(r->part_seconds).c_str());
+    std::fprintf(
+        stderr, "%sdone: %d slices generated, %d already present, %llu positions%s, %.1f s, %llu bytes written to %s\n",
+        clear, r->slices_generated, r->slices_skipped, static_cast<unsigned long long>(r->positions), entries.c_str(),
+        r->seconds, static_cast<unsigned long long>(r->bytes_written), g.out_dir.string().c_str());
+    if (r->slices_generated > 0)
+        std::fprintf(stderr, "time by part: %s\n", gen::describe_parts(r->part_seconds).c_str());
     return kExitOk;
 }
 }  // namespace
@@ -79,14 +80,17 @@ void add_gen_command(CLI::App& app, GenOptions& o, std::function<int()>& action)
     cmd->add_option("--variant", o.variant, "international or turkish")
         ->check(CLI::IsMember({"international", "turkish"}))
         ->default_val("international");
-    cmd->add_option("--pieces", o.pieces, "Largest number of pieces")->required()->check(integer_in(2, gen::kMaxPieces));
+    cmd->add_option("--pieces", o.pieces, "Largest number of pieces")
+        ->required()
+        ->check(integer_in(2, gen::kMaxPieces));
     cmd->add_option("--out", o.out, "Output folder (default data/tb/<variant>)");
     add_threads_option(cmd, o.threads);
     cmd->add_option("--only", o.only, "Generate only these slices (names like KKMvK)");
-    cmd->add_option("--memory", o.memory_mb,
-                    "Memory bound in MB (default: the machine's physical memory): an international pair with men that "
-                    "would exceed it is solved by levels with its arrays spilled to files in the output folder; a slice "
-                    "that cannot fit even so is refused (exit 2)")
+    cmd->add_option(
+           "--memory", o.memory_mb,
+           "Memory bound in MB (default: the machine's physical memory): an international pair with men that "
+           "would exceed it is solved by levels with its arrays spilled to files in the output folder; a slice "
+           "that cannot fit even so is refused (exit 2)")
         ->check(integer_in(1, std::int64_t{1} << 30));
     cmd->add_flag("--spill", o.spill,
                   "Solve every international pair with men by levels with its arrays in files in the output folder, "

@@ -49,10 +49,8 @@ int run_perft(const PerftOptions& o) {
         }
     }
     if (o.json) {
-        nlohmann::json j = {{"variant", std::string(R::kName)},
-                            {"fen", to_fen<R>(p)},
-                            {"captures", o.captures},
-                            {"depths", depths}};
+        nlohmann::json j = {
+            {"variant", std::string(R::kName)}, {"fen", to_fen<R>(p)}, {"captures", o.captures}, {"depths", depths}};
         std::cout << j.dump() << "\n";
     }
     return kExitOk;

@@ -23,7 +23,6 @@ int exit_code_of(Status s) {
     return s == Status::illegal ? kExitBadInput : kExitTables;
 }
 
-
 std::string value_text(Wdl w, int dtw) {
     if (w == Wdl::draw) return "draw";
     if (w == Wdl::loss && dtw == 0) return "loss (no legal move)";
@@ -56,8 +55,7 @@ std::string pv_text(const std::vector<MoveValue>& pv, Color first) {
     return s;
 }
 
-void print_text(const probe::Tablebase& tb, const Position& p, const probe::Analysis& a,
-                const std::string& variant) {
+void print_text(const probe::Tablebase& tb, const Position& p, const probe::Analysis& a, const std::string& variant) {
     const Result& r = a.result;
     const char* side = p.side_to_move == Color::white ? "White" : "Black";
     std::ostringstream out;
@@ -137,8 +135,7 @@ int run_probe(const ProbeOptions& o) {
 
 void add_probe_command(CLI::App& app, ProbeOptions& o, std::function<int()>& action) {
     auto* cmd = app.add_subcommand("probe", "Value, moves and principal variation of positions");
-    cmd->add_option("--db", o.db,
-                    "Table folder, searched in order when repeated (default data/tb/<variant>)")
+    cmd->add_option("--db", o.db, "Table folder, searched in order when repeated (default data/tb/<variant>)")
         ->allow_extra_args(false);
     cmd->add_option("--variant", o.variant, "international or turkish (default: the folder's own)")
         ->check(CLI::IsMember({"international", "turkish"}))

@@ -62,12 +62,14 @@ void add_serve_command(CLI::App& app, ServeOptions& o, std::function<int()>& act
     cmd->add_option("--threads", o.threads,
                     "Connections served at once (default 0: 32; each keep-alive connection holds one)")
         ->check(integer_in(0, gen::kMaxThreads));
-    cmd->add_option("--cache-mb", o.cache_mb, "Block cache per variant in MB (default 64)")->check(integer_in(0, 1 << 20));
-    cmd->footer("API: GET /api/v1/status, GET /api/v1/{international|turkish}?fen=FEN\n"
-                "(international: &rules=&reversible=&endgame=&small= add the counters after each move),\n"
-                "GET /api/v1/international/adjudicate?fen=&rules=&reversible=&endgame=&small=,\n"
-                "POST /api/v1/international/games (PDN body). docs/API.md has the objects.\n"
-                "Exit codes: 0 stopped by Ctrl-C or SIGTERM; 2 bad arguments; 5 cannot listen.");
+    cmd->add_option("--cache-mb", o.cache_mb, "Block cache per variant in MB (default 64)")
+        ->check(integer_in(0, 1 << 20));
+    cmd->footer(
+        "API: GET /api/v1/status, GET /api/v1/{international|turkish}?fen=FEN\n"
+        "(international: &rules=&reversible=&endgame=&small= add the counters after each move),\n"
+        "GET /api/v1/international/adjudicate?fen=&rules=&reversible=&endgame=&small=,\n"
+        "POST /api/v1/international/games (PDN body). docs/API.md has the objects.\n"
+        "Exit codes: 0 stopped by Ctrl-C or SIGTERM; 2 bad arguments; 5 cannot listen.");
     cmd->callback([&o, &action]() { action = [&o]() { return run_serve(o); }; });
 }
 

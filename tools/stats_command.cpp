@@ -4,9 +4,9 @@
 #include <iostream>
 #include <sstream>
 
+#include "json/stats_json.hpp"
 #include "tools/arguments.hpp"
 #include "tools/commands.hpp"
-#include "json/stats_json.hpp"
 #include "verify/table_stats.hpp"
 
 namespace dtb::tools {
@@ -28,41 +28,33 @@ void print_text(const std::vector<verify::SliceStats>& stats, const std::string&
            "served by the\n"
         << "files of the mirrored slice, whose bytes are shown.\n\n";
     char line[512];
-    std::snprintf(line, sizeof line,
-                  "%-10s %-5s %12s %11s %11s %11s %11s %11s %11s %5s %5s %5s %5s %10s %8s\n",
-                  "slice", "stm", "positions", "win", "draw", "loss", "quiet win", "quiet draw",
-                  "quiet loss", "DTW+", "DTW-", "DTC+", "DTC-", "bytes", "bits/pos");
+    std::snprintf(line, sizeof line, "%-10s %-5s %12s %11s %11s %11s %11s %11s %11s %5s %5s %5s %5s %10s %8s\n",
+                  "slice", "stm", "positions", "win", "draw", "loss", "quiet win", "quiet draw", "quiet loss", "DTW+",
+                  "DTW-", "DTC+", "DTC-", "bytes", "bits/pos");
     out << line;
     for (const verify::SliceStats& s : stats) {
-        const auto w = static_cast<int>(Wdl::win), d = static_cast<int>(Wdl::draw),
-                   l = static_cast<int>(Wdl::loss);
+        const auto w = static_cast<int>(Wdl::win), d = static_cast<int>(Wdl::draw), l = static_cast<int>(Wdl::loss);
         std::snprintf(line, sizeof line,
                       "%-10s %-5s %12llu %11llu %11llu %11llu %11llu %11llu %11llu %5s %5s %5s %5s "
                       "%10llu %8.3f\n",
                       s.material.name().c_str(), s.side_to_move == Color::white ? "white" : "black",
-                      static_cast<unsigned long long>(s.positions),
-                      static_cast<unsigned long long>(s.count[w]),
-                      static_cast<unsigned long long>(s.count[d]),
-                      static_cast<unsigned long long>(s.count[l]),
-                      static_cast<unsigned long long>(s.quiet[w]),
-                      static_cast<unsigned long long>(s.quiet[d]),
+                      static_cast<unsigned long long>(s.positions), static_cast<unsigned long long>(s.count[w]),
+                      static_cast<unsigned long long>(s.count[d]), static_cast<unsigned long long>(s.count[l]),
+                      static_cast<unsigned long long>(s.quiet[w]), static_cast<unsigned long long>(s.quiet[d]),
                       static_cast<unsigned long long>(s.quiet[l]), plies_text(s.dtw_win).c_str(),
-                      plies_text(s.dtw_loss).c_str(), plies_text(s.dtc_win).c_str(),
-                      plies_text(s.dtc_loss).c_str(), static_cast<unsigned long long>(s.bytes),
-                      s.positions
-                          ? 8.0 * static_cast<double>(s.bytes) / static_cast<double>(s.positions)
-                          : 0.0);
+                      plies_text(s.dtw_loss).c_str(), plies_text(s.dtc_win).c_str(), plies_text(s.dtc_loss).c_str(),
+                      static_cast<unsigned long long>(s.bytes),
+                      s.positions ? 8.0 * static_cast<double>(s.bytes) / static_cast<double>(s.positions) : 0.0);
         out << line;
     }
     out << "\nExamples (the first position, by index, with the longest distance):\n";
     for (const verify::SliceStats& s : stats) {
         const char* stm = s.side_to_move == Color::white ? "white" : "black";
-        for (auto [label, longest] :
-             {std::pair{"DTW win ", &s.dtw_win}, std::pair{"DTW loss", &s.dtw_loss},
-              std::pair{"DTC win ", &s.dtc_win}, std::pair{"DTC loss", &s.dtc_loss}}) {
+        for (auto [label, longest] : {std::pair{"DTW win ", &s.dtw_win}, std::pair{"DTW loss", &s.dtw_loss},
+                                      std::pair{"DTC win ", &s.dtc_win}, std::pair{"DTC loss", &s.dtc_loss}}) {
             if (longest->plies < 0) continue;
-            std::snprintf(line, sizeof line, "%-10s %-5s %s %4d  %s\n", s.material.name().c_str(),
-                          stm, label, longest->plies, longest->fen.c_str());
+            std::snprintf(line, sizeof line, "%-10s %-5s %s %4d  %s\n", s.material.name().c_str(), stm, label,
+                          longest->plies, longest->fen.c_str());
             out << line;
         }
     }
@@ -71,9 +63,8 @@ void print_text(const std::vector<verify::SliceStats>& stats, const std::string&
 
 template <class R>
 int run_stats(const StatsOptions& o) {
-    const std::filesystem::path dir = o.db.empty()
-                                          ? std::filesystem::path("data/tb") / std::string(R::kName)
-                                          : std::filesystem::path(o.db);
+    const std::filesystem::path dir =
+        o.db.empty() ? std::filesystem::path("data/tb") / std::string(R::kName) : std::filesystem::path(o.db);
     auto stats = verify::table_stats<R>(dir, o.threads);
     if (!stats) {
         print_error("stats", stats.error());
@@ -89,8 +80,7 @@ int run_stats(const StatsOptions& o) {
 }  // namespace
 
 void add_stats_command(CLI::App& app, StatsOptions& o, std::function<int()>& action) {
-    auto* cmd =
-        app.add_subcommand("stats", "Value counts, longest wins and losses, and sizes, per slice");
+    auto* cmd = app.add_subcommand("stats", "Value counts, longest wins and losses, and sizes, per slice");
     cmd->add_option("--db", o.db, "Table folder (default data/tb/<variant>)");
     cmd->add_option("--variant", o.variant, "international or turkish (default: the folder's own)")
         ->check(CLI::IsMember({"international", "turkish"}))

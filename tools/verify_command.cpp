@@ -1,29 +1,32 @@
 // dtb verify: checksums of every table (fast), and with --full a re-derivation of every stored
 // value from its successors by forward move generation (verify/verify_slice.hpp).
+#include <unistd.h>
+
 #include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <mutex>
 #include <nlohmann/json.hpp>
-#include <unistd.h>
 
 #include "gen/finished_tables.hpp"
 #include "gen/rule_tables.hpp"
-#include "verify/verify_slice.hpp"
-#include "verify/verify_rules.hpp"
-#include "probe/open_table.hpp"
 #include "probe/derived_wdl.hpp"
-#include "verify/folder_check.hpp"
+#include "probe/open_table.hpp"
 #include "tools/arguments.hpp"
 #include "tools/commands.hpp"
+#include "verify/folder_check.hpp"
+#include "verify/verify_rules.hpp"
+#include "verify/verify_slice.hpp"
 
 namespace dtb::tools {
 
 namespace {
 
 // A line of the report, flushed at once: what was found stays on record if the run is cut short.
-void print_line(const std::string& line) { std::cout << escape_text(line) << std::endl; }
+void print_line(const std::string& line) {
+    std::cout << escape_text(line) << std::endl;
+}
 
 nlohmann::json rule_value_json(ValueCode v) {
     return nlohmann::json{{"wdl", std::string(to_string(wdl_of(v)))}, {"threshold", distance_of(v)}};
@@ -50,27 +53,31 @@ std::uint64_t verify_rules(const std::filesystem::path& dir, const std::vector<M
             }
         if (!loaded) continue;
         std::fprintf(stderr, "verify %s rule tables\n", m.name().c_str());
-        positions += gen::verify_rule_tables<R>(tables, m, [&](const gen::RuleMismatch& x) {
-            std::lock_guard lock(report_mutex);
-            if (problems.size() >= 100) return;
-            problems.push_back({{"slice", m.name()},
-                                {"file", (dir / x.table).string()},
-                                {"index", x.index},
-                                {"fen", x.fen},
-                                {"stored", rule_value_json(x.stored)},
-                                {"derived", rule_value_json(x.derived)}});
-            if (!o.json)
-                std::cout << "FAIL " << x.table << " index " << x.index << " " << x.fen << ": stored "
-                          << to_string(wdl_of(x.stored)) << " threshold " << distance_of(x.stored) << ", derived "
-                          << to_string(wdl_of(x.derived)) << " threshold " << distance_of(x.derived) << std::endl;
-        }, mismatches);
+        positions += gen::verify_rule_tables<R>(
+            tables, m,
+            [&](const gen::RuleMismatch& x) {
+                std::lock_guard lock(report_mutex);
+                if (problems.size() >= 100) return;
+                problems.push_back({{"slice", m.name()},
+                                    {"file", (dir / x.table).string()},
+                                    {"index", x.index},
+                                    {"fen", x.fen},
+                                    {"stored", rule_value_json(x.stored)},
+                                    {"derived", rule_value_json(x.derived)}});
+                if (!o.json)
+                    std::cout << "FAIL " << x.table << " index " << x.index << " " << x.fen << ": stored "
+                              << to_string(wdl_of(x.stored)) << " threshold " << distance_of(x.stored) << ", derived "
+                              << to_string(wdl_of(x.derived)) << " threshold " << distance_of(x.derived) << std::endl;
+            },
+            mismatches);
     }
     return positions;
 }
 
 template <class R>
 int run_verify(const VerifyOptions& o) {
-    const std::filesystem::path dir = o.db.empty() ? std::filesystem::path("data/tb") / std::string(R::kName) : std::filesystem::path(o.db);
+    const std::filesystem::path dir =
+        o.db.empty() ? std::filesystem::path("data/tb") / std::string(R::kName) : std::filesystem::path(o.db);
     if (!std::filesystem::is_directory(dir)) {
         print_error("verify", "no table folder " + dir.string());
         return kExitTables;
@@ -101,7 +108,8 @@ int run_verify(const VerifyOptions& o) {
             to_derive.push_back(m);
         else if (o.full) {
             not_checked.push_back(m.name());
-            if (!o.json) print_line("SKIP " + m.name() + ": not re-derived, as it or a slice it needs is missing or invalid");
+            if (!o.json)
+                print_line("SKIP " + m.name() + ": not re-derived, as it or a slice it needs is missing or invalid");
         }
     }
     if (o.full) {

@@ -26,16 +26,16 @@
 #include <string>
 #include <vector>
 
-#include "gen/parallel.hpp"
-#include "verify/slice_stats.hpp"
-#include "verify/verify_slice.hpp"
-#include "probe/open_table.hpp"
-#include "index/slice_index.hpp"
 #include "format/format.hpp"
+#include "gen/parallel.hpp"
+#include "index/slice_index.hpp"
+#include "probe/open_table.hpp"
 #include "probe/value.hpp"
 #include "rules/expected.hpp"
 #include "rules/fen.hpp"
 #include "rules/movegen.hpp"
+#include "verify/slice_stats.hpp"
+#include "verify/verify_slice.hpp"
 
 namespace dtb::verify {
 
@@ -57,8 +57,7 @@ Expected<std::uint64_t> check_files(const std::filesystem::path& dir, const Mate
         const auto path = dir / format::file_name(m.name(), metric);
         auto reader = format::open_table_of<R>(path, m, metric, size);
         if (!reader) return Error{reader.error()};
-        if (auto st = reader->verify_checksums(); !st.ok())
-            return Error{path.string() + ": " + st.error()};
+        if (auto st = reader->verify_checksums(); !st.ok()) return Error{path.string() + ": " + st.error()};
         bytes += reader->file_bytes();
     }
     return bytes;
@@ -70,26 +69,29 @@ std::array<SliceStats, 2> scan(const typename gen::FullTables<R>::Slice& t, std:
     using G = typename R::Geometry;
     const SliceIndex<R>& index = t.index;
     std::vector<Sums> sums(static_cast<std::size_t>(gen::team_size(threads)));
-    gen::parallel_for(index.size(), [&](std::uint64_t i) {
-        Sums& s = sums[static_cast<std::size_t>(omp_get_thread_num())];
-        const Position p = index.unrank(i);
-        const int w = t.wdl[i];
-        const bool capture[2] = {has_capture<R>(p), has_capture<R>(reversed<G>(p))};
-        // An entry of a mirror-symmetric index stands for a position and its mirror (two
-        // positions of equal value), unless the position is symmetric (SliceIndex::is_symmetric).
-        const std::uint64_t positions = SliceIndex<R>::kMirror && !SliceIndex<R>::is_symmetric(p) ? 2 : 1;
-        for (int view = 0; view < 2; ++view) {
-            s.count[view][w] += positions;
-            if (!capture[view]) s.quiet[view][w] += positions;
-        }
-        if (w == static_cast<int>(Wdl::win)) {
-            s.dtw_win.offer(t.dtw[i], i);
-            s.dtc_win.offer(t.dtc[i], i);
-        } else if (w == static_cast<int>(Wdl::loss)) {
-            s.dtw_loss.offer(t.dtw[i], i);
-            s.dtc_loss.offer(t.dtc[i], i);
-        }
-    }, {}, threads);
+    gen::parallel_for(
+        index.size(),
+        [&](std::uint64_t i) {
+            Sums& s = sums[static_cast<std::size_t>(omp_get_thread_num())];
+            const Position p = index.unrank(i);
+            const int w = t.wdl[i];
+            const bool capture[2] = {has_capture<R>(p), has_capture<R>(reversed<G>(p))};
+            // An entry of a mirror-symmetric index stands for a position and its mirror (two
+            // positions of equal value), unless the position is symmetric (SliceIndex::is_symmetric).
+            const std::uint64_t positions = SliceIndex<R>::kMirror && !SliceIndex<R>::is_symmetric(p) ? 2 : 1;
+            for (int view = 0; view < 2; ++view) {
+                s.count[view][w] += positions;
+                if (!capture[view]) s.quiet[view][w] += positions;
+            }
+            if (w == static_cast<int>(Wdl::win)) {
+                s.dtw_win.offer(t.dtw[i], i);
+                s.dtc_win.offer(t.dtc[i], i);
+            } else if (w == static_cast<int>(Wdl::loss)) {
+                s.dtw_loss.offer(t.dtw[i], i);
+                s.dtc_loss.offer(t.dtc[i], i);
+            }
+        },
+        {}, threads);
     Sums total;
     for (const Sums& s : sums) {
         for (int view = 0; view < 2; ++view)
@@ -111,9 +113,8 @@ std::array<SliceStats, 2> scan(const typename gen::FullTables<R>::Slice& t, std:
         x.count = total.count[view];
         x.quiet = total.quiet[view];
         x.bytes = bytes;
-        for (auto [to, from] :
-             {std::pair{&x.dtw_win, &total.dtw_win}, std::pair{&x.dtw_loss, &total.dtw_loss},
-              std::pair{&x.dtc_win, &total.dtc_win}, std::pair{&x.dtc_loss, &total.dtc_loss}}) {
+        for (auto [to, from] : {std::pair{&x.dtw_win, &total.dtw_win}, std::pair{&x.dtw_loss, &total.dtw_loss},
+                                std::pair{&x.dtc_win, &total.dtc_win}, std::pair{&x.dtc_loss, &total.dtc_loss}}) {
             *to = *from;
             if (to->plies < 0) continue;
             const Position p = index.unrank(to->index);
@@ -143,8 +144,7 @@ Expected<std::vector<SliceStats>> table_stats(const std::filesystem::path& dir, 
     std::vector<Material> slices;
     for (const Material& m : all_materials<R>(kStatsMaxPieces))
         if (any_file(m) || any_file(m.mirrored())) slices.push_back(m);
-    if (slices.empty())
-        return Error{"no tables of " + std::string(R::kName) + " in " + dir.string()};
+    if (slices.empty()) return Error{"no tables of " + std::string(R::kName) + " in " + dir.string()};
     std::map<Material, std::uint64_t> bytes;
     for (const Material& m : slices) {
         auto b = stats_detail::check_files<R>(dir, m);
@@ -163,8 +163,7 @@ Expected<std::vector<SliceStats>> table_stats(const std::filesystem::path& dir, 
     }
     std::vector<SliceStats> out;
     for (const Material& m : slices)
-        for (Color c : {Color::white, Color::black})
-            out.push_back(std::move(found.at({m, static_cast<int>(c)})));
+        for (Color c : {Color::white, Color::black}) out.push_back(std::move(found.at({m, static_cast<int>(c)})));
     return out;
 }
 

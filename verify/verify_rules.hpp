@@ -50,7 +50,7 @@ ValueCode derive_rule_value(const FinishedRuleTables<R>& tables, const Material&
             });
         else if (mv.by_king || g.man_moves_inside())
             v = value_one_ply_before(tables.code(metric, next));  // the same table, one ply on
-        else  // 25-move rule: a man move restarts the count
+        else                                                      // 25-move rule: a man move restarts the count
             v = value_of_fresh_exit(fresh_value(tables.code(metric, next), CountClass::none));
         best = better(best, v);
     }
@@ -66,13 +66,16 @@ std::uint64_t verify_rule_tables(const FinishedRuleTables<R>& tables, const Mate
     const SliceIndex<R> index(m);
     std::uint64_t checked = 0;
     for (format::Metric metric : rule_metrics_of(m)) {
-        parallel_for_positions(index, [&](std::uint64_t i, const Position& p) {
-            const ValueCode stored = tables.code(metric, p);
-            const ValueCode derived = derive_rule_value(tables, m, metric, p);
-            if (stored == derived) return;
-            mismatches.fetch_add(1);
-            report(RuleMismatch{format::file_name(m.name(), metric), i, to_fen<R>(p), stored, derived});
-        }, {}, tables.threads());
+        parallel_for_positions(
+            index,
+            [&](std::uint64_t i, const Position& p) {
+                const ValueCode stored = tables.code(metric, p);
+                const ValueCode derived = derive_rule_value(tables, m, metric, p);
+                if (stored == derived) return;
+                mismatches.fetch_add(1);
+                report(RuleMismatch{format::file_name(m.name(), metric), i, to_fen<R>(p), stored, derived});
+            },
+            {}, tables.threads());
         checked += index.size();
     }
     return checked;

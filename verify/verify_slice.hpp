@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
+#include "format/format.hpp"
 #include "gen/parallel.hpp"
 #include "gen/positions.hpp"
 #include "index/slice_index.hpp"
 #include "probe/derived_wdl.hpp"
-#include "format/format.hpp"
 #include "probe/value.hpp"
 #include "rules/expected.hpp"
 #include "rules/fen.hpp"
@@ -79,7 +79,7 @@ inline std::vector<Material> successor_materials(const Material& m) {
 
 template <class R>
 class FullTables {
-public:
+  public:
     // threads: of its parallel loops (0: all cores).
     explicit FullTables(std::filesystem::path dir, int threads = 0) : dir_(std::move(dir)), threads_(threads) {}
     int threads() const { return threads_; }
@@ -104,7 +104,8 @@ public:
             const auto path = dir_ / format::file_name(m.name(), metric);
             auto reader = format::TableReader::open(path, R::kId, rules_fingerprint<R>());
             if (!reader) return Error{reader.error()};
-            if (reader->info().num_entries != s->index.size()) return Error{path.string() + ": wrong number of entries"};
+            if (reader->info().num_entries != s->index.size())
+                return Error{path.string() + ": wrong number of entries"};
             if (reader->info().derived()) {  // filled from DTW below, once DTW is read
                 if (auto why = derived_wdl_problem(dir_, m); !why.empty()) return Error{path.string() + ": " + why};
                 derived = true;
@@ -118,18 +119,25 @@ public:
             // WDL from DTW's parity: re-derived from the successors like any stored value, so a
             // DTW whose parity is wrong shows as a WDL mismatch.
             s->wdl.resize(s->dtw.size());
-            parallel_for(s->index.size(), [&](std::uint64_t i) {
-                s->wdl[i] = static_cast<std::uint16_t>(wdl_from_dtw<R>(s->dtw[i], [&] { return s->index.unrank(i); }));
-            }, {}, threads_);
+            parallel_for(
+                s->index.size(),
+                [&](std::uint64_t i) {
+                    s->wdl[i] =
+                        static_cast<std::uint16_t>(wdl_from_dtw<R>(s->dtw[i], [&] { return s->index.unrank(i); }));
+                },
+                {}, threads_);
         }
-        parallel_for_positions(s->index, [&](std::uint64_t i, const Position& p) {
-            if (!has_capture<R>(p)) return;
-            thread_local MoveList moves;
-            const StoredValues v = derive_from_successors<R>(p, moves, [&](const Position& q) { return at(q); });
-            s->wdl[i] = static_cast<std::uint16_t>(v.wdl);
-            s->dtw[i] = static_cast<std::uint16_t>(v.dtw);
-            s->dtc[i] = static_cast<std::uint16_t>(v.dtc);
-        }, {}, threads_);
+        parallel_for_positions(
+            s->index,
+            [&](std::uint64_t i, const Position& p) {
+                if (!has_capture<R>(p)) return;
+                thread_local MoveList moves;
+                const StoredValues v = derive_from_successors<R>(p, moves, [&](const Position& q) { return at(q); });
+                s->wdl[i] = static_cast<std::uint16_t>(v.wdl);
+                s->dtw[i] = static_cast<std::uint16_t>(v.dtw);
+                s->dtc[i] = static_cast<std::uint16_t>(v.dtc);
+            },
+            {}, threads_);
         slot = std::move(s);
         return static_cast<const Slice*>(slot.get());
     }
@@ -140,7 +148,7 @@ public:
         return {static_cast<Wdl>(s.wdl[i]), s.dtw[i], s.dtc[i]};
     }
 
-private:
+  private:
     static int code(const Material& m) { return ((m.wk * 10 + m.wm) * 10 + m.bk) * 10 + m.bm; }
     std::filesystem::path dir_;
     int threads_ = 0;

@@ -115,8 +115,7 @@ const char* dtb_last_error(void);
 /* Opens a tablebase. directories: one or more folders separated by ':' (searched in order).
  * cache_mb: budget of the decompressed-block cache. flags: DTB_WDL, DTB_DTW, DTB_DTC,
  * DTB_RULE_TABLES (tables of other metrics are never opened). Table files are opened on first use. */
-int dtb_open(const char* directories, int variant, unsigned cache_mb, unsigned flags,
-             dtb_tablebase** out);
+int dtb_open(const char* directories, int variant, unsigned cache_mb, unsigned flags, dtb_tablebase** out);
 void dtb_close(dtb_tablebase* tb);
 
 /* FEN forms, e.g. "W:WK2,6:BK50" or "B:Wd4:Bd6" (turkish). */
@@ -125,8 +124,7 @@ int dtb_probe_dtw(const dtb_tablebase* tb, const char* fen, int* wdl, int* dtw);
 int dtb_probe_dtc(const dtb_tablebase* tb, const char* fen, int* wdl, int* dtc);
 
 /* Bitboard form. what: DTB_WDL / DTB_DTW / DTB_DTC flags, optionally | DTB_CACHE_ONLY. */
-int dtb_probe_position(const dtb_tablebase* tb, const dtb_position* pos, unsigned what,
-                       dtb_value* out);
+int dtb_probe_position(const dtb_tablebase* tb, const dtb_position* pos, unsigned what, dtb_value* out);
 
 /* The result for the side to move under the counting rules of `rules` with these counters
  * (DTB_LOSS / DTB_DRAW / DTB_WIN): exact for every counter value. Needs a handle opened with
@@ -134,16 +132,15 @@ int dtb_probe_position(const dtb_tablebase* tb, const dtb_position* pos, unsigne
  * pieces than the tables hold is answered from the tables when its captures lead into them,
  * else when the rules alone decide it (no move: a loss; a limit already reached: a draw), else
  * DTB_MISSING. */
-int dtb_probe_rule_wdl(const dtb_tablebase* tb, const dtb_position* pos, const dtb_counters* counters,
-                       int rules, unsigned flags, int* wdl);
+int dtb_probe_rule_wdl(const dtb_tablebase* tb, const dtb_position* pos, const dtb_counters* counters, int rules,
+                       unsigned flags, int* wdl);
 
 /* The best move as text ("32-28", "28x19x10"), NUL-terminated in move[0..size): the quickest win,
  * the longest loss; "" when the side to move has no move (it has lost). wdl, dtw, dtc (may be
  * NULL): the position's values (dtc -1 when the handle has no DTC). Needs a handle opened with
  * DTB_DTW (without it, DTB_MISSING: by WDL alone a winning move need not make progress).
  * DTB_BAD_ARGUMENT when the text does not fit. */
-int dtb_best_move(const dtb_tablebase* tb, const char* fen, char* move, size_t size, int* wdl,
-                  int* dtw, int* dtc);
+int dtb_best_move(const dtb_tablebase* tb, const char* fen, char* move, size_t size, int* wdl, int* dtw, int* dtc);
 
 #ifdef __cplusplus
 }

@@ -4,8 +4,8 @@
 
 #include <optional>
 
-#include "json/game_json.hpp"
 #include "adjudicate/game_check.hpp"
+#include "json/game_json.hpp"
 #include "json/probe_json.hpp"
 #include "src/bindings.hpp"
 
@@ -34,7 +34,9 @@ struct PyAdjudication {
     std::string json;  // `dtb adjudicate --json`'s object (json/probe_json.hpp)
 };
 
-py::object optional_int(const std::optional<int>& v) { return v ? py::object(py::int_(*v)) : py::object(py::none()); }
+py::object optional_int(const std::optional<int>& v) {
+    return v ? py::object(py::int_(*v)) : py::object(py::none());
+}
 
 RuleSet rules_arg(const std::string& rules) {
     const auto r = parse_rule_set(rules);
@@ -45,8 +47,8 @@ RuleSet rules_arg(const std::string& rules) {
 PyAdjudication adjudicate(const PyTablebase& self, const py::object& fen, const std::string& rules, int reversible,
                           std::optional<int> endgame, std::optional<int> small) {
     const RuleSet rule_set = rules_arg(rules);
-    for (const auto& [name, value] : {std::pair{"reversible", std::optional<int>(reversible)}, std::pair{"endgame", endgame},
-                                      std::pair{"small", small}})
+    for (const auto& [name, value] : {std::pair{"reversible", std::optional<int>(reversible)},
+                                      std::pair{"endgame", endgame}, std::pair{"small", small}})
         if (value && *value < 0) throw py::value_error(std::string(name) + " must be 0 or more");
     const auto tb = self.tables();
     const Position p = position_arg(fen, self.variant());
@@ -56,9 +58,18 @@ PyAdjudication adjudicate(const PyTablebase& self, const py::object& fen, const 
         a = probe::Adjudicator(*tb, rule_set).adjudicate(p, {reversible, endgame, small});
     }
     if (!a.ok()) raise_result(*tb, a.status, tb->to_fen(p));
-    PyAdjudication out{tb->to_fen(p), rules, a.counters, a.result, a.plies, a.plies_known,
-                       std::string(probe::to_string(a.rule)), {}, a.theoretical_known, a.theoretical,
-                       a.theoretical_dtw, json::adjudication_json(*tb, p, rules, a).dump()};
+    PyAdjudication out{tb->to_fen(p),
+                       rules,
+                       a.counters,
+                       a.result,
+                       a.plies,
+                       a.plies_known,
+                       std::string(probe::to_string(a.rule)),
+                       {},
+                       a.theoretical_known,
+                       a.theoretical,
+                       a.theoretical_dtw,
+                       json::adjudication_json(*tb, p, rules, a).dump()};
     for (const probe::RuleMove& m : a.moves)
         out.moves.push_back({m.text, tb->to_fen(make_move(p, m.move)), m.result, m.plies});
     return out;
@@ -119,7 +130,8 @@ py::object adjudicate_pdn(const PyTablebase& self, const py::object& text_or_pat
     if (games.empty()) throw py::value_error("no game in " + source);
     if (strict && !bad.empty()) throw py::value_error(bad);
     if (!failed.empty())
-        raise_tables(failed.find("corrupt") != std::string::npos ? probe::Status::corrupt : probe::Status::missing, failed);
+        raise_tables(failed.find("corrupt") != std::string::npos ? probe::Status::corrupt : probe::Status::missing,
+                     failed);
     return py::module_::import("json").attr("loads")(dumped);
 }
 
@@ -129,11 +141,15 @@ void bind_adjudication(py::module_& m, TablebaseClass& c) {
     py::class_<PyRuleMove>(m, "RuleMove", "A move that keeps the adjudicated result.")
         .def_readonly("move", &PyRuleMove::move)
         .def_readonly("fen", &PyRuleMove::fen, "The position after the move.")
-        .def_property_readonly("result", [](const PyRuleMove& r) { return wdl_object(r.result); },
-                               "The result it keeps for the side that plays it.")
-        .def_property_readonly("plies", [](const PyRuleMove& r) { return distance_object(r.result, r.plies); },
-                               "Plies to the end under the rules; None for a draw.")
-        .def("__repr__", [](const PyRuleMove& r) { return "RuleMove(move='" + r.move + "', result=" + std::string(to_string(r.result)) + ")"; });
+        .def_property_readonly(
+            "result", [](const PyRuleMove& r) { return wdl_object(r.result); },
+            "The result it keeps for the side that plays it.")
+        .def_property_readonly(
+            "plies", [](const PyRuleMove& r) { return distance_object(r.result, r.plies); },
+            "Plies to the end under the rules; None for a draw.")
+        .def("__repr__", [](const PyRuleMove& r) {
+            return "RuleMove(move='" + r.move + "', result=" + std::string(to_string(r.result)) + ")";
+        });
 
     py::class_<PyAdjudication>(m, "Adjudication", "A position's result under the counting rules (dtb adjudicate).")
         .def_readonly("fen", &PyAdjudication::fen)
@@ -141,10 +157,12 @@ void bind_adjudication(py::module_& m, TablebaseClass& c) {
         .def_property_readonly("reversible", [](const PyAdjudication& a) { return a.counters.reversible; })
         .def_property_readonly("endgame", [](const PyAdjudication& a) { return optional_int(a.counters.endgame); })
         .def_property_readonly("small", [](const PyAdjudication& a) { return optional_int(a.counters.small); })
-        .def_property_readonly("result", [](const PyAdjudication& a) { return wdl_object(a.result); },
-                               "The result for the side to move under the rules.")
-        .def_property_readonly("plies", [](const PyAdjudication& a) { return distance_object(a.result, a.plies); },
-                               "Plies to the end under the rules; None for a draw (or when not searched).")
+        .def_property_readonly(
+            "result", [](const PyAdjudication& a) { return wdl_object(a.result); },
+            "The result for the side to move under the rules.")
+        .def_property_readonly(
+            "plies", [](const PyAdjudication& a) { return distance_object(a.result, a.plies); },
+            "Plies to the end under the rules; None for a draw (or when not searched).")
         .def_readonly("plies_known", &PyAdjudication::plies_known)
         .def_readonly("rule", &PyAdjudication::rule,
                       "The rule that turns the theoretical result into a draw: 'none', '25-move', '16-move', "
@@ -152,14 +170,19 @@ void bind_adjudication(py::module_& m, TablebaseClass& c) {
         .def_readonly("moves", &PyAdjudication::moves, "The moves that keep the result, best first.")
         .def_property_readonly(
             "theoretical",
-            [](const PyAdjudication& a) { return a.theoretical_known ? wdl_object(a.theoretical) : py::object(py::none()); },
+            [](const PyAdjudication& a) {
+                return a.theoretical_known ? wdl_object(a.theoretical) : py::object(py::none());
+            },
             "The value without the counting rules; None beyond the tables' reach.")
-        .def_property_readonly("theoretical_dtw",
-                               [](const PyAdjudication& a) { return distance_object(a.theoretical, a.theoretical_dtw); })
-        .def("to_dict", [](const PyAdjudication& a) { return py::module_::import("json").attr("loads")(a.json); },
-             "The object of `dtb adjudicate --json`, the same keys and values (json/probe_json.hpp builds both).")
+        .def_property_readonly(
+            "theoretical_dtw",
+            [](const PyAdjudication& a) { return distance_object(a.theoretical, a.theoretical_dtw); })
+        .def(
+            "to_dict", [](const PyAdjudication& a) { return py::module_::import("json").attr("loads")(a.json); },
+            "The object of `dtb adjudicate --json`, the same keys and values (json/probe_json.hpp builds both).")
         .def("__repr__", [](const PyAdjudication& a) {
-            return "Adjudication(fen='" + a.fen + "', result=" + std::string(to_string(a.result)) + ", rule='" + a.rule + "')";
+            return "Adjudication(fen='" + a.fen + "', result=" + std::string(to_string(a.result)) + ", rule='" +
+                   a.rule + "')";
         });
 
     c.def("adjudicate", &adjudicate, py::arg("fen"), py::arg("rules") = "fmjd", py::arg("reversible") = 0,

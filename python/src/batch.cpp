@@ -94,7 +94,8 @@ py::array_t<std::int8_t> probe_many(const PyTablebase& self, const py::iterable&
     std::optional<Failure> failure;
     {
         py::gil_scoped_release unlocked;
-        failure = with_variant(self.variant(), [&](auto r) { return probe_all<decltype(r)>(*tb, batch, data, missing); });
+        failure =
+            with_variant(self.variant(), [&](auto r) { return probe_all<decltype(r)>(*tb, batch, data, missing); });
     }
     if (failure) {
         const std::string where = "fens[" + std::to_string(failure->index) + "]: ";

@@ -28,7 +28,9 @@ void bind_errors(py::module_& m);
 // values.cpp: the Wdl enum (an IntEnum: LOSS -1, DRAW 0, WIN 1; str() "loss", "draw", "win").
 void bind_values(py::module_& m);
 py::object wdl_object(Wdl w);
-inline int wdl_int(Wdl w) { return static_cast<int>(w) - 1; }
+inline int wdl_int(Wdl w) {
+    return static_cast<int>(w) - 1;
+}
 // A distance as the CLI's JSON gives it: None for a draw or a value not asked for.
 py::object distance_object(Wdl w, int plies);
 VariantId variant_arg(std::string_view name);  // ValueError unless "international" / "turkish"

@@ -27,7 +27,8 @@ std::string square_name(int sq) {
 }
 
 Position parse_fen_or_raise(std::string_view fen, VariantId variant) {
-    if (const auto fast = with_variant(variant, [&](auto r) { return parse_canonical_fen<decltype(r)>(fen); })) return *fast;
+    if (const auto fast = with_variant(variant, [&](auto r) { return parse_canonical_fen<decltype(r)>(fen); }))
+        return *fast;
     auto p = with_variant(variant, [&](auto r) { return parse_fen<decltype(r)>(fen); });
     if (!p) throw py::value_error(p.error());
     return *p;
@@ -113,24 +114,35 @@ void bind_position(py::module_& m) {
     py::class_<PyMove>(m, "Move", "A legal move of a Position (Position.legal_moves()).")
         .def_readonly("text", &PyMove::text, "Notation, unambiguous among the legal moves: '32-28', '28x19x10'.")
         .def_property_readonly(
-            "path", [](const PyMove& m) { return with_variant(m.variant, [&](auto r) { return move_full_path<decltype(r)>(m.move); }); },
+            "path",
+            [](const PyMove& m) {
+                return with_variant(m.variant, [&](auto r) { return move_full_path<decltype(r)>(m.move); });
+            },
             "Every square of the move: '28x19x10' for a capture, '32-28' otherwise.")
         .def_property_readonly(
-            "from_square", [](const PyMove& m) { return with_variant(m.variant, [&](auto r) { return square_name<decltype(r)>(m.move.from); }); },
+            "from_square",
+            [](const PyMove& m) {
+                return with_variant(m.variant, [&](auto r) { return square_name<decltype(r)>(m.move.from); });
+            },
             "The origin square ('32', 'd3').")
         .def_property_readonly(
-            "to_square", [](const PyMove& m) { return with_variant(m.variant, [&](auto r) { return square_name<decltype(r)>(m.move.to); }); },
+            "to_square",
+            [](const PyMove& m) {
+                return with_variant(m.variant, [&](auto r) { return square_name<decltype(r)>(m.move.to); });
+            },
             "The destination square.")
-        .def_property_readonly("captures", [](const PyMove& m) { return m.move.num_captured(); },
-                               "Pieces captured (0 for a plain move).")
+        .def_property_readonly(
+            "captures", [](const PyMove& m) { return m.move.num_captured(); }, "Pieces captured (0 for a plain move).")
         .def_property_readonly("is_capture", [](const PyMove& m) { return m.move.is_capture(); })
-        .def_property_readonly("promotes", [](const PyMove& m) { return m.move.promotes; },
-                               "True when a man ends the move on its promotion row.")
+        .def_property_readonly(
+            "promotes", [](const PyMove& m) { return m.move.promotes; },
+            "True when a man ends the move on its promotion row.")
         .def("__str__", [](const PyMove& m) { return m.text; })
         .def("__repr__", [](const PyMove& m) { return "Move('" + m.text + "')"; })
-        .def("__eq__", [](const PyMove& a, const PyMove& b) {
-            return a.variant == b.variant && a.from == b.from && a.move.same_effect(b.move);
-        })
+        .def("__eq__",
+             [](const PyMove& a, const PyMove& b) {
+                 return a.variant == b.variant && a.from == b.from && a.move.same_effect(b.move);
+             })
         .def("__hash__", [](const PyMove& m) { return std::hash<std::string>{}(m.text) ^ m.move.captured; });
 
     py::class_<PyPosition>(m, "Position", "A position of international (10x10) or Turkish (8x8) draughts; immutable.")
@@ -142,23 +154,29 @@ void bind_position(py::module_& m) {
         .def_static("from_fen", &from_fen, py::arg("fen"), py::arg("variant") = "international",
                     "Parses a PDN FEN; ValueError with the parser's message when it is malformed.")
         .def_static("start", &start, py::arg("variant") = "international", "The variant's start position.")
-        .def("fen", [](const PyPosition& p) { return fen_of(p.position, p.variant); },
-             "The canonical FEN (White first, squares ascending).")
+        .def(
+            "fen", [](const PyPosition& p) { return fen_of(p.position, p.variant); },
+            "The canonical FEN (White first, squares ascending).")
         .def_property_readonly("variant", [](const PyPosition& p) { return std::string(variant_name(p.variant)); })
-        .def_property_readonly("side_to_move",
-                               [](const PyPosition& p) { return p.position.side_to_move == Color::white ? "white" : "black"; },
-                               "'white' or 'black'.")
-        .def_property_readonly("pieces", [](const PyPosition& p) { return popcount(p.position.occupied()); },
-                               "Pieces on the board, both sides.")
+        .def_property_readonly(
+            "side_to_move",
+            [](const PyPosition& p) { return p.position.side_to_move == Color::white ? "white" : "black"; },
+            "'white' or 'black'.")
+        .def_property_readonly(
+            "pieces", [](const PyPosition& p) { return popcount(p.position.occupied()); },
+            "Pieces on the board, both sides.")
         .def("legal_moves", &legal_moves, "Legal moves (captures are compulsory, the majority rule applies).")
         .def("play", &play, py::arg("move"),
              "The position after a move (text such as '32-28' or '28x19x10', or a Move of legal_moves()); "
              "ValueError for an illegal or ambiguous move.")
         .def("__str__", [](const PyPosition& p) { return fen_of(p.position, p.variant); })
-        .def("__repr__", [](const PyPosition& p) {
-            return "Position('" + fen_of(p.position, p.variant) + "', variant='" + std::string(variant_name(p.variant)) + "')";
-        })
-        .def("__eq__", [](const PyPosition& a, const PyPosition& b) { return a.variant == b.variant && a.position == b.position; })
+        .def("__repr__",
+             [](const PyPosition& p) {
+                 return "Position('" + fen_of(p.position, p.variant) + "', variant='" +
+                        std::string(variant_name(p.variant)) + "')";
+             })
+        .def("__eq__", [](const PyPosition& a,
+                          const PyPosition& b) { return a.variant == b.variant && a.position == b.position; })
         .def("__hash__", &position_hash);
 
     m.def("perft", &perft, py::arg("position"), py::arg("depth"), py::arg("variant") = "international",

@@ -32,7 +32,9 @@ struct PyProbe {
     std::string json;  // `dtb probe --json`'s object (json/probe_json.hpp)
 };
 
-py::object json_object(const std::string& text) { return py::module_::import("json").attr("loads")(text); }
+py::object json_object(const std::string& text) {
+    return py::module_::import("json").attr("loads")(text);
+}
 
 std::vector<std::string> directories_arg(const py::object& path) {
     const py::object fspath = py::module_::import("os").attr("fspath");
@@ -55,8 +57,9 @@ PyProbe probe(const PyTablebase& self, const py::object& fen) {
     }
     if (!a.result.ok()) raise_result(*tb, a.result, tb->to_fen(p));
     const nlohmann::json j = json::analysis_json(*tb, p, a);
-    PyProbe out{tb->to_fen(p), std::string(variant_name(self.variant())), a.result.wdl, a.result.dtw, a.result.dtc,
-                {}, {}, j.dump()};
+    PyProbe out{
+        tb->to_fen(p), std::string(variant_name(self.variant())), a.result.wdl, a.result.dtw, a.result.dtc, {}, {},
+        j.dump()};
     for (std::size_t i = 0; i < a.moves.size(); ++i) {
         const probe::MoveValue& m = a.moves[i];
         const nlohmann::json& jm = j["moves"][i];
@@ -105,16 +108,19 @@ TablebaseClass bind_tablebase(py::module_& m) {
         .def_readonly("move", &PyMoveValue::move, "Notation, unambiguous among the legal moves.")
         .def_readonly("fen", &PyMoveValue::fen, "The position after the move.")
         .def_property_readonly("wdl", [](const PyMoveValue& v) { return wdl_object(v.wdl); })
-        .def_property_readonly("dtw", [](const PyMoveValue& v) { return distance_object(v.wdl, v.dtw); },
-                               "Plies to the end of the game with best play after this move; None for a draw.")
-        .def_property_readonly("dtc", [](const PyMoveValue& v) { return distance_object(v.wdl, v.dtc); },
-                               "Plies to the next capture or man move; None for a draw.")
+        .def_property_readonly(
+            "dtw", [](const PyMoveValue& v) { return distance_object(v.wdl, v.dtw); },
+            "Plies to the end of the game with best play after this move; None for a draw.")
+        .def_property_readonly(
+            "dtc", [](const PyMoveValue& v) { return distance_object(v.wdl, v.dtc); },
+            "Plies to the next capture or man move; None for a draw.")
         .def_readonly("captures", &PyMoveValue::captures, "Pieces the move captures (0: a plain move).")
         .def_property_readonly("is_capture", [](const PyMoveValue& v) { return v.captures > 0; })
         .def_readonly("promotes", &PyMoveValue::promotes, "True when a man ends the move on its promotion row.")
         .def_readonly("path", &PyMoveValue::path, "The squares the piece stands on, start to end.")
-        .def("to_dict", [](const PyMoveValue& v) { return json_object(v.json); },
-             "The move's object in `dtb probe --json` (move, wdl, dtw, dtc, fen, captures, promotes, path).")
+        .def(
+            "to_dict", [](const PyMoveValue& v) { return json_object(v.json); },
+            "The move's object in `dtb probe --json` (move, wdl, dtw, dtc, fen, captures, promotes, path).")
         .def("__repr__", [](const PyMoveValue& v) {
             return "MoveValue(move='" + v.move + "', wdl=" + std::string(to_string(v.wdl)) + ")";
         });
@@ -122,19 +128,23 @@ TablebaseClass bind_tablebase(py::module_& m) {
     py::class_<PyProbe>(m, "ProbeResult", "A position's value, its moves best first and its principal variation.")
         .def_readonly("fen", &PyProbe::fen)
         .def_readonly("variant", &PyProbe::variant)
-        .def_property_readonly("wdl", [](const PyProbe& p) { return wdl_object(p.wdl); },
-                               "The value for the side to move.")
-        .def_property_readonly("dtw", [](const PyProbe& p) { return distance_object(p.wdl, p.dtw); },
-                               "Plies to the end of the game with best play; None for a draw.")
-        .def_property_readonly("dtc", [](const PyProbe& p) { return distance_object(p.wdl, p.dtc); },
-                               "Plies to the next capture or man move with best play; None for a draw.")
+        .def_property_readonly(
+            "wdl", [](const PyProbe& p) { return wdl_object(p.wdl); }, "The value for the side to move.")
+        .def_property_readonly(
+            "dtw", [](const PyProbe& p) { return distance_object(p.wdl, p.dtw); },
+            "Plies to the end of the game with best play; None for a draw.")
+        .def_property_readonly(
+            "dtc", [](const PyProbe& p) { return distance_object(p.wdl, p.dtc); },
+            "Plies to the next capture or man move with best play; None for a draw.")
         .def_readonly("moves", &PyProbe::moves, "Every legal move with its value, best first.")
         .def_readonly("pv", &PyProbe::pv, "Best moves of both sides to the end of the game; empty for a draw.")
         .def_property_readonly(
-            "best_move", [](const PyProbe& p) { return p.moves.empty() ? py::object(py::none()) : py::cast(p.moves.front()); },
+            "best_move",
+            [](const PyProbe& p) { return p.moves.empty() ? py::object(py::none()) : py::cast(p.moves.front()); },
             "The first of moves, or None when the side to move has no move.")
-        .def("to_dict", [](const PyProbe& p) { return json_object(p.json); },
-             "The object of `dtb probe --json`, the same keys and values (json/probe_json.hpp builds both).")
+        .def(
+            "to_dict", [](const PyProbe& p) { return json_object(p.json); },
+            "The object of `dtb probe --json`, the same keys and values (json/probe_json.hpp builds both).")
         .def("__repr__", [](const PyProbe& p) {
             return "ProbeResult(fen='" + p.fen + "', wdl=" + std::string(to_string(p.wdl)) +
                    (p.wdl == Wdl::draw ? std::string() : ", dtw=" + std::to_string(p.dtw)) + ")";
@@ -148,24 +158,36 @@ TablebaseClass bind_tablebase(py::module_& m) {
           "Opens the tables in `path` (a folder, or a list of folders). Raises TablesMissing when a folder does not "
           "exist or holds no table, ValueError for an unknown variant. Table files open on first use.")
         .def("__enter__", [](py::object self) { return self; })
-        .def("__exit__", [](PyTablebase& self, const py::args&) { self.close(); return false; })
+        .def("__exit__",
+             [](PyTablebase& self, const py::args&) {
+                 self.close();
+                 return false;
+             })
         .def("close", &PyTablebase::close, "Releases the tables and the cache; later calls raise ValueError.")
         .def_property_readonly("closed", &PyTablebase::closed)
-        .def_property_readonly("variant", [](const PyTablebase& self) { return std::string(variant_name(self.variant())); })
+        .def_property_readonly("variant",
+                               [](const PyTablebase& self) { return std::string(variant_name(self.variant())); })
         .def_property_readonly("directories", &PyTablebase::directories)
-        .def_property_readonly("max_pieces", [](const PyTablebase& self) { return self.tables()->max_pieces(); },
-                               "Pieces of the largest slice found: positions with more are out of reach.")
+        .def_property_readonly(
+            "max_pieces", [](const PyTablebase& self) { return self.tables()->max_pieces(); },
+            "Pieces of the largest slice found: positions with more are out of reach.")
         .def("probe", &probe, py::arg("fen"),
              "Value, DTW, DTC, every move with its value and the principal variation of a position (a FEN or a "
              "Position), as `dtb probe`. ValueError for a bad FEN or a position that cannot be probed; "
              "TablesMissing / TableCorrupt for the tables.")
-        .def("wdl", [](const PyTablebase& self, const py::object& fen) { return wdl_object(probe_one<probe::kWdl>(self, fen).wdl); },
-             py::arg("fen"), "The value for the side to move alone: the fast path.")
-        .def("dtw", [](const PyTablebase& self, const py::object& fen) {
-                 const probe::Result r = probe_one<probe::kWdl | probe::kDtw>(self, fen);
-                 return distance_object(r.wdl, r.dtw);
-             },
-             py::arg("fen"), "Plies to the end of the game with best play; None for a draw.")
+        .def(
+            "wdl",
+            [](const PyTablebase& self, const py::object& fen) {
+                return wdl_object(probe_one<probe::kWdl>(self, fen).wdl);
+            },
+            py::arg("fen"), "The value for the side to move alone: the fast path.")
+        .def(
+            "dtw",
+            [](const PyTablebase& self, const py::object& fen) {
+                const probe::Result r = probe_one<probe::kWdl | probe::kDtw>(self, fen);
+                return distance_object(r.wdl, r.dtw);
+            },
+            py::arg("fen"), "Plies to the end of the game with best play; None for a draw.")
         .def("__repr__", [](const PyTablebase& self) {
             std::string dirs;
             for (const std::string& d : self.directories()) dirs += (dirs.empty() ? "'" : ", '") + d + "'";

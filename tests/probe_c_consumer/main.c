@@ -7,13 +7,12 @@
 
 static int failures = 0;
 
-#define EXPECT(cond)                                                              \
-    do {                                                                          \
-        if (!(cond)) {                                                            \
-            fprintf(stderr, "%s:%d: failed: %s (%s)\n", __FILE__, __LINE__, #cond, \
-                    dtb_last_error());                                            \
-            ++failures;                                                           \
-        }                                                                         \
+#define EXPECT(cond)                                                                                  \
+    do {                                                                                              \
+        if (!(cond)) {                                                                                \
+            fprintf(stderr, "%s:%d: failed: %s (%s)\n", __FILE__, __LINE__, #cond, dtb_last_error()); \
+            ++failures;                                                                               \
+        }                                                                                             \
     } while (0)
 
 int main(int argc, char** argv) {
@@ -65,7 +64,7 @@ int main(int argc, char** argv) {
     EXPECT(dtb_probe_position(tb, &pos, DTB_WDL | DTB_DTW | DTB_DTC, &value) == DTB_OK);
     EXPECT(value.wdl == DTB_WIN && value.dtw == 17 && value.dtc == 1);
     EXPECT(dtb_probe_position(tb, &pos, DTB_WDL | DTB_CACHE_ONLY, &value) == DTB_OK); /* cached now */
-    pos.white = 1ULL << 50; /* no square 51 */
+    pos.white = 1ULL << 50;                                                           /* no square 51 */
     EXPECT(dtb_probe_position(tb, &pos, DTB_WDL, &value) == DTB_ILLEGAL);
 
     /* Best move. */
