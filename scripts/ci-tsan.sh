@@ -18,11 +18,12 @@ cmake --build "$build" -j"$jobs" --target probe_tests format_tests
 built=$(date +%s)
 # halt_on_error: the first report ends the run with exitcode (66), so the step fails.
 export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:exitcode=66:second_deadlock_stack=1}
-run() { "$build/tests/probe_tests" "$tests"; }
 # TSan's runtime maps its shadow at fixed addresses; on kernels with more mmap randomisation than
 # it knows ("unexpected memory mapping"), run without address randomisation.
+no_aslr=()
 if command -v setarch >/dev/null && setarch "$(uname -m)" -R true 2>/dev/null; then
-  run() { setarch "$(uname -m)" -R "$build/tests/probe_tests" "$tests"; }
+  no_aslr=(setarch "$(uname -m)" -R)
 fi
-run
+"${no_aslr[@]}" "$build/tests/probe_tests" "$probe_tests"
+"${no_aslr[@]}" "$build/tests/format_tests" "$format_tests"
 echo "ci-tsan: build $((built - start)) s, tests $(($(date +%s) - built)) s" >&2
