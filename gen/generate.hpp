@@ -59,6 +59,13 @@ using PartSeconds = std::vector<std::pair<std::string, double>>;
 // rule tables 2.0 s (written 0.5 s<rules_detail>), WDL written 0.5 s". Absent parts are left out.
 std::string describe_parts(const PartSeconds& parts, const std::string& rules_detail = "");
 
+// What one pair's run produced: its slice line and its share of the run's summary.
+struct PairOutcome {
+    std::string line;
+    std::uint64_t positions = 0, entries = 0, bytes = 0;
+    PartSeconds parts;
+};
+
 struct GenerateSummary {
     int slices_generated = 0;
     int slices_skipped = 0;

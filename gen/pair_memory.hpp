@@ -10,6 +10,7 @@
 #include <functional>
 #include <string>
 
+#include "gen/dependencies.hpp"
 #include "gen/mapping_cache.hpp"
 #include "gen/slice_solver.hpp"
 #include "index/slice_index.hpp"
@@ -61,6 +62,30 @@ std::uint64_t whole_solve_bytes(const Material& m, std::uint64_t held) {
     return entries_of_pair<R>(m) * (kArrayBytesPerEntry<R> + 4) + held;
 }
 
+// The finished slices a pair reads, in memory while it is solved: their values, 2 bytes per entry.
+template <class R>
+std::uint64_t input_bytes(const Material& m) {
+    std::uint64_t bytes = 0;
+    for (const Material& x : inputs_of_pair(m)) bytes += SliceIndex<R>(x).size() * sizeof(std::uint16_t);
+    return bytes;
+}
+// Whether solving m by levels can bring its memory down: a pair with men (international) whose
+// levels touch mostly their own pages (see plan_pair_memory), or any pair with men when spilling
+// is asked for.
+template <class R>
+bool by_levels_possible(const Material& m, bool spill_requested) {
+    if constexpr (SliceIndex<R>::kRowGroups)
+        return false;
+    else
+        return m.men() > 0 && (spill_requested || SliceIndex<R>(m).kings_per_config() >= 512);
+}
+// What a solve of m by levels holds at a time with `held` bytes of finished slices: its largest
+// level's positions and the level above that its man moves read, and their frontier lists.
+template <class R>
+std::uint64_t level_solve_bytes(const Material& m, std::uint64_t held, int threads) {
+    return held + SliceSolver<R>::largest_level(m, threads) * (2 * kArrayBytesPerEntry<R> + 8);
+}
+
 struct PairMemoryPlan {
     bool spill = false;               // solved by levels with its big arrays in files
     bool tight = false;               // a whole solve would pass the work limit
@@ -92,7 +117,7 @@ Expected<PairMemoryPlan> plan_pair_memory(const Material& m, const MemoryBudget&
     std::uint64_t level_need = 0;  // by levels, when considered: the largest level and the inputs
     if constexpr (!SliceIndex<R>::kRowGroups) {
         if (m.men() > 0 && (spill_requested || (plan.tight && SliceIndex<R>(m).kings_per_config() >= 512))) {
-            level_need = held + SliceSolver<R>::largest_level(m, threads) * (2 * kArrayBytesPerEntry<R> + 8);
+            level_need = level_solve_bytes<R>(m, held, threads);
             plan.spill = !bound_mb || level_need <= bound;
             if (!plan.spill && spill_requested && !too_big)
                 log(m.name() + ": its largest level would not fit; solved whole, not spilled");

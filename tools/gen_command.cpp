@@ -1,6 +1,7 @@
 // dtb gen: generate every slice up to N pieces (see gen/generate.hpp).
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -8,11 +9,70 @@
 
 #include "gen/generate.hpp"
 #include "tools/arguments.hpp"
+#ifdef DTB_HAVE_MPI
+#include <csignal>
+#include <cstring>
+
+#include "mpi/distributed_gen.hpp"
+#endif
 #include "tools/commands.hpp"
 
 namespace dtb::tools {
 
 namespace {
+
+// The summary lines of a finished run.
+void print_summary(const gen::GenerateSummary& r, const std::filesystem::path& out_dir, const char* clear) {
+    const std::string entries = r.entries == r.positions ? "" : " (" + std::to_string(r.entries) + " entries)";
+    std::fprintf(stderr,
+                 "%sdone: %d slices generated, %d already present, %llu positions%s, %.1f s, %llu bytes written to %s\n",
+                 clear, r.slices_generated, r.slices_skipped, static_cast<unsigned long long>(r.positions),
+                 entries.c_str(), r.seconds, static_cast<unsigned long long>(r.bytes_written),
+                 out_dir.string().c_str());
+    if (r.slices_generated > 0) std::fprintf(stderr, "time by part: %s\n", gen::describe_parts(r.part_seconds).c_str());
+}
+
+#ifdef DTB_HAVE_MPI
+// What rank 0 has in flight, for the line it prints when mpirun stops the job (a rank died): two
+// buffers, the one complete at the time read by the signal handler.
+char in_flight_text[2][4096];
+std::atomic<int> in_flight_current{0};
+
+extern "C" void report_in_flight_and_exit(int sig) {
+    // Only rank 0 knows what is in flight; the other ranks stop quietly.
+    const char* text = in_flight_text[in_flight_current.load()];
+    if (text[0] != '\0') {
+        const char head[] = "dtb gen: the job was stopped; in flight: ";
+        (void)!write(2, head, sizeof head - 1);
+        (void)!write(2, text, std::strlen(text));
+        (void)!write(2, "\n", 1);
+    }
+    std::signal(sig, SIG_DFL);
+    std::raise(sig);
+}
+
+int run_gen_distributed(const gen::GenerateOptions& g) {
+    mpi::DistributedEvents events;
+    events.log = [](const std::string& line) { std::cerr << line << std::endl; };
+    events.in_flight = [](const std::string& text) {
+        const int next = 1 - in_flight_current.load();
+        std::snprintf(in_flight_text[next], sizeof in_flight_text[next], "%s", text.c_str());
+        in_flight_current.store(next);
+    };
+    std::signal(SIGTERM, report_in_flight_and_exit);
+    std::signal(SIGINT, report_in_flight_and_exit);
+    const mpi::DistributedResult r = mpi::generate_distributed(g, events);
+    if (!r.summary) {
+        if (r.rank == 0) print_error("gen", r.summary.error());
+        const int code = exit_code_of(r.summary.error_kind());
+        if (r.stop_job) mpi::abort_job(code);
+        return code;
+    }
+    if (r.rank == 0) print_summary(*r.summary, g.out_dir, "");
+    return kExitOk;
+}
+#endif
+
 int run_gen(const GenOptions& o) {
     gen::GenerateOptions g;
     g.variant = o.variant == "turkish" ? VariantId::turkish : VariantId::international;
@@ -28,6 +88,9 @@ int run_gen(const GenOptions& o) {
     g.spill = o.spill;
     g.wait_for_lock = o.wait;
 
+#ifdef DTB_HAVE_MPI
+    if (mpi::launched_as_rank()) return run_gen_distributed(g);
+#endif
     using Clock = std::chrono::steady_clock;
     std::string current_pass;
     Clock::time_point pass_start = Clock::now();
@@ -64,13 +127,7 @@ int run_gen(const GenOptions& o) {
         print_error("gen", r.error());
         return exit_code_of(r.error_kind());
     }
-    const std::string entries = r->entries == r->positions ? "" : " (" + std::to_string(r->entries) + " entries)";
-    std::fprintf(
-        stderr, "%sdone: %d slices generated, %d already present, %llu positions%s, %.1f s, %llu bytes written to %s\n",
-        clear, r->slices_generated, r->slices_skipped, static_cast<unsigned long long>(r->positions), entries.c_str(),
-        r->seconds, static_cast<unsigned long long>(r->bytes_written), g.out_dir.string().c_str());
-    if (r->slices_generated > 0)
-        std::fprintf(stderr, "time by part: %s\n", gen::describe_parts(r->part_seconds).c_str());
+    print_summary(*r, g.out_dir, clear);
     return kExitOk;
 }
 }  // namespace
