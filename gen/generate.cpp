@@ -14,8 +14,8 @@
 #include "gen/mapping_cache.hpp"
 #include "gen/pair_steps.hpp"
 #include "gen/pair_worker.hpp"
-#include "gen/run_request.hpp"
 #include "gen/run_progress.hpp"
+#include "gen/run_request.hpp"
 
 namespace dtb::gen {
 

@@ -18,7 +18,8 @@ Expected<PairSchedule> PairSchedule::make(std::vector<PairNeeds> pairs, std::vec
     for (std::size_t p = 0; p < pairs.size(); ++p)
         for (std::size_t x : pairs[p].inputs)
             if (x >= p)
-                return Error{"pair " + pairs[p].name + " reads a pair that does not come before it", ErrorKind::bad_input};
+                return Error{"pair " + pairs[p].name + " reads a pair that does not come before it",
+                             ErrorKind::bad_input};
     const std::uint64_t largest = *std::max_element(limits.begin(), limits.end());
     const bool unbounded = std::find(limits.begin(), limits.end(), 0) != limits.end();
     for (const PairNeeds& pair : pairs) {
@@ -26,7 +27,8 @@ Expected<PairSchedule> PairSchedule::make(std::vector<PairNeeds> pairs, std::vec
         if (fits(largest, pair.whole_bytes) || (pair.level_bytes && fits(largest, pair.level_bytes))) continue;
         return Error{"pair " + pair.name + " needs about " + megabytes(pair.whole_bytes) + " solved whole" +
                          (pair.level_bytes ? " and " + megabytes(pair.level_bytes) + " by levels" : "") +
-                         ", more than the largest worker's " + megabytes(largest) + " of work memory",
+                         ", more than the largest worker's " + megabytes(largest) +
+                         " of work memory (give the ranks more --memory)",
                      ErrorKind::bad_input};
     }
     return PairSchedule(std::move(pairs), std::move(limits));

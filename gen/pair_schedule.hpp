@@ -19,10 +19,10 @@ enum class SolveMode : unsigned char { whole, by_levels };
 
 // What the schedule needs of a pair.
 struct PairNeeds {
-    std::string name;              // the pair's first slice, as in slice lines
-    std::uint64_t positions = 0;   // both slices: the measure of "largest first"
-    std::uint64_t whole_bytes = 0; // memory to solve it whole, its inputs held
-    std::uint64_t level_bytes = 0; // by levels (its largest level, inputs held); 0: cannot be
+    std::string name;                 // the pair's first slice, as in slice lines
+    std::uint64_t positions = 0;      // both slices: the measure of "largest first"
+    std::uint64_t whole_bytes = 0;    // memory to solve it whole, its inputs held
+    std::uint64_t level_bytes = 0;    // by levels (its largest level, inputs held); 0: cannot be
     std::vector<std::size_t> inputs;  // the pairs it reads, as indices in the schedule's list
     bool complete = false;            // already on disk: never handed out
 };

@@ -17,9 +17,9 @@ Expected<std::set<Material>> check_request(const GenerateOptions& o) {
         return Error{"pieces must be 2 to " + std::to_string(kMaxPieces) + ", not " + std::to_string(o.max_pieces),
                      ErrorKind::bad_input};
     if (o.threads < 0 || o.threads > kMaxThreads)
-        return Error{"threads must be 0 (all cores) to " + std::to_string(kMaxThreads) + ", not " +
-                         std::to_string(o.threads),
-                     ErrorKind::bad_input};
+        return Error{
+            "threads must be 0 (all cores) to " + std::to_string(kMaxThreads) + ", not " + std::to_string(o.threads),
+            ErrorKind::bad_input};
     std::set<Material> wanted;
     for (const std::string& name : o.only) {
         auto m = Material::parse(name);

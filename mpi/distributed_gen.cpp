@@ -58,7 +58,9 @@ std::optional<Message> poll(int from) {
 }
 
 // An error on the wire: its kind, a newline, its message.
-std::string encode_error(const Error& e) { return std::to_string(static_cast<int>(e.kind)) + "\n" + e.message; }
+std::string encode_error(const Error& e) {
+    return std::to_string(static_cast<int>(e.kind)) + "\n" + e.message;
+}
 Error decode_error(const std::string& s) {
     const auto nl = s.find('\n');
     if (nl == std::string::npos) return Error{s, ErrorKind::unspecified};
@@ -85,7 +87,8 @@ gen::PairOutcome decode_outcome(const std::string& s) {
     std::getline(in, row);
     while (std::getline(in, row) && !row.empty()) {
         const auto tab = row.find('\t');
-        if (tab != std::string::npos) o.parts.emplace_back(row.substr(0, tab), std::strtod(row.c_str() + tab + 1, nullptr));
+        if (tab != std::string::npos)
+            o.parts.emplace_back(row.substr(0, tab), std::strtod(row.c_str() + tab + 1, nullptr));
     }
     std::getline(in, o.line, '\0');
     return o;
@@ -182,8 +185,7 @@ class LocalWorker {
 // Rank 0: hands out pairs, gathers outcomes, reports.
 class Coordinator {
   public:
-    Coordinator(const gen::GenerateOptions& o, Reporter& reporter, gen::PairSchedule schedule,
-                gen::PairWorker& worker)
+    Coordinator(const gen::GenerateOptions& o, Reporter& reporter, gen::PairSchedule schedule, gen::PairWorker& worker)
         : o_(o), reporter_(reporter), schedule_(std::move(schedule)), local_(worker), since_(schedule_.workers()) {
         for (const auto& pair : schedule_.pairs()) {
             if (pair.complete) {
@@ -227,9 +229,7 @@ class Coordinator {
 
   private:
     using Clock = std::chrono::steady_clock;
-    static double seconds_since(Clock::time_point t) {
-        return std::chrono::duration<double>(Clock::now() - t).count();
-    }
+    static double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
     void log(const std::string& s) { reporter_.log(s); }
 
@@ -336,7 +336,9 @@ std::uint64_t env_number(const char* name) {
 
 }  // namespace
 
-bool launched_as_rank() { return env_number("OMPI_COMM_WORLD_SIZE") > 1 || env_number("PMI_SIZE") > 1; }
+bool launched_as_rank() {
+    return env_number("OMPI_COMM_WORLD_SIZE") > 1 || env_number("PMI_SIZE") > 1;
+}
 
 DistributedResult generate_distributed(gen::GenerateOptions o, const DistributedEvents& events) {
     int provided = 0;

@@ -24,11 +24,10 @@ namespace {
 // The summary lines of a finished run.
 void print_summary(const gen::GenerateSummary& r, const std::filesystem::path& out_dir, const char* clear) {
     const std::string entries = r.entries == r.positions ? "" : " (" + std::to_string(r.entries) + " entries)";
-    std::fprintf(stderr,
-                 "%sdone: %d slices generated, %d already present, %llu positions%s, %.1f s, %llu bytes written to %s\n",
-                 clear, r.slices_generated, r.slices_skipped, static_cast<unsigned long long>(r.positions),
-                 entries.c_str(), r.seconds, static_cast<unsigned long long>(r.bytes_written),
-                 out_dir.string().c_str());
+    std::fprintf(
+        stderr, "%sdone: %d slices generated, %d already present, %llu positions%s, %.1f s, %llu bytes written to %s\n",
+        clear, r.slices_generated, r.slices_skipped, static_cast<unsigned long long>(r.positions), entries.c_str(),
+        r.seconds, static_cast<unsigned long long>(r.bytes_written), out_dir.string().c_str());
     if (r.slices_generated > 0) std::fprintf(stderr, "time by part: %s\n", gen::describe_parts(r.part_seconds).c_str());
 }
 
