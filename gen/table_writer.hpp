@@ -13,8 +13,8 @@
 #include "gen/parallel.hpp"
 #include "gen/slice_solver.hpp"
 #include "gen/wdl_storage.hpp"
-#include "index/scheme_version.hpp"
 #include "probe/derived_wdl.hpp"
+#include "probe/open_table.hpp"
 #include "probe/value.hpp"
 #include "rules/expected.hpp"
 
@@ -36,24 +36,11 @@ class TableWriter {
 
     const std::filesystem::path& out_dir() const { return s_.out_dir; }
 
-    static format::TableInfo table_info(const Material& m, format::Metric metric) {
-        format::TableInfo info{};
-        info.variant = R::kId;
-        info.rules_fingerprint = rules_fingerprint<R>();
-        info.wk = m.wk;
-        info.wm = m.wm;
-        info.bk = m.bk;
-        info.bm = m.bm;
-        info.metric = metric;
-        info.index_scheme = index_scheme_version<R>();
-        return info;
-    }
-
     // residual: data are rule thresholds stored as exceptions to the slice's DTW and DTC, written
     // before with the same block size (write_options).
     Expected<std::uint64_t> write_table(const Material& m, format::Metric metric, std::span<const std::uint16_t> data,
                                         bool residual = false) const {
-        format::TableInfo info = table_info(m, metric);
+        format::TableInfo info = format::table_info_of<R>(m, metric);
         info.residual = residual;
         auto r =
             format::write_table(s_.out_dir / format::file_name(m.name(), metric), info, data, write_options(metric));
@@ -92,7 +79,7 @@ class TableWriter {
                 wdl.size(), [&](std::uint64_t i) { wdl[i] = static_cast<std::uint16_t>(wdl_of(sd.value[i])); }, {},
                 s_.threads);
             fill_dont_care(wdl, sd.capture, static_cast<std::uint16_t>(Wdl::draw), s_.threads);
-            auto p = format::prepare_table(table_info(sd.index.material(), format::Metric::wdl), wdl,
+            auto p = format::prepare_table(format::table_info_of<R>(sd.index.material(), format::Metric::wdl), wdl,
                                            write_options(format::Metric::wdl));
             if (!p) return Error{"writing " + sd.index.material().name() + ": " + p.error(), p.error_kind()};
             prepared.push_back(std::move(*p));
@@ -113,7 +100,7 @@ class TableWriter {
             const Material m = solver.side(s).index.material();
             const auto path = s_.out_dir / format::file_name(m.name(), format::Metric::wdl);
             auto w = s == derived
-                         ? format::write_derived_table(path, table_info(m, format::Metric::wdl),
+                         ? format::write_derived_table(path, format::table_info_of<R>(m, format::Metric::wdl),
                                                        solver.side(s).value.size(), write_options(format::Metric::wdl))
                          : format::write_prepared(path, prepared[s]);
             if (!w) return Error{"writing " + m.name() + ": " + w.error(), w.error_kind()};

@@ -1,5 +1,5 @@
-// The one check of a table's header against what a reader of this build expects, for every
-// reader: the generator's loaders (a table of another index scheme is regenerated rather than
+// The one check of a table's header against what a reader of this build expects (and the header
+// a writer of this build gives a table), for every reader: the generator's loaders (a table of another index scheme is regenerated rather than
 // read in the wrong order), the probe library, `dtb verify` and `dtb stats`.
 #pragma once
 #include <filesystem>
@@ -36,6 +36,22 @@ std::string header_problem(const TableInfo& info, const Material& m, Metric metr
     if (metric == Metric::wdl && info.max_value > 2)
         return "WDL value " + std::to_string(info.max_value) + " out of range";
     return {};
+}
+
+// The header fields a table of slice m and `metric` written by this build carries (the writer
+// fills in the rest: entries, encoding, block layout): what header_problem checks.
+template <class R>
+TableInfo table_info_of(const Material& m, Metric metric) {
+    TableInfo info{};
+    info.variant = R::kId;
+    info.rules_fingerprint = rules_fingerprint<R>();
+    info.wk = m.wk;
+    info.wm = m.wm;
+    info.bk = m.bk;
+    info.bm = m.bm;
+    info.metric = metric;
+    info.index_scheme = index_scheme_version<R>();
+    return info;
 }
 
 // Opens the table and checks its header (header_problem): an error names the file and the

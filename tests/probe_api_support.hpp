@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "format/format.hpp"
-#include "index/scheme_version.hpp"
 #include "index/slice_index.hpp"
+#include "probe/open_table.hpp"
 #include "probe/probe.hpp"
 #include "tests/file_compare_support.hpp"
 
@@ -71,15 +71,7 @@ void write_synthetic_tables(const fs::path& dir, int pieces, std::uint32_t block
             v[2][i] = static_cast<std::uint16_t>(s.dtc);
         }
         for (int metric = 0; metric < 3; ++metric) {
-            format::TableInfo info;
-            info.variant = R::kId;
-            info.rules_fingerprint = rules_fingerprint<R>();
-            info.wk = m.wk;
-            info.wm = m.wm;
-            info.bk = m.bk;
-            info.bm = m.bm;
-            info.metric = static_cast<format::Metric>(metric);
-            info.index_scheme = index_scheme_version<R>();
+            const format::TableInfo info = format::table_info_of<R>(m, static_cast<format::Metric>(metric));
             format::WriteOptions o;
             o.block_entries = block_entries;
             o.zstd_level = 1;

@@ -45,47 +45,9 @@ struct Outcome {
 };
 Outcome run_with(const std::vector<std::string>& args, const std::vector<std::string>& env = {},
                  std::chrono::seconds limit = std::chrono::seconds(60)) {
-    static int counter = 0;
-    const fs::path base =
-        fs::temp_directory_path() / ("dtb_faults_run_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
-    const fs::path out = base.string() + ".out", err = base.string() + ".err";
-    std::vector<std::string> argv_s{DTB_EXE};
-    argv_s.insert(argv_s.end(), args.begin(), args.end());
-    std::vector<char*> argv;
-    for (auto& a : argv_s) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    std::vector<std::string> env_s(env);
-    for (char** e = environ; *e; ++e) env_s.emplace_back(*e);
-    std::vector<char*> envp;
-    for (auto& e : env_s) envp.push_back(e.data());
-    envp.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    pid_t pid = 0;
-    const int rc = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), envp.data());
-    posix_spawn_file_actions_destroy(&actions);
-    if (rc != 0) throw std::runtime_error("cannot start dtb");
+    const auto [out, err] = output_files("faults_run");
     Outcome o;
-    const auto start = std::chrono::steady_clock::now();
-    int status = 0;
-    while (::waitpid(pid, &status, WNOHANG) == 0) {
-        if (std::chrono::steady_clock::now() - start > limit) {
-            o.timed_out = true;
-            ::kill(pid, SIGKILL);
-            ::waitpid(pid, &status, 0);
-            break;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
-    if (WIFEXITED(status)) o.run.exit_code = WEXITSTATUS(status);
-    if (WIFSIGNALED(status)) o.run.signal = WTERMSIG(status);
-    o.run.out = slurp(out);
-    o.run.err = slurp(err);
-    fs::remove(out);
-    fs::remove(err);
+    o.run = wait_dtb(spawn_dtb(args, out, err, {}, env), out, err, limit, &o.timed_out);
     return o;
 }
 

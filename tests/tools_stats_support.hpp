@@ -8,6 +8,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -15,6 +18,8 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "tests/file_compare_support.hpp"
@@ -32,31 +37,52 @@ struct RunResult {
     std::string out, err;
 };
 
-// Starts `dtb args...` with stdout and stderr going to out_file and err_file, in folder cwd
-// when it is given; returns its pid.
+// Starts `dtb args...` with stdin from /dev/null, stdout and stderr going to out_file and
+// err_file, in folder cwd when it is given, with extra_env ("NAME=value") added to the
+// environment; returns its pid.
 inline pid_t spawn_dtb(const std::vector<std::string>& args, const fs::path& out_file, const fs::path& err_file,
-                       const fs::path& cwd = {}) {
+                       const fs::path& cwd = {}, const std::vector<std::string>& extra_env = {}) {
     std::vector<std::string> argv_s{DTB_EXE};
     argv_s.insert(argv_s.end(), args.begin(), args.end());
     std::vector<char*> argv;
     for (auto& a : argv_s) argv.push_back(a.data());
     argv.push_back(nullptr);
+    std::vector<std::string> env_s(extra_env);
+    for (char** e = environ; *e; ++e) env_s.emplace_back(*e);
+    std::vector<char*> envp;
+    for (auto& e : env_s) envp.push_back(e.data());
+    envp.push_back(nullptr);
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_addopen(&actions, 1, out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     posix_spawn_file_actions_addopen(&actions, 2, err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     // After the opens, so that relative output paths still name the caller's folder.
     if (!cwd.empty()) posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
     pid_t pid = 0;
-    const int rc = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+    const int rc = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), envp.data());
     posix_spawn_file_actions_destroy(&actions);
     if (rc != 0) throw std::runtime_error("cannot start " + std::string(DTB_EXE));
     return pid;
 }
 
-inline RunResult wait_dtb(pid_t pid, const fs::path& out_file, const fs::path& err_file) {
+// Waits for dtb to end, killing it after `limit` (timed_out is then set); its output read and
+// its files removed.
+inline RunResult wait_dtb(pid_t pid, const fs::path& out_file, const fs::path& err_file,
+                          std::chrono::seconds limit = std::chrono::hours(24), bool* timed_out = nullptr) {
+    const auto start = std::chrono::steady_clock::now();
     int status = 0;
-    while (::waitpid(pid, &status, 0) < 0) {
+    for (;;) {
+        const pid_t r = ::waitpid(pid, &status, WNOHANG);
+        if (r == pid || (r < 0 && errno != EINTR)) break;
+        if (std::chrono::steady_clock::now() - start > limit) {
+            if (timed_out) *timed_out = true;
+            ::kill(pid, SIGKILL);
+            while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+            }
+            break;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
     RunResult r;
     if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
@@ -68,12 +94,17 @@ inline RunResult wait_dtb(pid_t pid, const fs::path& out_file, const fs::path& e
     return r;
 }
 
+// Fresh names for a run's captured output, unique in the process.
+inline std::pair<fs::path, fs::path> output_files(const std::string& what) {
+    static std::atomic<int> counter{0};
+    const fs::path base = fs::temp_directory_path() /
+                          ("dtb_" + what + "_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
+    return {base.string() + ".out", base.string() + ".err"};
+}
+
 // Runs `dtb args...` to the end, in folder cwd when it is given.
 inline RunResult run_dtb(const std::vector<std::string>& args, const fs::path& cwd = {}) {
-    static int counter = 0;
-    const fs::path base =
-        fs::temp_directory_path() / ("dtb_tools_run_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
-    const fs::path out = base.string() + ".out", err = base.string() + ".err";
+    const auto [out, err] = output_files("tools_run");
     return wait_dtb(spawn_dtb(args, out, err, cwd), out, err);
 }
 
