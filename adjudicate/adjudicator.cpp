@@ -67,11 +67,11 @@ bool has_dtw(const Tablebase& tb) {
 // Tables that pass their checks one by one but contradict each other at p (a rule table of one
 // generation beside game tables of another, say): no move keeps the value they give p. Said as
 // such rather than answered with moves or plies that the tables cannot support.
-ProbeFailure tables_disagree(const Position& p, RuleSet rules) {
+ProbeFailure tables_disagree(const Position& p, CountingRules rules) {
     Result r;
     r.status = Status::corrupt;
     r.slice = Material::of(p);
-    r.metric = rules == RuleSet::none ? format::Metric::wdl : rule_metric(rules);
+    r.metric = rules == CountingRules::none ? format::Metric::wdl : rule_metric(rules);
     r.reason = "the tables disagree here: no move keeps the value they give this position";
     return ProbeFailure{r};
 }
@@ -148,7 +148,7 @@ class Question {
                 r.c = k.endgame ? kSixteenMoveLimit - *k.endgame : kNoLimit;
                 break;
             case CountClass::none:
-                if (judge_.rules() == RuleSet::ffjd && is_ffjd_carried(m) && k.endgame) {
+                if (judge_.rules() == CountingRules::ffjd && is_ffjd_carried(m) && k.endgame) {
                     r.is_class = true;
                     r.c = kSixteenMoveLimit - *k.endgame;
                     r.table = format::Metric::ffjd16;
@@ -160,7 +160,7 @@ class Question {
 
     // The result for the side to move of p with counters k (already applicable).
     Wdl value(const Position& p, const Counters& k) {
-        if (judge_.rules() == RuleSet::none) return wdl_only(p);
+        if (judge_.rules() == CountingRules::none) return wdl_only(p);
         if (p.of(p.side_to_move) == 0) return Wdl::loss;  // the game is over: no piece left
         const Regime r = regime_of(p, k);
         const ValueCode code = table_code(p, r.table);
@@ -182,7 +182,7 @@ class Question {
     int plies(const Position& p, const Counters& k, Wdl v) {
         // Without rules the plies are the theoretical DTW: the winner's fewest, the loser's most.
         // Without DTW they are not known: no counter bounds that game, its graph has cycles.
-        if (judge_.rules() == RuleSet::none) {
+        if (judge_.rules() == CountingRules::none) {
             if (!has_dtw()) throw TooDeep{};
             return theoretical(p).dtw;
         }
@@ -266,7 +266,7 @@ class Question {
     // Plies to the end are at least the theoretical DTW and at least the rule threshold.
     int lower_bound(const Position& p, const Counters& k) {
         int bound = std::max(0, theoretical(p).dtw);
-        if (judge_.rules() != RuleSet::none) {
+        if (judge_.rules() != CountingRules::none) {
             const Regime r = regime_of(p, k);
             bound = std::max(bound, distance_of(table_code(p, r.table)));
         }
@@ -316,7 +316,8 @@ Counters Adjudicator::applicable(const Position& p, const Counters& in) const {
             if (in.endgame) out.endgame = std::max(0, *in.endgame);
             break;
         case CountClass::none:
-            if (rules_ == RuleSet::ffjd && is_ffjd_carried(m) && in.endgame) out.endgame = std::max(0, *in.endgame);
+            if (rules_ == CountingRules::ffjd && is_ffjd_carried(m) && in.endgame)
+                out.endgame = std::max(0, *in.endgame);
             break;
     }
     return out;
@@ -327,13 +328,13 @@ Counters Adjudicator::after_move(const Position& p, const Counters& in, const Mo
     const Position q = make_move(p, m);
     Counters out;
     out.reversible = (m.is_capture() || !m.by_king) ? 0 : one_ply_on(k.reversible);
-    if (rules_ == RuleSet::none) return out;
+    if (rules_ == CountingRules::none) return out;
     const Material before = Material::of(p), after = Material::of(q);
     const CountClass from = count_class(before, rules_), to = count_class(after, rules_);
     if (to == CountClass::sixteen) {
         out.endgame = from == CountClass::sixteen && k.endgame ? one_ply_on(*k.endgame) : 0;
     } else if (to == CountClass::five || to == CountClass::ffjd_small ||
-               (rules_ == RuleSet::ffjd && is_ffjd_carried(after))) {
+               (rules_ == CountingRules::ffjd && is_ffjd_carried(after))) {
         if (k.endgame) out.endgame = one_ply_on(*k.endgame);  // a 16-move limit carried along
     }
     if (to == CountClass::five) out.small = from == CountClass::five && k.small ? one_ply_on(*k.small) : 0;
@@ -341,7 +342,7 @@ Counters Adjudicator::after_move(const Position& p, const Counters& in, const Mo
 }
 
 DecidingRule Adjudicator::limit_reached(const Position& q, const Counters& in) const {
-    if (rules_ == RuleSet::none) return DecidingRule::none;
+    if (rules_ == CountingRules::none) return DecidingRule::none;
     const Counters k = applicable(q, in);
     const Question question(*this, tb_, Access::load);
     const Regime r = question.regime_of(q, k);
@@ -361,7 +362,7 @@ DecidingRule Adjudicator::limit_reached(const Position& q, const Counters& in) c
 
 Result Adjudicator::probe_wdl(const Position& p, const Counters& counters, Access access) const {
     if (auto refused = refuse_other_variant(tb_)) return *refused;
-    if (rules_ == RuleSet::none) {
+    if (rules_ == CountingRules::none) {
         const Result r = tb_.probe(p, kWdl, access);
         if (auto alone = result_by_rules_alone(p, counters, r)) return ok_result(*alone);
         return r;
@@ -497,7 +498,7 @@ DecidingRule Adjudicator::deciding_rule(const Position& p, const Counters& count
     return DecidingRule::sixteen;
 }
 
-Adjudication adjudicate(const Tablebase& tables, const Position& p, const Counters& counters, RuleSet rules) {
+Adjudication adjudicate(const Tablebase& tables, const Position& p, const Counters& counters, CountingRules rules) {
     return Adjudicator(tables, rules).adjudicate(p, counters);
 }
 

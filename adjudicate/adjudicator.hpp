@@ -5,7 +5,7 @@
 //
 //   auto tb = dtb::probe::Tablebase::open({.directories = {"data/tb/international"},
 //                                          .metrics = dtb::probe::kAllMetrics | dtb::probe::kRuleMetrics});
-//   dtb::probe::Adjudicator judge(*tb, dtb::RuleSet::fmjd);
+//   dtb::probe::Adjudicator judge(*tb, dtb::CountingRules::fmjd);
 //   dtb::probe::Adjudication a = judge.adjudicate(position, {.reversible = 12});
 //
 // Method (docs/ADJUDICATION.md): the generator's rule tables (.fmjd, .ffjd, .ffjd16) hold, per
@@ -79,18 +79,18 @@ struct Adjudication {
 class Adjudicator {
   public:
     // The handle must hold international tables opened with kRuleMetrics (WDL is enough for
-    // RuleSet::none); DTW is used when enabled (theoretical_dtw, and bounds that keep the search
-    // for plies short; under RuleSet::none the plies are the DTW, not known without it). A
+    // CountingRules::none); DTW is used when enabled (theoretical_dtw, and bounds that keep the search
+    // for plies short; under CountingRules::none the plies are the DTW, not known without it). A
     // handle of another variant is refused (Status::illegal). Tables that pass their checks but
     // contradict each other at a position (no move keeps its value) give Status::corrupt, with
     // a reason, rather than moves or plies.
-    Adjudicator(const Tablebase& tables, RuleSet rules) : tb_(tables), rules_(rules) {}
+    Adjudicator(const Tablebase& tables, CountingRules rules) : tb_(tables), rules_(rules) {}
 
     // A position with more pieces than the handle's largest slice is answered from the tables
     // when its captures lead into them (captures are compulsory); otherwise only when the rules
     // alone decide it (RULES.md 1): the side to move has no move (lost), or a limit has already
     // been reached (drawn, `rule` naming it, every move keeping the draw; theoretical_known
-    // false; under RuleSet::none there is no limit). Any other such position gives
+    // false; under CountingRules::none there is no limit). Any other such position gives
     // Status::missing, as does a table missing within the reach, also one reached through
     // captures from beyond it.
     Adjudication adjudicate(const Position& p, const Counters& counters) const;
@@ -109,7 +109,7 @@ class Adjudicator {
     // move into p did not end the game): a budget at 0, or ffjd's immediate 2K v K / K v K draw.
     DecidingRule limit_reached(const Position& p, const Counters& counters) const;
 
-    RuleSet rules() const { return rules_; }
+    CountingRules rules() const { return rules_; }
 
   private:
     std::optional<Wdl> result_by_rules_alone(const Position& p, const Counters& counters, const Result& failure) const;
@@ -117,10 +117,10 @@ class Adjudicator {
                                                    const Result& failure) const;
     DecidingRule deciding_rule(const Position& p, const Counters& counters) const;
     const Tablebase& tb_;
-    RuleSet rules_;
+    CountingRules rules_;
 };
 
 // The same as Adjudicator(tables, rules).adjudicate(p, counters).
-Adjudication adjudicate(const Tablebase& tables, const Position& p, const Counters& counters, RuleSet rules);
+Adjudication adjudicate(const Tablebase& tables, const Position& p, const Counters& counters, CountingRules rules);
 
 }  // namespace dtb::probe

@@ -50,7 +50,7 @@ std::string game_result(Wdl w, Color side_to_move) {
     return white_wins ? "white wins" : "black wins";
 }
 
-CountClass class_of(const Position& p, RuleSet rules) {
+CountClass class_of(const Position& p, CountingRules rules) {
     return count_class(Material::of(p), rules);
 }
 
@@ -115,8 +115,8 @@ struct PositionKeyHash {
 
 // The count that binds at p with counters k (applicable to p) under `rules`: the class's when its
 // budget is the smaller, else the 25-move one; empty under rule set none.
-std::string counting_rule_at(const Position& p, const Counters& k, RuleSet rules) {
-    if (rules == RuleSet::none) return "";
+std::string counting_rule_at(const Position& p, const Counters& k, CountingRules rules) {
+    if (rules == CountingRules::none) return "";
     const Material m = Material::of(p);
     const int rho = kReversibleLimit - k.reversible;
     std::optional<int> c;  // the class budget, if any
@@ -132,7 +132,7 @@ std::string counting_rule_at(const Position& p, const Counters& k, RuleSet rules
         case CountClass::ffjd_small:
             return "2k-v-k";  // drawn at its first position without a capture
         case CountClass::none:
-            if (rules == RuleSet::ffjd && is_ffjd_carried(m) && k.endgame)
+            if (rules == CountingRules::ffjd && is_ffjd_carried(m) && k.endgame)
                 c = kSixteenMoveLimit - *k.endgame, name = "16-move";
             break;
     }
@@ -173,7 +173,7 @@ void value_position(const Tablebase& tb, const Adjudicator* judge, const Positio
 template <class R>
 void judge_plies(const PdnReplay& replay, const Tablebase& tb, const Adjudicator* judge, GameCheck& c,
                  std::optional<int>& drawn_at, std::string& drawn_by, bool& ended) {
-    const RuleSet rules = c.rules;
+    const CountingRules rules = c.rules;
     const auto& positions = replay.positions;
     Counters k = judge ? judge->applicable(positions[0], Counters{}) : Counters{};
     std::unordered_map<PositionKey, int, PositionKeyHash> seen;
@@ -274,10 +274,10 @@ void compare_result(const PdnGame& g, GameCheck& c, const std::optional<int>& dr
         c.decisive_ply = c.plies;
         if (proven == "draw")
             shown = "the final position (ply " + std::to_string(c.plies) + ") is a draw" +
-                    (c.rules == RuleSet::none ? std::string()
-                                              : " under the rules (theoretical: " + c.end.theoretical + ")");
+                    (c.rules == CountingRules::none ? std::string()
+                                                    : " under the rules (theoretical: " + c.end.theoretical + ")");
         else
-            shown = "a forced win remains" + std::string(c.rules == RuleSet::none ? "" : " within the limits") +
+            shown = "a forced win remains" + std::string(c.rules == CountingRules::none ? "" : " within the limits") +
                     " at the end (ply " + std::to_string(c.plies) + "): " + proven +
                     (c.end.plies >= 0 && c.end.theoretical == proven
                          ? " (theoretically in " + std::to_string(c.end.plies) + " plies)"
@@ -307,7 +307,7 @@ void check_followed(const PdnGame& g, const PdnReplay& replay, const GameTables&
     const bool turkish = R::kId == VariantId::turkish;
     const Tablebase* tb = turkish ? t.turkish : t.international;
     const Adjudicator* judge = turkish ? nullptr : t.judge;
-    c.rules = judge ? judge->rules() : RuleSet::none;
+    c.rules = judge ? judge->rules() : CountingRules::none;
     if (t.positions) list_positions<R>(replay, c);
     if (!tb || (!turkish && !judge)) {
         c.table_error =

@@ -78,16 +78,16 @@ std::string_view to_string(GameVerdict v);
 
 struct GameCheck {
     VariantId variant = VariantId::international;
-    std::string variant_name;           // "international", "turkish", else the game type's name
-    int game_type = -1;                 // the GameType number, -1 when absent or not a number
-    RuleSet rules = RuleSet::none;      // the rule set applied (none for Turkish)
-    int plies = 0;                      // plies followed
-    std::vector<GameEvent> events;      // by ply
-    GameValue first, end;               // the first position the tables judge, and the last one
-    std::string outcome = "unknown";    // what the record shows: "drawn at ply 32", ...
-    std::vector<std::string> problems;  // why inconsistent or not judged, one line each
-    std::vector<PdnNote> notes;         // what was stepped over or recovered, and a Result tag
-                                        // at odds with the moves' result
+    std::string variant_name;                   // "international", "turkish", else the game type's name
+    int game_type = -1;                         // the GameType number, -1 when absent or not a number
+    CountingRules rules = CountingRules::none;  // the rule set applied (none for Turkish)
+    int plies = 0;                              // plies followed
+    std::vector<GameEvent> events;              // by ply
+    GameValue first, end;                       // the first position the tables judge, and the last one
+    std::string outcome = "unknown";            // what the record shows: "drawn at ply 32", ...
+    std::vector<std::string> problems;          // why inconsistent or not judged, one line each
+    std::vector<PdnNote> notes;                 // what was stepped over or recovered, and a Result tag
+                                                // at odds with the moves' result
     GameVerdict verdict = GameVerdict::consistent;
     std::string reason;       // one line: why that verdict
     int decisive_ply = -1;    // the ply that decides the verdict, -1 when none does

@@ -63,7 +63,7 @@ std::string game_report_text(const PdnGame& g, const GameCheck& c) {
     if (c.end.ply >= 0)
         s << "  at the end (ply " << c.end.ply << "): theoretical " << c.end.theoretical
           << (c.end.plies >= 0 ? " in " + plural(c.end.plies, "ply", "plies") : "")
-          << (c.rules == RuleSet::none ? "" : ", under the rules " + c.end.rule_value) << "\n";
+          << (c.rules == CountingRules::none ? "" : ", under the rules " + c.end.rule_value) << "\n";
     for (const PdnNote& n : c.notes)
         s << "  note: "
           << (n.line > 0 && n.column > 0

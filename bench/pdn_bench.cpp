@@ -100,7 +100,7 @@ void BM_ReadAndJudgePdn(benchmark::State& state) {
             ("tables: " + (tb ? std::string("fewer than 5 pieces") : tb.error()) + " (set DTB_BENCH_TABLES)").c_str());
         return;
     }
-    const probe::Adjudicator judge(*tb, RuleSet::fmjd);
+    const probe::Adjudicator judge(*tb, CountingRules::fmjd);
     probe::GameTables tables;
     tables.international = &*tb;
     tables.judge = &judge;

@@ -111,8 +111,8 @@ class FinishedRuleTables {
             [&](std::uint64_t i, const Position& p) {
                 if (!has_capture<R>(p)) return;
                 thread_local MoveList scratch;
-                for (RuleSet rules : {RuleSet::fmjd, RuleSet::ffjd})
-                    (rules == RuleSet::fmjd ? fmjd : ffjd).value[i] =
+                for (CountingRules rules : {CountingRules::fmjd, CountingRules::ffjd})
+                    (rules == CountingRules::fmjd ? fmjd : ffjd).value[i] =
                         rule_code_from_captures<R>(p, scratch, [&](const Position& next) {
                             return fresh_value(code(rule_metric(rules), next), count_class(Material::of(next), rules));
                         });
@@ -130,7 +130,7 @@ class FinishedRuleTables {
 
 // How one rule table of a material is computed (gen/rule_tables.hpp).
 struct RuleRegime {
-    RuleSet rules = RuleSet::fmjd;
+    CountingRules rules = CountingRules::fmjd;
     CountClass cls = CountClass::none;  // the class whose budget the table counts (none: 25-move)
     bool carried = false;               // ffjd16: K+M v K under a carried 16-move limit
     bool ffjd_small() const { return cls == CountClass::ffjd_small; }
@@ -138,8 +138,8 @@ struct RuleRegime {
     bool man_moves_inside() const { return cls != CountClass::none; }
 };
 inline RuleRegime rule_regime(const Material& m, format::Metric metric) {
-    if (metric == format::Metric::ffjd16) return RuleRegime{RuleSet::ffjd, CountClass::sixteen, true};
-    const RuleSet rules = metric == format::Metric::ffjd ? RuleSet::ffjd : RuleSet::fmjd;
+    if (metric == format::Metric::ffjd16) return RuleRegime{CountingRules::ffjd, CountClass::sixteen, true};
+    const CountingRules rules = metric == format::Metric::ffjd ? CountingRules::ffjd : CountingRules::fmjd;
     return RuleRegime{rules, count_class(m, rules), false};
 }
 
@@ -155,7 +155,7 @@ ValueCode rule_exit_value(const FinishedRuleTables<R>& thresholds, const RuleReg
     const Material x = Material::of(next);
     const CountClass cx = count_class(x, g.rules);
     if (g.cls != CountClass::none) {
-        if (g.rules == RuleSet::fmjd) {
+        if (g.rules == CountingRules::fmjd) {
             if (cx == CountClass::sixteen || (cx == CountClass::five && g.cls == CountClass::five))
                 return value_one_ply_before(thresholds.code(format::Metric::fmjd, next));
             if (cx == CountClass::five) {  // from the 16-move class: the smaller budget rules

@@ -111,7 +111,7 @@ class FinishedTables {
             {}, threads_);
         if (too_long) return Error{"table " + name + " has a distance too long for the generator"};
         if constexpr (R::kCountingRules) {
-            for (RuleSet rules : {RuleSet::fmjd, RuleSet::ffjd}) {
+            for (CountingRules rules : {CountingRules::fmjd, CountingRules::ffjd}) {
                 auto codes = read_values(m, rule_metric(rules));
                 if (!codes) return Error{codes.error()};
                 if (codes->size() != slice->index.size())
@@ -143,7 +143,7 @@ class FinishedTables {
         return true;
     }
     // Records a rule table of an adopted slice: the rule values with fresh counters.
-    void add_fresh(const Material& m, RuleSet rules, std::span<const ValueCode> codes) {
+    void add_fresh(const Material& m, CountingRules rules, std::span<const ValueCode> codes) {
         add_fresh(*slots_[code(m)], rules, codes, threads_);
     }
     void forget(const Material& m) { slots_[code(m)].reset(); }
@@ -163,7 +163,7 @@ class FinishedTables {
     // Value of a White-to-move position whose slice was loaded. Safe from many threads.
     ValueCode value(const Position& p) const { return value_in(word(p)); }
     // Its rule value with fresh counters (with counting rules).
-    Wdl fresh(RuleSet rules, const Position& p) const { return fresh_in(rules, word(p)); }
+    Wdl fresh(CountingRules rules, const Position& p) const { return fresh_in(rules, word(p)); }
     // The whole word of a position, for a caller that needs several of its fields: one rank.
     std::uint16_t word(const Position& p) const { return *locate(p); }
     // Where that word is (for a caller that prefetches it before reading it).
@@ -176,7 +176,7 @@ class FinishedTables {
         return ExternalTables{[this](const Position& p) { return locate(p); }, &FinishedTables::value_in};
     }
     static ValueCode value_in(std::uint16_t word) { return word & kMaxCode; }
-    static Wdl fresh_in(RuleSet rules, std::uint16_t word) {
+    static Wdl fresh_in(CountingRules rules, std::uint16_t word) {
         return static_cast<Wdl>((word >> fresh_shift(rules)) & 3);
     }
     bool loaded(const Material& m) const { return slots_[code(m)] != nullptr; }
@@ -217,17 +217,18 @@ class FinishedTables {
                     const std::uint16_t* w = b.words[e];
                     best = better(best, value_one_ply_before(w ? value_in(*w) : loss_in(0)));
                     if (!rules_from_captures) continue;
-                    for (RuleSet rules : {RuleSet::fmjd, RuleSet::ffjd}) {
-                        Wdl& b_r = best_fresh[rules == RuleSet::fmjd ? 0 : 1];
+                    for (CountingRules rules : {CountingRules::fmjd, CountingRules::ffjd}) {
+                        Wdl& b_r = best_fresh[rules == CountingRules::fmjd ? 0 : 1];
                         b_r = better_capture(b_r, w ? fresh_in(rules, *w) : Wdl::loss);
                     }
                 }
                 const std::uint64_t i = b.index[k];
                 std::uint16_t word = best;
                 if (rules_from_captures) {
-                    for (RuleSet rules : {RuleSet::fmjd, RuleSet::ffjd}) {
+                    for (CountingRules rules : {CountingRules::fmjd, CountingRules::ffjd}) {
                         // As rule_code_from_captures (probe/rule_captures.hpp).
-                        const ValueCode code = value_of_fresh_exit(flip(best_fresh[rules == RuleSet::fmjd ? 0 : 1]));
+                        const ValueCode code =
+                            value_of_fresh_exit(flip(best_fresh[rules == CountingRules::fmjd ? 0 : 1]));
                         word = static_cast<std::uint16_t>(
                             word | static_cast<unsigned>(fresh_value(code, CountClass::none)) << fresh_shift(rules));
                     }
@@ -270,8 +271,8 @@ class FinishedTables {
             },
             report, threads_);
     }
-    static constexpr int fresh_shift(RuleSet rules) { return rules == RuleSet::fmjd ? 12 : 14; }
-    static void add_fresh(Slice& s, RuleSet rules, std::span<const ValueCode> codes, int threads) {
+    static constexpr int fresh_shift(CountingRules rules) { return rules == CountingRules::fmjd ? 12 : 14; }
+    static void add_fresh(Slice& s, CountingRules rules, std::span<const ValueCode> codes, int threads) {
         const CountClass c = count_class(s.index.material(), rules);
         parallel_for(
             codes.size(),

@@ -72,7 +72,7 @@ PartSeconds pair_parts(const PairClock& c, const std::vector<std::pair<std::stri
 template <class R>
 std::string rule_tables_from_dtc(const Material& m, std::uint64_t entries, const RuleTablesOutcome& rules, int k) {
     if constexpr (R::kCountingRules)
-        if (count_class(m, k == 0 ? RuleSet::fmjd : RuleSet::ffjd) != CountClass::none)
+        if (count_class(m, k == 0 ? CountingRules::fmjd : CountingRules::ffjd) != CountClass::none)
             return "a counting class, solved in full";
     const auto share = [&](std::uint64_t n) { return 100.0 * static_cast<double>(n) / static_cast<double>(entries); };
     char part[96];

@@ -104,7 +104,8 @@ Expected<RuleTablesOutcome> solve_rule_tables(const RuleTablesInputs<R>& in) {
         } add_time{out.written_seconds, start};
         const bool read_later = in.read_later(x);
         if (read_later && metric != format::Metric::ffjd16)
-            in.finished.add_fresh(x, metric == format::Metric::fmjd ? RuleSet::fmjd : RuleSet::ffjd, values);
+            in.finished.add_fresh(x, metric == format::Metric::fmjd ? CountingRules::fmjd : CountingRules::ffjd,
+                                  values);
         auto w = write_rule_table(in, rules, x, metric, values);
         if (!w) return format::Status(Error{w.error(), w.error_kind()});
         out.bytes += *w;
@@ -112,8 +113,8 @@ Expected<RuleTablesOutcome> solve_rule_tables(const RuleTablesInputs<R>& in) {
         return {};
     };
     if (format::Status written = rules.solve(store); !written) return Error{written.error(), written.error_kind()};
-    for (RuleSet r : {RuleSet::fmjd, RuleSet::ffjd}) {
-        const int k = r == RuleSet::fmjd ? 0 : 1;
+    for (CountingRules r : {CountingRules::fmjd, CountingRules::ffjd}) {
+        const int k = r == CountingRules::fmjd ? 0 : 1;
         out.copied[k] = rules.copied_from_game(r);
         out.repaired[k] = rules.repaired(r);
         out.in_full[k] = rules.scopes_solved_in_full(r);

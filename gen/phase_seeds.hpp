@@ -37,7 +37,7 @@ class PhaseSeeds {
     // without counting rules, holds nothing.
     explicit PhaseSeeds(const Material& m, int threads = 0) : threads_(threads) {
         if constexpr (!R::kCountingRules) return;
-        for (RuleSet rules : {RuleSet::fmjd, RuleSet::ffjd})
+        for (CountingRules rules : {CountingRules::fmjd, CountingRules::ffjd})
             if (count_class(m, rules) == CountClass::none) phased_.push_back(rules);
         if (phased_.empty()) return;
         build_contributions();
@@ -85,7 +85,7 @@ class PhaseSeeds {
     }
 
     // The seed of a position for a rule set's phase solve (MoveValuation::prepared).
-    PreparedSeed seed(RuleSet rules, int side, std::uint64_t index) const {
+    PreparedSeed seed(CountingRules rules, int side, std::uint64_t index) const {
         const unsigned word = seeds_[static_cast<std::size_t>(side)][index];
         return PreparedSeed{(word & kDrawnBit) != 0, (word & kCaptureBit) != 0, static_cast<std::uint8_t>(word & 0xFF),
                             unpack(word >> shift(rules))};
@@ -93,7 +93,7 @@ class PhaseSeeds {
 
     // Whether every exit of a position (its captures, or its promotions) is worth the same under
     // the rule set, with fresh counters, as in the game itself.
-    bool exits_like_game(RuleSet rules, int side, std::uint64_t index) const {
+    bool exits_like_game(CountingRules rules, int side, std::uint64_t index) const {
         return (seeds_[static_cast<std::size_t>(side)][index] & like_game_bit(rules)) != 0;
     }
 
@@ -102,8 +102,10 @@ class PhaseSeeds {
   private:
     static constexpr unsigned kCaptureBit = 1u << 8;
     static constexpr unsigned kDrawnBit = 1u << 15;
-    static constexpr unsigned like_game_bit(RuleSet rules) { return rules == RuleSet::fmjd ? 1u << 13 : 1u << 14; }
-    static constexpr unsigned shift(RuleSet rules) { return rules == RuleSet::fmjd ? 9 : 11; }
+    static constexpr unsigned like_game_bit(CountingRules rules) {
+        return rules == CountingRules::fmjd ? 1u << 13 : 1u << 14;
+    }
+    static constexpr unsigned shift(CountingRules rules) { return rules == CountingRules::fmjd ? 9 : 11; }
     // An exit's value for the mover as a rank that grows with preference (better()): 0 no exit,
     // then loss in 1, draw, win in 1; and the 2-bit code stored in a seed (read back by unpack)
     // for each rank.
@@ -135,7 +137,7 @@ class PhaseSeeds {
     }
 
     int threads_ = 0;  // of every parallel loop (0: all cores)
-    std::vector<RuleSet> phased_;
+    std::vector<CountingRules> phased_;
     std::vector<BigArray<std::uint16_t>> seeds_;  // per side
     std::vector<std::uint8_t> contribution_;      // per finished table word (build_contributions)
 };

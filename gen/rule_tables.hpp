@@ -102,13 +102,13 @@ class RuleTableSolver {
     // metric, values) as soon as it is done; stops at the first error the sink returns.
     using Sink = std::function<format::Status(const Material&, format::Metric, BigArray<ValueCode>)>;
     format::Status solve(const Sink& sink) {
-        for (RuleSet rules : {RuleSet::fmjd, RuleSet::ffjd}) {
+        for (CountingRules rules : {CountingRules::fmjd, CountingRules::ffjd}) {
             const CountClass c = count_class(m_, rules);
             Values values = c == CountClass::ffjd_small ? solve_ffjd_small()
                             : c == CountClass::none     ? solve_phases(rules)
                                                         : solve_class(rules, c, /*carried=*/false);
             if (format::Status st = hand_over(sink, rule_metric(rules), std::move(values)); !st) return st;
-            if (rules == RuleSet::ffjd && is_ffjd_carried(m_)) {
+            if (rules == CountingRules::ffjd && is_ffjd_carried(m_)) {
                 values = solve_class(rules, CountClass::sixteen, /*carried=*/true);
                 if (format::Status st = hand_over(sink, format::Metric::ffjd16, std::move(values)); !st) return st;
             }
@@ -128,16 +128,16 @@ class RuleTableSolver {
     }
 
     // Rule value with fresh counters of a position in another slice.
-    Wdl fresh_elsewhere(RuleSet rules, const Position& next) const { return fresh_.fresh(rules, next); }
+    Wdl fresh_elsewhere(CountingRules rules, const Position& next) const { return fresh_.fresh(rules, next); }
     auto fresh_of() const {
-        return [this](RuleSet rules, const Position& next) { return fresh_elsewhere(rules, next); };
+        return [this](CountingRules rules, const Position& next) { return fresh_elsewhere(rules, next); };
     }
 
     // No class: king phases by the 25-move budget, exits valued with fresh counters. A man move
     // that stays in the slice leads to a position of this very table with more advanced men: the
     // solver handles phases by decreasing advancement (SliceSolver::solve_values), so its value
     // is final when it is read.
-    Values solve_phases(RuleSet rules) {
+    Values solve_phases(CountingRules rules) {
         SliceSolver<R>* self = nullptr;
         MoveValuation valuation;
         std::unique_ptr<AgreeingPhases> like_game;
@@ -153,7 +153,7 @@ class RuleTableSolver {
                 if (!like_game->same(*self, s, men_config)) return nullptr;
                 const auto side = static_cast<std::size_t>(s);
                 const std::uint64_t kpc = indices_[side].kings_per_config();
-                copied_from_game_[rules == RuleSet::fmjd ? 0 : 1] += kpc;
+                copied_from_game_[rules == CountingRules::fmjd ? 0 : 1] += kpc;
                 return conversion_codes_[side].data() + men_config * kpc;
             };
         }
@@ -181,8 +181,8 @@ class RuleTableSolver {
         self = &solver;
         solver.solve_values();
         if (like_game) refused_for_reached_ += like_game->refused_for_reached();
-        repaired_[rules == RuleSet::fmjd ? 0 : 1] += solver.repaired_positions();
-        solved_in_full_[rules == RuleSet::fmjd ? 0 : 1] += solver.scopes_solved_in_full();
+        repaired_[rules == CountingRules::fmjd ? 0 : 1] += solver.repaired_positions();
+        solved_in_full_[rules == CountingRules::fmjd ? 0 : 1] += solver.scopes_solved_in_full();
         Values out(static_cast<std::size_t>(solver.num_sides()));
         for (int s = 0; s < solver.num_sides(); ++s) out[static_cast<std::size_t>(s)] = solver.release_values(s);
         return out;
@@ -203,7 +203,7 @@ class RuleTableSolver {
     // which asks same_exit_as_game(code, code)): the whole table is the game's codes. Usual
     // outside the counting classes under fmjd (docs/GENERATOR.md): copying them at once spares
     // the solver's arrays and its phase-by-phase copy.
-    bool every_phase_agrees(RuleSet rules) const {
+    bool every_phase_agrees(CountingRules rules) const {
         for (std::size_t side = 0; side < indices_.size(); ++side) {
             const BigArray<ValueCode>& codes = conversion_codes_[side];
             std::atomic<bool> all{true};
@@ -225,7 +225,7 @@ class RuleTableSolver {
         return true;
     }
     // The game's codes as the rule table (every_phase_agrees), counted as copied phases.
-    Values copy_of_game(RuleSet rules) {
+    Values copy_of_game(CountingRules rules) {
         Values out(indices_.size());
         for (std::size_t side = 0; side < indices_.size(); ++side) {
             const BigArray<ValueCode>& codes = conversion_codes_[side];
@@ -233,7 +233,7 @@ class RuleTableSolver {
             v = BigArray<ValueCode>(codes.size());  // written in parallel below
             parallel_for(
                 codes.size(), [&](std::uint64_t i) { v[i] = codes[i]; }, {}, threads_);
-            copied_from_game_[rules == RuleSet::fmjd ? 0 : 1] += codes.size();
+            copied_from_game_[rules == CountingRules::fmjd ? 0 : 1] += codes.size();
         }
         ++copied_whole_;
         return out;
@@ -262,7 +262,7 @@ class RuleTableSolver {
         static_assert(!SliceIndex<R>::kRowGroups);
 
       public:
-        AgreeingPhases(const RuleTableSolver& owner, RuleSet rules) : owner_(owner) {
+        AgreeingPhases(const RuleTableSolver& owner, CountingRules rules) : owner_(owner) {
             for (std::size_t side = 0; side < owner.indices_.size(); ++side) {
                 const SliceIndex<R>& index = owner.indices_[side];
                 const std::uint64_t kpc = index.kings_per_config();
@@ -336,7 +336,7 @@ class RuleTableSolver {
     };
 
     // A counting class: the class budget, every non-converting move inside.
-    Values solve_class(RuleSet rules, CountClass c, bool carried) {
+    Values solve_class(CountingRules rules, CountClass c, bool carried) {
         MoveValuation valuation;
         valuation.man_moves_inside = true;
         valuation.exit = [this, g = RuleRegime{rules, c, carried}](const Position& next, const Move&) {
@@ -392,11 +392,15 @@ class RuleTableSolver {
 
   public:
     // Positions whose rule value (fmjd or ffjd) was copied from the game's DTC in whole phases.
-    std::uint64_t copied_from_game(RuleSet rules) const { return copied_from_game_[rules == RuleSet::fmjd ? 0 : 1]; }
+    std::uint64_t copied_from_game(CountingRules rules) const {
+        return copied_from_game_[rules == CountingRules::fmjd ? 0 : 1];
+    }
     // Positions re-solved by the repair from the game's codes (the others took their code).
-    std::uint64_t repaired(RuleSet rules) const { return repaired_[rules == RuleSet::fmjd ? 0 : 1]; }
+    std::uint64_t repaired(CountingRules rules) const { return repaired_[rules == CountingRules::fmjd ? 0 : 1]; }
     // Scopes (advancement levels) solved in full because their repair would have grown too large.
-    std::uint64_t scopes_solved_in_full(RuleSet rules) const { return solved_in_full_[rules == RuleSet::fmjd ? 0 : 1]; }
+    std::uint64_t scopes_solved_in_full(CountingRules rules) const {
+        return solved_in_full_[rules == CountingRules::fmjd ? 0 : 1];
+    }
     // King phases not copied although their exits agree with the game (a configuration their man
     // moves reach came out different).
     std::uint64_t phases_refused_for_reached() const { return refused_for_reached_; }

@@ -16,15 +16,17 @@
 
 namespace dtb {
 
-enum class RuleSet : std::uint8_t { none, fmjd, ffjd };
+// Which counting rules judge a position (docs/RULES.md): the FMJD's, the FFJD's, or none (the
+// game's value alone). The game's own rules are the variant's (rules/).
+enum class CountingRules : std::uint8_t { none, fmjd, ffjd };
 
-constexpr std::string_view to_string(RuleSet r) {
-    return r == RuleSet::fmjd ? "fmjd" : r == RuleSet::ffjd ? "ffjd" : "none";
+constexpr std::string_view to_string(CountingRules r) {
+    return r == CountingRules::fmjd ? "fmjd" : r == CountingRules::ffjd ? "ffjd" : "none";
 }
-constexpr std::optional<RuleSet> parse_rule_set(std::string_view s) {
-    if (s == "fmjd") return RuleSet::fmjd;
-    if (s == "ffjd") return RuleSet::ffjd;
-    if (s == "none") return RuleSet::none;
+constexpr std::optional<CountingRules> parse_counting_rules(std::string_view s) {
+    if (s == "fmjd") return CountingRules::fmjd;
+    if (s == "ffjd") return CountingRules::ffjd;
+    if (s == "none") return CountingRules::none;
     return std::nullopt;
 }
 
@@ -45,17 +47,17 @@ namespace detail {
 constexpr bool lone_king(int kings, int men) {
     return kings == 1 && men == 0;
 }
-constexpr CountClass class_against_lone_king(int kings, int men, RuleSet rules) {
+constexpr CountClass class_against_lone_king(int kings, int men, CountingRules rules) {
     const int pieces = kings + men;
-    if (rules == RuleSet::none || kings < 1) return CountClass::none;
+    if (rules == CountingRules::none || kings < 1) return CountClass::none;
     if (pieces == 3) return CountClass::sixteen;
-    if (rules == RuleSet::fmjd && pieces <= 2) return CountClass::five;
-    if (rules == RuleSet::ffjd && men == 0 && pieces <= 2) return CountClass::ffjd_small;
+    if (rules == CountingRules::fmjd && pieces <= 2) return CountClass::five;
+    if (rules == CountingRules::ffjd && men == 0 && pieces <= 2) return CountClass::ffjd_small;
     return CountClass::none;
 }
 }  // namespace detail
 
-constexpr CountClass count_class(const Material& m, RuleSet rules) {
+constexpr CountClass count_class(const Material& m, CountingRules rules) {
     if (detail::lone_king(m.bk, m.bm)) {
         const CountClass c = detail::class_against_lone_king(m.wk, m.wm, rules);
         if (c != CountClass::none) return c;
@@ -71,8 +73,8 @@ constexpr bool is_ffjd_carried(const Material& m) {
            (detail::lone_king(m.wk, m.wm) && m.bk == 1 && m.bm == 1);
 }
 
-constexpr format::Metric rule_metric(RuleSet rules) {
-    return rules == RuleSet::ffjd ? format::Metric::ffjd : format::Metric::fmjd;
+constexpr format::Metric rule_metric(CountingRules rules) {
+    return rules == CountingRules::ffjd ? format::Metric::ffjd : format::Metric::fmjd;
 }
 
 // Largest budget a fresh position of each kind gets: the class limit, else the 25-move one.
@@ -80,13 +82,13 @@ constexpr int fresh_budget(CountClass c) {
     return c == CountClass::sixteen ? kSixteenMoveLimit : c == CountClass::five ? kFiveMoveLimit : kReversibleLimit;
 }
 
-static_assert(count_class(Material{3, 0, 1, 0}, RuleSet::fmjd) == CountClass::sixteen);
-static_assert(count_class(Material{0, 1, 1, 0}, RuleSet::fmjd) == CountClass::none);
-static_assert(count_class(Material{1, 0, 1, 2}, RuleSet::ffjd) == CountClass::sixteen);
-static_assert(count_class(Material{1, 1, 1, 0}, RuleSet::fmjd) == CountClass::five);
-static_assert(count_class(Material{1, 1, 1, 0}, RuleSet::ffjd) == CountClass::none);
-static_assert(count_class(Material{1, 0, 1, 0}, RuleSet::ffjd) == CountClass::ffjd_small);
-static_assert(count_class(Material{2, 0, 2, 0}, RuleSet::fmjd) == CountClass::none);
-static_assert(count_class(Material{0, 2, 1, 0}, RuleSet::fmjd) == CountClass::none);
+static_assert(count_class(Material{3, 0, 1, 0}, CountingRules::fmjd) == CountClass::sixteen);
+static_assert(count_class(Material{0, 1, 1, 0}, CountingRules::fmjd) == CountClass::none);
+static_assert(count_class(Material{1, 0, 1, 2}, CountingRules::ffjd) == CountClass::sixteen);
+static_assert(count_class(Material{1, 1, 1, 0}, CountingRules::fmjd) == CountClass::five);
+static_assert(count_class(Material{1, 1, 1, 0}, CountingRules::ffjd) == CountClass::none);
+static_assert(count_class(Material{1, 0, 1, 0}, CountingRules::ffjd) == CountClass::ffjd_small);
+static_assert(count_class(Material{2, 0, 2, 0}, CountingRules::fmjd) == CountClass::none);
+static_assert(count_class(Material{0, 2, 1, 0}, CountingRules::fmjd) == CountClass::none);
 
 }  // namespace dtb

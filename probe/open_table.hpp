@@ -1,6 +1,6 @@
 // The one check of a table's header against what a reader of this build expects (and the header
-// a writer of this build gives a table), for every reader: the generator's loaders (a table of another index scheme is regenerated rather than
-// read in the wrong order), the probe library, `dtb verify` and `dtb stats`.
+// a writer of this build gives a table), for every reader: the generator's loaders (a table of another index scheme is
+// regenerated rather than read in the wrong order), the probe library, `dtb verify` and `dtb stats`.
 #pragma once
 #include <filesystem>
 #include <string>

@@ -403,7 +403,7 @@ class EngineImpl final : public Engine {
                 has_capture<R>(q)) {
                 if (depth >= kMaxCaptureDepth) return illegal("captures nested too deeply");
                 thread_local std::array<MoveList, kMaxCaptureDepth> scratch;
-                const RuleSet rules = metric == Metric::fmjd ? RuleSet::fmjd : RuleSet::ffjd;
+                const CountingRules rules = metric == Metric::fmjd ? CountingRules::fmjd : CountingRules::ffjd;
                 std::optional<Result> error;
                 const ValueCode code =
                     rule_code_from_captures<R>(q, scratch[static_cast<std::size_t>(depth)], [&](const Position& next) {

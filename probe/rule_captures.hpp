@@ -23,8 +23,8 @@ namespace dtb {
 // counting class under either rule set, or K+M v K (whose ffjd16 table carries a 16-move limit).
 // The generator also keeps exactly these tables in memory for later slices' rule solves.
 constexpr bool has_class_thresholds(const Material& m) {
-    return count_class(m, RuleSet::fmjd) != CountClass::none || count_class(m, RuleSet::ffjd) != CountClass::none ||
-           is_ffjd_carried(m);
+    return count_class(m, CountingRules::fmjd) != CountClass::none ||
+           count_class(m, CountingRules::ffjd) != CountClass::none || is_ffjd_carried(m);
 }
 // Whether the fmjd and ffjd tables of m leave capture positions "don't care".
 constexpr bool rule_captures_dont_care(const Material& m) {

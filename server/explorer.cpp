@@ -65,12 +65,12 @@ constexpr std::array<const char*, 4> kCounterParams{"rules", "reversible", "endg
 // The rules parameter: fmjd when absent; an error message when it names no rule set.
 struct Rules {
     std::string name;
-    std::optional<RuleSet> rules;
+    std::optional<CountingRules> rules;
 };
 Rules rules_param(const Explorer::Params& params) {
     const auto it = params.find("rules");
     Rules r{it == params.end() || it->second.empty() ? "fmjd" : it->second, std::nullopt};
-    r.rules = parse_rule_set(r.name);
+    r.rules = parse_counting_rules(r.name);
     return r;
 }
 Response bad_rules(const Rules& r) {

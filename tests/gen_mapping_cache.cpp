@@ -14,6 +14,7 @@
 
 #include "gen/big_array.hpp"
 #include "gen/frontier.hpp"
+#include "tests/temp_dir.hpp"
 
 using dtb::gen::BigArray;
 using dtb::gen::MappingCache;
@@ -102,9 +103,8 @@ TEST_CASE("while spilling, arrays of 4 MB and more are unnamed files in the fold
     MappingCache& cache = MappingCache::instance();
     cache.release();
     cache.release_files();
-    const fs::path dir = fs::temp_directory_path() / ("dtb_spill_" + std::to_string(::getpid()));
-    fs::remove_all(dir);
-    fs::create_directories(dir);
+    const test::TempDir temp("spill");
+    const fs::path& dir = temp.path;
     const std::uint64_t spilled = cache.spilled_bytes();
     struct StopSpilling {  // even when a check below throws
         ~StopSpilling() { MappingCache::instance().spill_to({}); }
@@ -133,24 +133,20 @@ TEST_CASE("while spilling, arrays of 4 MB and more are unnamed files in the fold
     cache.release();
     cache.release_files();
     CHECK(cache.kept_file_bytes() == 0);
-    fs::remove_all(dir);
 }
 
 namespace {
 // A spill folder of this test's own, and spilling into it while the object lives.
 struct SpillFolder {
-    std::filesystem::path dir;
-    explicit SpillFolder(const std::string& name)
-        : dir(std::filesystem::temp_directory_path() / (name + std::to_string(::getpid()))) {
-        std::filesystem::remove_all(dir);
-        std::filesystem::create_directories(dir);
+    test::TempDir temp;
+    std::filesystem::path dir = temp.path;
+    explicit SpillFolder(const std::string& name) : temp(name) {
         MappingCache::instance().release_files();
         MappingCache::instance().spill_to(dir);
     }
     ~SpillFolder() {
         MappingCache::instance().spill_to({});
         MappingCache::instance().release_files();
-        std::filesystem::remove_all(dir);
     }
 };
 }  // namespace
@@ -158,7 +154,7 @@ struct SpillFolder {
 TEST_CASE("a freed spill file is kept with its pages: the next spilled array takes its head, or it and a new file",
           "[gen]") {
     MappingCache& cache = MappingCache::instance();
-    const SpillFolder folder("dtb_kept_");
+    const SpillFolder folder("kept");
     const std::uint64_t reused = cache.reused_file_bytes();
     const void* first = nullptr;
     {
@@ -193,7 +189,7 @@ TEST_CASE("a freed spill file is kept with its pages: the next spilled array tak
 }
 
 TEST_CASE("pages of a kept spill file that the kernel evicted come back as zeroes, not read back", "[gen]") {
-    const SpillFolder folder("dtb_evicted_");
+    const SpillFolder folder("evicted");
     const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
     constexpr std::size_t kBytes = 16 * kMB;
     std::vector<unsigned char> resident(kBytes / page);
@@ -258,9 +254,8 @@ TEST_CASE("under a memory bound, what would pass it is mapped from files, fronti
     namespace fs = std::filesystem;
     MappingCache& cache = MappingCache::instance();
     cache.release();
-    const fs::path dir = fs::temp_directory_path() / ("dtb_bound_" + std::to_string(::getpid()));
-    fs::remove_all(dir);
-    fs::create_directories(dir);
+    const test::TempDir temp("bound");
+    const fs::path& dir = temp.path;
     struct Unbound {  // even when a check below throws
         ~Unbound() { MappingCache::instance().bound_memory(0, {}); }
     } unbound;
@@ -302,5 +297,4 @@ TEST_CASE("under a memory bound, what would pass it is mapped from files, fronti
     CHECK(cache.anonymous_bytes() == base);      // everything freed went to the cache, now released
     CHECK(cache.kept_file_bytes() == 12 * kMB);  // b's file
     cache.release_files();
-    fs::remove_all(dir);
 }

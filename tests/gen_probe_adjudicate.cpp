@@ -76,7 +76,7 @@ Position fen(const std::string& f) {
     return *p;
 }
 
-probe::Adjudication judge(const std::string& f, RuleSet rules, int reversible, std::optional<int> endgame = {},
+probe::Adjudication judge(const std::string& f, CountingRules rules, int reversible, std::optional<int> endgame = {},
                           std::optional<int> small = {}) {
     const Adjudicator a(tablebase(), rules);
     probe::Adjudication out = a.adjudicate(fen(f), Counters{reversible, endgame, small});
@@ -86,8 +86,8 @@ probe::Adjudication judge(const std::string& f, RuleSet rules, int reversible, s
     return out;
 }
 
-void check(const std::string& f, RuleSet rules, int reversible, std::optional<int> endgame, std::optional<int> small,
-           Wdl result, int plies, DecidingRule rule) {
+void check(const std::string& f, CountingRules rules, int reversible, std::optional<int> endgame,
+           std::optional<int> small, Wdl result, int plies, DecidingRule rule) {
     const auto a = judge(f, rules, reversible, endgame, small);
     INFO(f << " r=" << reversible << " e=" << endgame.value_or(-1) << " s=" << small.value_or(-1));
     CHECK(a.result == result);
@@ -97,7 +97,7 @@ void check(const std::string& f, RuleSet rules, int reversible, std::optional<in
 
 // ---- docs/RULES.md 1 bookkeeping, written independently of the library ----
 
-CountClass cls(const Position& p, RuleSet rules) {
+CountClass cls(const Position& p, CountingRules rules) {
     return count_class(Material::of(p), rules);
 }
 bool km_v_k(const Position& p) {
@@ -113,7 +113,7 @@ struct State {
 };
 
 // The counters after move m from state x.
-State after(const State& x, const Move& m, RuleSet rules) {
+State after(const State& x, const Move& m, CountingRules rules) {
     State y;
     y.p = make_move(x.p, m);
     y.r = m.is_capture() || !m.by_king ? 0 : x.r + 1;
@@ -122,18 +122,19 @@ State after(const State& x, const Move& m, RuleSet rules) {
     // 5-move class (fmjd), into 2K v K / K v K and K+M v K (ffjd).
     if (to == CountClass::sixteen)
         y.e = from == CountClass::sixteen ? *x.e + 1 : 0;
-    else if (x.e && (to == CountClass::five || to == CountClass::ffjd_small || (rules == RuleSet::ffjd && km_v_k(y.p))))
+    else if (x.e &&
+             (to == CountClass::five || to == CountClass::ffjd_small || (rules == CountingRules::ffjd && km_v_k(y.p))))
         y.e = *x.e + 1;
     if (to == CountClass::five) y.s = from == CountClass::five ? *x.s + 1 : 0;
     return y;
 }
 
 // The game is drawn in state y, reached by a ply that did not end the game.
-bool drawn(const State& y, RuleSet rules) {
+bool drawn(const State& y, CountingRules rules) {
     if (y.r >= 50) return true;
     if (y.e && *y.e >= 32) return true;
     if (y.s && *y.s >= 10) return true;
-    return rules == RuleSet::ffjd && cls(y.p, rules) == CountClass::ffjd_small && !has_capture<R>(y.p);
+    return rules == CountingRules::ffjd && cls(y.p, rules) == CountClass::ffjd_small && !has_capture<R>(y.p);
 }
 
 Counters counters_of(const State& x) {
@@ -146,7 +147,7 @@ Wdl better(Wdl a, Wdl b) {
 
 // The result of state x from its successors, each judged by `successor`.
 template <class Judge>
-Wdl from_successors(const State& x, RuleSet rules, Judge&& successor) {
+Wdl from_successors(const State& x, CountingRules rules, Judge&& successor) {
     MoveList moves;
     generate_moves<R>(x.p, moves);
     if (moves.empty()) return Wdl::loss;
@@ -170,7 +171,7 @@ Wdl from_successors(const State& x, RuleSet rules, Judge&& successor) {
 
 // Every counter value that matters for a position of class c: the 25-move budget on both sides
 // of the class budget, and every class count.
-std::vector<State> states_of(const Position& p, RuleSet rules) {
+std::vector<State> states_of(const Position& p, CountingRules rules) {
     std::vector<State> out;
     const CountClass c = cls(p, rules);
     const std::vector<int> reversible{0, 9, 20, 30, 38, 45, 49, 50};
@@ -182,7 +183,7 @@ std::vector<State> states_of(const Position& p, RuleSet rules) {
                 out.push_back(State{p, r, std::nullopt, s});
                 for (int e : {22, 25, 28, 31, 32}) out.push_back(State{p, r, e, s});
             }
-        } else if (c == CountClass::ffjd_small || (rules == RuleSet::ffjd && km_v_k(p))) {
+        } else if (c == CountClass::ffjd_small || (rules == CountingRules::ffjd && km_v_k(p))) {
             out.push_back(State{p, r, std::nullopt, std::nullopt});
             for (int e = 20; e <= 32; ++e) out.push_back(State{p, r, e, std::nullopt});
         } else {
@@ -210,9 +211,9 @@ const std::vector<Material> kClassMaterials{{3, 0, 1, 0}, {2, 1, 1, 0}, {1, 2, 1
 
 // Plain minimax with the counters in the state, to the end of the class budget (at most
 // `depth` plies): exits into material outside every class read the library (fresh counters).
-Wdl search(const State& x, RuleSet rules, const Adjudicator& library, int depth) {
+Wdl search(const State& x, CountingRules rules, const Adjudicator& library, int depth) {
     const CountClass c = cls(x.p, rules);
-    const bool carried = rules == RuleSet::ffjd && km_v_k(x.p) && x.e;
+    const bool carried = rules == CountingRules::ffjd && km_v_k(x.p) && x.e;
     if (c == CountClass::none && !carried) {
         const probe::Result r = library.probe_wdl(x.p, counters_of(x));
         REQUIRE(r.ok());
@@ -225,7 +226,7 @@ Wdl search(const State& x, RuleSet rules, const Adjudicator& library, int depth)
 }  // namespace
 
 TEST_CASE("adjudication: the boundary cases of the counting rules", "[adjudicate][plain-build]") {
-    const auto fmjd = RuleSet::fmjd;
+    const auto fmjd = CountingRules::fmjd;
     // K+M v K, 5-move class: 9 plies to win, 10 - small plies allowed.
     check("W:WK2,6:BK50", fmjd, 0, {}, 0, Wdl::win, 9, DecidingRule::none);
     check("W:WK2,6:BK50", fmjd, 0, {}, 1, Wdl::win, 9, DecidingRule::none);
@@ -248,8 +249,8 @@ TEST_CASE("adjudication: the boundary cases of the counting rules", "[adjudicate
     check("W:WK40,K45,50:BK11", fmjd, 0, 32, {}, Wdl::draw, -1, DecidingRule::sixteen);
     check("W:WK2,6:BK50", fmjd, 50, {}, 0, Wdl::draw, -1, DecidingRule::twenty_five);
     // `none` is the game-theoretic value.
-    check("B:WK40,K45,50:BK7", RuleSet::none, 49, 31, {}, Wdl::loss, 32, DecidingRule::none);
-    check("W:WK2,6:BK50", RuleSet::none, 0, {}, 9, Wdl::win, 9, DecidingRule::none);
+    check("B:WK40,K45,50:BK7", CountingRules::none, 49, 31, {}, Wdl::loss, 32, DecidingRule::none);
+    check("W:WK2,6:BK50", CountingRules::none, 0, {}, 9, Wdl::win, 9, DecidingRule::none);
 }
 
 TEST_CASE("adjudication: a kings-only 4-piece win with reversible near 50", "[adjudicate][plain-build]") {
@@ -257,18 +258,18 @@ TEST_CASE("adjudication: a kings-only 4-piece win with reversible near 50", "[ad
     // won with reversible up to 47, drawn by the 25-move rule from 48.
     const std::string f = "W:WK6,K7:BK1,K50";
     for (int r = 0; r <= 47; ++r) {
-        const auto a = judge(f, RuleSet::fmjd, r);
+        const auto a = judge(f, CountingRules::fmjd, r);
         CHECK(a.result == Wdl::win);
         CHECK(a.plies == 7);
     }
     for (int r = 48; r <= 50; ++r) {
-        const auto a = judge(f, RuleSet::fmjd, r);
+        const auto a = judge(f, CountingRules::fmjd, r);
         CHECK(a.result == Wdl::draw);
         CHECK(a.rule == DecidingRule::twenty_five);
         CHECK(a.theoretical == Wdl::win);
     }
     // Under ffjd every win of it goes through 2K v K (a capture of a black king), drawn at once.
-    const auto ffjd = judge(f, RuleSet::ffjd, 0);
+    const auto ffjd = judge(f, CountingRules::ffjd, 0);
     CHECK(ffjd.result == Wdl::draw);
     CHECK(ffjd.rule == DecidingRule::two_kings);
 }
@@ -295,7 +296,7 @@ TEST_CASE("adjudication: a game already drawn by a limit keeps every move, and f
     // (14-46 forces the lone king to capture into the long diagonal). The rule is 2K v K's, with
     // or without a 16-move count carried in, and every legal move keeps the draw.
     for (const std::optional<int> endgame : {std::optional<int>{}, std::optional<int>{3}}) {
-        const auto a = judge("W:WK10,K14:BK5", RuleSet::ffjd, 0, endgame);
+        const auto a = judge("W:WK10,K14:BK5", CountingRules::ffjd, 0, endgame);
         CHECK(a.result == Wdl::draw);
         CHECK(a.theoretical == Wdl::win);
         CHECK(a.rule == DecidingRule::two_kings);
@@ -303,17 +304,17 @@ TEST_CASE("adjudication: a game already drawn by a limit keeps every move, and f
         for (const probe::RuleMove& m : a.moves) CHECK(m.result == Wdl::draw);
     }
     // A 25-move count at its limit has drawn the game before the 16-move one (one ply left).
-    const auto at_limit = judge("B:WK40,K45,50:BK7", RuleSet::fmjd, 50, 31);
+    const auto at_limit = judge("B:WK40,K45,50:BK7", CountingRules::fmjd, 50, 31);
     CHECK(at_limit.result == Wdl::draw);
     CHECK(at_limit.rule == DecidingRule::twenty_five);
     CHECK(at_limit.moves.size() == legal_moves("B:WK40,K45,50:BK7"));
     // A class count at its limit: every move is listed too.
-    CHECK(judge("W:WK40,K45,50:BK11", RuleSet::fmjd, 0, 32).moves.size() == legal_moves("W:WK40,K45,50:BK11"));
+    CHECK(judge("W:WK40,K45,50:BK11", CountingRules::fmjd, 0, 32).moves.size() == legal_moves("W:WK40,K45,50:BK11"));
 
     // Every sampled ffjd 2K v K and K v K position that is drawn though won in theory: drawn at
     // once when the side to move has a move and no capture, else on the line; never labelled by
     // a 25-move or 16-move limit that fresh counters cannot reach first.
-    const Adjudicator ffjd(tablebase(), RuleSet::ffjd);
+    const Adjudicator ffjd(tablebase(), CountingRules::ffjd);
     int drawn_wins = 0;
     for (const Material m : {Material{1, 0, 1, 0}, Material{2, 0, 1, 0}}) {
         for (Color side : {Color::white, Color::black}) {
@@ -338,7 +339,7 @@ TEST_CASE("adjudication: counters up to INT_MAX are answered like any count past
     constexpr int kMax = std::numeric_limits<int>::max();
     for (const char* f : {"B:WK40,K45,50:BK7", "W:WK40,K45,50:BK11", "W:WK2,6:BK50", "W:WK6,K7:BK1,K50"}) {
         INFO(f);
-        for (RuleSet rules : {RuleSet::fmjd, RuleSet::ffjd}) {
+        for (CountingRules rules : {CountingRules::fmjd, CountingRules::ffjd}) {
             const auto past = judge(f, rules, 1000, 1000, 1000);
             for (const int count : {kMax - 1, kMax}) {
                 const auto a = judge(f, rules, count, count, count);
@@ -358,8 +359,8 @@ TEST_CASE("adjudication: counters up to INT_MAX are answered like any count past
 
 TEST_CASE("adjudication: fmjd and ffjd differ on 2K v K, K v K and K+M v K; none is the theory",
           "[adjudicate][plain-build]") {
-    const Adjudicator fmjd(tablebase(), RuleSet::fmjd), ffjd(tablebase(), RuleSet::ffjd),
-        none(tablebase(), RuleSet::none);
+    const Adjudicator fmjd(tablebase(), CountingRules::fmjd), ffjd(tablebase(), CountingRules::ffjd),
+        none(tablebase(), CountingRules::none);
     std::map<std::string, int> ffjd_draws;
     for (const Material m : {Material{1, 0, 1, 0}, Material{2, 0, 1, 0}, Material{1, 1, 1, 0}}) {
         for (Color side : {Color::white, Color::black}) {
@@ -396,7 +397,7 @@ TEST_CASE("adjudication: fmjd and ffjd differ on 2K v K, K v K and K+M v K; none
 TEST_CASE("adjudication: every counter value of the counting classes follows from its successors",
           "[adjudicate][plain-build]") {
     std::uint64_t states = 0;
-    for (RuleSet rules : {RuleSet::fmjd, RuleSet::ffjd}) {
+    for (CountingRules rules : {CountingRules::fmjd, CountingRules::ffjd}) {
         const Adjudicator library(tablebase(), rules);
         const auto value = [&](const State& x) {
             const probe::Result r = library.probe_wdl(x.p, counters_of(x));
@@ -421,7 +422,7 @@ TEST_CASE("adjudication: every counter value of the counting classes follows fro
 }
 
 TEST_CASE("adjudication: a plain search to the end of the class budget agrees", "[adjudicate][plain-build]") {
-    for (RuleSet rules : {RuleSet::fmjd, RuleSet::ffjd}) {
+    for (CountingRules rules : {CountingRules::fmjd, CountingRules::ffjd}) {
         const Adjudicator library(tablebase(), rules);
         for (const Material& m : kClassMaterials) {
             for (Color side : {Color::white, Color::black}) {
@@ -451,12 +452,12 @@ TEST_CASE("adjudication: a plain search to the end of the class budget agrees", 
 }
 
 TEST_CASE("adjudication: the counters after a move follow docs/RULES.md", "[adjudicate][plain-build]") {
-    const Adjudicator fmjd(tablebase(), RuleSet::fmjd), ffjd(tablebase(), RuleSet::ffjd);
+    const Adjudicator fmjd(tablebase(), CountingRules::fmjd), ffjd(tablebase(), CountingRules::ffjd);
     for (const Material& m : kClassMaterials)
         for (Color side : {Color::white, Color::black})
             for (const Position& p : sample(m, side, 100, 3))
-                for (RuleSet rules : {RuleSet::fmjd, RuleSet::ffjd}) {
-                    const Adjudicator& lib = rules == RuleSet::fmjd ? fmjd : ffjd;
+                for (CountingRules rules : {CountingRules::fmjd, CountingRules::ffjd}) {
+                    const Adjudicator& lib = rules == CountingRules::fmjd ? fmjd : ffjd;
                     for (const State& x : states_of(p, rules)) {
                         MoveList moves;
                         generate_moves<R>(p, moves);
@@ -495,16 +496,16 @@ TEST_CASE("adjudication: the counting classes of docs/RULES.md, material by mate
         REQUIRE(m);
         for (const Material x : {*m, m->mirrored()}) {
             INFO(x.name());
-            CHECK(count_class(x, RuleSet::fmjd) == row.fmjd);
-            CHECK(count_class(x, RuleSet::ffjd) == row.ffjd);
-            CHECK(count_class(x, RuleSet::none) == C::none);
+            CHECK(count_class(x, CountingRules::fmjd) == row.fmjd);
+            CHECK(count_class(x, CountingRules::ffjd) == row.ffjd);
+            CHECK(count_class(x, CountingRules::none) == C::none);
             CHECK(is_ffjd_carried(x) == (std::string(row.material) == "KMvK"));
         }
     }
 }
 
 TEST_CASE("adjudication: refuses what it cannot judge", "[adjudicate][plain-build]") {
-    const Adjudicator judge(tablebase(), RuleSet::fmjd);
+    const Adjudicator judge(tablebase(), CountingRules::fmjd);
     // More pieces than the tables hold.
     const auto a = judge.adjudicate(fen("W:W31-50:B1-20"), {});
     CHECK(a.status.status == probe::Status::missing);
@@ -513,7 +514,7 @@ TEST_CASE("adjudication: refuses what it cannot judge", "[adjudicate][plain-buil
     o.directories = {tables()};
     auto plain = probe::Tablebase::open(o);
     REQUIRE(plain.ok());
-    const Adjudicator without(*plain, RuleSet::fmjd);
+    const Adjudicator without(*plain, CountingRules::fmjd);
     const auto b = without.adjudicate(fen("W:WK2,6:BK50"), {});
     CHECK(b.status.status == probe::Status::missing);
     CHECK_THAT(plain->explain(b.status), Catch::Contains("fmjd"));
@@ -527,7 +528,7 @@ TEST_CASE("adjudication: refuses what it cannot judge", "[adjudicate][plain-buil
     const auto tp = turkish->parse_fen("W:WKa8:BKh1");
     REQUIRE(tp.ok());
     REQUIRE(turkish->probe_wdl(*tp).ok());
-    for (RuleSet rules : {RuleSet::none, RuleSet::fmjd, RuleSet::ffjd}) {
+    for (CountingRules rules : {CountingRules::none, CountingRules::fmjd, CountingRules::ffjd}) {
         const Adjudicator other(*turkish, rules);
         const auto c = other.adjudicate(*tp, {});
         CHECK(c.status.status == probe::Status::illegal);
@@ -547,7 +548,7 @@ TEST_CASE("adjudication: beyond the tables, the rules alone decide a limit reach
     REQUIRE(Material::of(fen(blocked)).pieces() > tb.max_pieces());
     REQUIRE_FALSE(has_capture<R>(fen(kings)));
     REQUIRE(legal_moves(blocked) == 0);
-    for (RuleSet rules : {RuleSet::fmjd, RuleSet::ffjd}) {
+    for (CountingRules rules : {CountingRules::fmjd, CountingRules::ffjd}) {
         const Adjudicator judge(tb, rules);
         CHECK(judge.adjudicate(fen(kings), with_reversible(49)).status.status == probe::Status::missing);
         CHECK(judge.probe_wdl(fen(kings), with_reversible(49)).status == probe::Status::missing);
@@ -573,7 +574,7 @@ TEST_CASE("adjudication: beyond the tables, the rules alone decide a limit reach
             CHECK(w.wdl == Wdl::draw);
         }
     }
-    for (RuleSet rules : {RuleSet::none, RuleSet::fmjd, RuleSet::ffjd}) {
+    for (CountingRules rules : {CountingRules::none, CountingRules::fmjd, CountingRules::ffjd}) {
         const Adjudicator judge(tb, rules);
         for (const int reversible : {0, 50}) {
             const auto a = judge.adjudicate(fen(blocked), with_reversible(reversible));
@@ -591,7 +592,7 @@ TEST_CASE("adjudication: beyond the tables, the rules alone decide a limit reach
         }
     }
     // Without rules no limit exists: the tables would be needed.
-    const Adjudicator none(tb, RuleSet::none);
+    const Adjudicator none(tb, CountingRules::none);
     CHECK(none.adjudicate(fen(kings), with_reversible(50)).status.status == probe::Status::missing);
     CHECK(none.probe_wdl(fen(kings), with_reversible(50)).status == probe::Status::missing);
 }
@@ -609,7 +610,7 @@ TEST_CASE("adjudication: beyond a small folder, the class limits decide, and a g
     const probe::Tablebase tb2 = open_with_rules(two.dir()), tb3 = open_with_rules(three.dir());
     REQUIRE(tb2.max_pieces() == 2);
     REQUIRE(tb3.max_pieces() == 3);
-    const Adjudicator fmjd2(tb2, RuleSet::fmjd), ffjd2(tb2, RuleSet::ffjd), fmjd3(tb3, RuleSet::fmjd);
+    const Adjudicator fmjd2(tb2, CountingRules::fmjd), ffjd2(tb2, CountingRules::ffjd), fmjd3(tb3, CountingRules::fmjd);
     const auto drawn_by = [](const Adjudicator& judge, const std::string& f, const Counters& k) {
         INFO(f);
         const probe::Adjudication a = judge.adjudicate(fen(f), k);
@@ -663,7 +664,7 @@ TEST_CASE("adjudication: beyond a small folder, the class limits decide, and a g
             std::filesystem::remove(gap.dir() / (std::string(name) + ext));
     const probe::Tablebase tb_gap = open_with_rules(gap.dir());
     REQUIRE(tb_gap.max_pieces() == 3);
-    for (RuleSet rules : {RuleSet::none, RuleSet::fmjd, RuleSet::ffjd}) {
+    for (CountingRules rules : {CountingRules::none, CountingRules::fmjd, CountingRules::ffjd}) {
         const Adjudicator judge(tb_gap, rules);
         for (const int reversible : {0, 50}) {
             const probe::Adjudication a = judge.adjudicate(fen(into_tables), with_reversible(reversible));
@@ -684,7 +685,7 @@ TEST_CASE("adjudication: a handle without DTW answers the same", "[adjudicate][p
     auto lean = probe::Tablebase::open(o);
     REQUIRE(lean.ok());
     int decided = 0, unknown = 0;
-    for (RuleSet rules : {RuleSet::fmjd, RuleSet::ffjd, RuleSet::none}) {
+    for (CountingRules rules : {CountingRules::fmjd, CountingRules::ffjd, CountingRules::none}) {
         const Adjudicator full(tablebase(), rules), without(*lean, rules);
         for (const Material m : {Material{1, 0, 1, 0}, Material{2, 0, 1, 0}, Material{1, 1, 1, 0}}) {
             for (const Position& p : sample(m, Color::white, 300, 7)) {
@@ -699,7 +700,7 @@ TEST_CASE("adjudication: a handle without DTW answers the same", "[adjudicate][p
                     CHECK(b.result == a.result);
                     CHECK(b.rule == a.rule);
                     REQUIRE(b.moves.size() == a.moves.size());
-                    if (rules == RuleSet::none && a.result != Wdl::draw && !b.plies_known) {
+                    if (rules == CountingRules::none && a.result != Wdl::draw && !b.plies_known) {
                         // Without rules the plies are the DTW: unknown without it (but for a
                         // win by taking the last piece, one ply).
                         CHECK(b.plies == -1);
@@ -726,7 +727,7 @@ TEST_CASE("adjudication: every reversible count outside the classes follows from
     std::uint64_t states = 0;
     const std::vector<Material> materials{{2, 0, 2, 0}, {1, 1, 1, 1}, {2, 0, 1, 1}, {2, 1, 0, 1},
                                           {1, 0, 0, 2}, {1, 1, 0, 1}, {0, 2, 1, 0}, {1, 0, 1, 1}};
-    for (RuleSet rules : {RuleSet::fmjd, RuleSet::ffjd}) {
+    for (CountingRules rules : {CountingRules::fmjd, CountingRules::ffjd}) {
         const Adjudicator library(tablebase(), rules);
         const auto value = [&](const State& x) {
             const probe::Result r = library.probe_wdl(x.p, counters_of(x));
@@ -757,7 +758,7 @@ TEST_CASE("adjudication: every reversible count outside the classes follows from
 TEST_CASE("3-piece adjudication with its own tables", "[adjudicate][small]") {
     const test::GeneratedTables t(VariantId::international, 3);
     const probe::Tablebase tb = open_with_rules(t.dir());
-    const Adjudicator fmjd(tb, RuleSet::fmjd), ffjd(tb, RuleSet::ffjd);
+    const Adjudicator fmjd(tb, CountingRules::fmjd), ffjd(tb, CountingRules::ffjd);
     const auto km = fmjd.adjudicate(fen("W:WK2,6:BK50"), Counters{0, std::nullopt, 1});
     REQUIRE(km.ok());
     CHECK(km.result == Wdl::win);
@@ -765,8 +766,8 @@ TEST_CASE("3-piece adjudication with its own tables", "[adjudicate][small]") {
     CHECK(fmjd.adjudicate(fen("W:WK2,6:BK50"), Counters{0, std::nullopt, 2}).result == Wdl::draw);
     CHECK(ffjd.adjudicate(fen("W:WK2,6:BK50"), Counters{}).rule == DecidingRule::two_kings);
     std::uint64_t states = 0;
-    for (RuleSet rules : {RuleSet::fmjd, RuleSet::ffjd}) {
-        const Adjudicator& library = rules == RuleSet::fmjd ? fmjd : ffjd;
+    for (CountingRules rules : {CountingRules::fmjd, CountingRules::ffjd}) {
+        const Adjudicator& library = rules == CountingRules::fmjd ? fmjd : ffjd;
         const auto value = [&](const State& x) {
             const probe::Result r = library.probe_wdl(x.p, counters_of(x));
             REQUIRE(r.ok());

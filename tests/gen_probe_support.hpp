@@ -12,6 +12,7 @@
 
 #include "gen/generate.hpp"
 #include "probe/probe.hpp"
+#include "tests/temp_dir.hpp"
 
 namespace dtb::test {
 
@@ -23,15 +24,12 @@ class GeneratedTables {
     GeneratedTables(VariantId variant, int pieces, std::vector<std::string> extra = {},
                     gen::WdlStorage wdl = gen::WdlStorage::balanced,
                     std::uint64_t balanced_min_bytes = gen::kBalancedMinBytes)
-        : dir_(std::filesystem::temp_directory_path() /
-               ("dtb_gen_probe_" + std::to_string(static_cast<int>(variant)) + "_" + std::to_string(pieces) + "_" +
-                std::to_string(static_cast<int>(wdl)) + "_" + std::to_string(::getpid()) + "_" +
-                std::to_string(next_serial()))) {
-        std::filesystem::remove_all(dir_);
+        : dir_("gen_probe_" + std::to_string(static_cast<int>(variant)) + "_" + std::to_string(pieces) + "_" +
+               std::to_string(static_cast<int>(wdl)) + "_" + std::to_string(next_serial())) {
         gen::GenerateOptions o;
         o.variant = variant;
         o.max_pieces = pieces;
-        o.out_dir = dir_;
+        o.out_dir = dir_.path;
         o.wdl = wdl;
         o.wdl_balanced_min_bytes = balanced_min_bytes;
 #if defined(__SANITIZE_THREAD__)
@@ -44,14 +42,10 @@ class GeneratedTables {
             if (auto r = gen::generate(o, {}); !r) throw std::runtime_error("generation failed: " + r.error());
         }
     }
-    ~GeneratedTables() {
-        std::error_code ec;
-        std::filesystem::remove_all(dir_, ec);
-    }
     GeneratedTables(const GeneratedTables&) = delete;
     GeneratedTables& operator=(const GeneratedTables&) = delete;
     const std::filesystem::path& dir() const {
-        return dir_;
+        return dir_.path;
     }
 
   private:
@@ -61,7 +55,7 @@ class GeneratedTables {
         static std::atomic<int> serial{0};
         return serial++;
     }
-    std::filesystem::path dir_;
+    test::TempDir dir_;
 };
 
 // The fixture's 4-piece set of a variant, or an empty path when it is not there.

@@ -1,5 +1,5 @@
 // The probe library against the generator's tables: every position of every slice, both sides to
-// move, capture positions included, probed WDL/DTW/DTC equal gen::derive_from_successors over the
+// move, capture positions included, probed WDL/DTW/DTC equal verify::derive_from_successors over the
 // stored tables (and the stored values themselves where the side to move has no capture). A
 // second, WDL-only handle takes the other road through derived WDL tables: one ply of search
 // instead of DTW's parity.
@@ -15,6 +15,7 @@
 #include "probe/derived_wdl.hpp"
 #include "rules/fen.hpp"
 #include "tests/gen_probe_support.hpp"
+#include "tests/temp_dir.hpp"
 #include "verify/verify_slice.hpp"
 
 using namespace dtb;
@@ -39,11 +40,11 @@ Counts check_every_position(const std::filesystem::path& dir, std::vector<Materi
     auto wdl_only = probe::Tablebase::open(o);
     REQUIRE(wdl_only.ok());
     int derived_slices = 0;
-    gen::FullTables<R> full(dir);
+    verify::FullTables<R> full(dir);
     std::atomic<std::uint64_t> positions{0}, captures{0}, mismatches{0};
     std::mutex report_mutex;
     std::vector<std::string> reports;
-    const auto report = [&](const Position& p, const char* what, const gen::StoredValues& want,
+    const auto report = [&](const Position& p, const char* what, const verify::StoredValues& want,
                             const probe::Result& got) {
         if (mismatches.fetch_add(1) >= 10) return;
         std::ostringstream s;
@@ -53,14 +54,14 @@ Counts check_every_position(const std::filesystem::path& dir, std::vector<Materi
         std::lock_guard lock(report_mutex);
         reports.push_back(s.str());
     };
-    const auto same = [](const gen::StoredValues& a, const probe::Result& b) {
+    const auto same = [](const verify::StoredValues& a, const probe::Result& b) {
         return b.ok() && a.wdl == b.wdl && a.dtw == b.dtw && a.dtc == b.dtc;
     };
     for (const Material& m : materials) {
         INFO(m.name());
         auto self = full.load(m);
         REQUIRE(self.ok());
-        for (const Material& x : gen::successor_materials(m)) REQUIRE(full.load(x).ok());
+        for (const Material& x : verify::successor_materials(m)) REQUIRE(full.load(x).ok());
         const auto* slice = *self;
         auto info = format::read_table_info(dir / format::file_name(m.name(), format::Metric::wdl));
         REQUIRE(info.ok());
@@ -69,8 +70,8 @@ Counts check_every_position(const std::filesystem::path& dir, std::vector<Materi
         gen::parallel_for(slice->index.size(), [&](std::uint64_t i) {
             thread_local MoveList moves;
             const Position p = slice->index.unrank(i);
-            const gen::StoredValues derived =
-                gen::derive_from_successors<R>(p, moves, [&](const Position& q) { return full.at(q); });
+            const verify::StoredValues derived =
+                verify::derive_from_successors<R>(p, moves, [&](const Position& q) { return full.at(q); });
             const bool capture = has_capture<R>(p);
             captures.fetch_add(capture, std::memory_order_relaxed);
             positions.fetch_add(1, std::memory_order_relaxed);
@@ -82,7 +83,7 @@ Counts check_every_position(const std::filesystem::path& dir, std::vector<Materi
                 const probe::Result w = wdl_only->probe_wdl(x);
                 if (!w.ok() || w.wdl != derived.wdl) report(x, "derived (WDL-only handle)", derived, w);
             }
-            const gen::StoredValues stored{static_cast<Wdl>(slice->wdl[i]), slice->dtw[i], slice->dtc[i]};
+            const verify::StoredValues stored{static_cast<Wdl>(slice->wdl[i]), slice->dtw[i], slice->dtc[i]};
             if (!capture && !same(stored, white)) report(p, "stored", stored, white);
         });
     }
@@ -187,9 +188,8 @@ TEST_CASE("probed values equal the derived ones for every position of 4 pieces",
 
 TEST_CASE("a derived WDL table whose successor is derived too is corrupt, never a wrong value", "[probe]") {
     namespace fs = std::filesystem;
-    const fs::path dir = fs::temp_directory_path() / ("dtb_derived_chain_" + std::to_string(::getpid()));
-    fs::remove_all(dir);
-    fs::create_directories(dir);
+    const test::TempDir temp("derived_chain");
+    const fs::path& dir = temp.path;
     const fs::path tables = compact_tables(VariantId::international);
     for (const Material& m : all_materials<International>(3))
         for (auto metric : {format::Metric::wdl, format::Metric::dtw, format::Metric::dtc}) {
@@ -238,11 +238,10 @@ TEST_CASE("a derived WDL table whose successor is derived too is corrupt, never 
     }
     CHECK(corrupt > 100);
     // And the verifier refuses the folder.
-    gen::FullTables<International> full(dir);
+    verify::FullTables<International> full(dir);
     auto loaded = full.load(*derived);
     CHECK_FALSE(loaded.ok());
     if (!loaded) CHECK_THAT(loaded.error(), Catch::Contains("derived too"));
-    fs::remove_all(dir);
 }
 
 // A derived side's search reads its successors' entries in a batch (BlockCache::lookup_many);

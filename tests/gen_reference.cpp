@@ -18,6 +18,7 @@
 
 #include "gen/generate.hpp"
 #include "json/stats_json.hpp"
+#include "tests/temp_dir.hpp"
 #include "verify/table_stats.hpp"
 
 namespace fs = std::filesystem;
@@ -34,18 +35,7 @@ fs::path reference_dir() {
     return fs::path(DTB_SOURCE_DIR) / "data" / "reference";
 }
 
-// A folder removed at exit.
-struct TempDir {
-    fs::path path;
-    explicit TempDir(const std::string& name)
-        : path(fs::temp_directory_path() / ("dtb_gen_reference_" + name + "_" + std::to_string(::getpid()))) {
-        fs::remove_all(path);
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
-};
+using test::TempDir;
 
 fs::path generate_into(const fs::path& dir, VariantId variant, int pieces, int threads) {
     gen::GenerateOptions o;
@@ -62,7 +52,7 @@ fs::path generate_into(const fs::path& dir, VariantId variant, int pieces, int t
 // else generated here once per process with all cores.
 template <class R>
 const fs::path& default_set() {
-    static const TempDir own{std::string(R::kName)};
+    static const TempDir own{"gen_reference_" + std::string(R::kName)};
     static const fs::path dir = [] {
         const fs::path fixture = fs::path(DTB_BINARY_DIR) / "test-tables" / std::string(R::kName);
         if (fs::exists(fixture / "MMvMM.wdl")) return fixture;
@@ -167,7 +157,7 @@ TEST_CASE("the default set has the reference sha256 checksums (turkish)", "[gen]
 TEST_CASE("tables made with two threads are the reference's, made with one (3 pieces)", "[gen][reference]") {
     for (VariantId v : {VariantId::international, VariantId::turkish}) {
         const std::string variant = v == VariantId::turkish ? "turkish" : "international";
-        const TempDir dir(variant + "_3");
+        const TempDir dir("gen_reference_" + variant + "_3");
         generate_into(dir.path, v, 3, 2);
         const auto expected = reference_sha256(variant);
         const auto actual = sha256_of_tables(dir.path);

@@ -47,14 +47,14 @@ Tables rule_tables(const Material& m, gen::FinishedTables<International>& finish
             return {};
         });
     REQUIRE(st);
-    for (RuleSet r : {RuleSet::fmjd, RuleSet::ffjd}) {
+    for (CountingRules r : {CountingRules::fmjd, CountingRules::ffjd}) {
         counts.copied += rule_solver.copied_from_game(r);
         counts.repaired += rule_solver.repaired(r);
     }
     counts.refused += rule_solver.phases_refused_for_reached();
     counts.copied_whole += rule_solver.tables_copied_whole();
     counts.solved_in_full +=
-        rule_solver.scopes_solved_in_full(RuleSet::fmjd) + rule_solver.scopes_solved_in_full(RuleSet::ffjd);
+        rule_solver.scopes_solved_in_full(CountingRules::fmjd) + rule_solver.scopes_solved_in_full(CountingRules::ffjd);
     return out;
 }
 
@@ -85,15 +85,16 @@ TEST_CASE("rule phases copied or repaired from DTC equal a full solve (internati
     CopyCounts none, repair_only, always_repair, both;
     for (const Material& m : all_materials<International>(4)) {
         if (m.pieces() != 4 || m.mirrored() < m) continue;
-        if (count_class(m, RuleSet::fmjd) != CountClass::none && count_class(m, RuleSet::ffjd) != CountClass::none)
+        if (count_class(m, CountingRules::fmjd) != CountClass::none &&
+            count_class(m, CountingRules::ffjd) != CountClass::none)
             continue;
         INFO(m.name());
-        for (const Material& x : gen::successor_materials(m))
+        for (const Material& x : verify::successor_materials(m))
             if (x != m.mirrored()) {
                 REQUIRE(finished.load(x).ok());
                 REQUIRE(rules.load(x).ok());
             }
-        for (const Material& x : gen::successor_materials(m.mirrored()))
+        for (const Material& x : verify::successor_materials(m.mirrored()))
             if (x != m) {
                 REQUIRE(finished.load(x).ok());
                 REQUIRE(rules.load(x).ok());
@@ -145,7 +146,7 @@ TEST_CASE("rule tables: outside the counting classes a capture position is worth
         if (!rule_captures_dont_care(m)) continue;
         INFO(m.name());
         for (const Material& side : {m, m.mirrored()})
-            for (const Material& x : gen::successor_materials(side))
+            for (const Material& x : verify::successor_materials(side))
                 if (x != m && x != m.mirrored()) {
                     REQUIRE(finished.load(x).ok());
                     REQUIRE(rules.load(x).ok());
@@ -156,7 +157,7 @@ TEST_CASE("rule tables: outside the counting classes a capture position is worth
             const Material x = *Material::parse(key.first);
             const auto metric = static_cast<format::Metric>(key.second);
             REQUIRE((metric == format::Metric::fmjd || metric == format::Metric::ffjd));
-            const RuleSet rule_set = metric == format::Metric::fmjd ? RuleSet::fmjd : RuleSet::ffjd;
+            const CountingRules rule_set = metric == format::Metric::fmjd ? CountingRules::fmjd : CountingRules::ffjd;
             const SliceIndex<International> index(x);
             MoveList scratch;
             for (std::uint64_t i = 0; i < index.size(); ++i) {

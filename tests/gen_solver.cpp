@@ -13,9 +13,9 @@ using namespace dtb;
 // Loads the finished slices that the pair of m reads (its captures and promotions).
 template <class R>
 void load_inputs(gen::FinishedTables<R>& finished, const Material& m) {
-    for (const Material& x : gen::successor_materials(m))
+    for (const Material& x : verify::successor_materials(m))
         if (x != m.mirrored()) REQUIRE(finished.load(x).ok());
-    for (const Material& x : gen::successor_materials(m.mirrored()))
+    for (const Material& x : verify::successor_materials(m.mirrored()))
         if (x != m) REQUIRE(finished.load(x).ok());
 }
 
@@ -24,7 +24,7 @@ void check_read_back(int pieces,
                      typename gen::SliceSolver<R>::WinSteps win_steps = gen::SliceSolver<R>::WinSteps::by_cost) {
     const auto& dir = test::generated_tables<R>(pieces);
     gen::FinishedTables<R> finished(dir);
-    gen::FullTables<R> files(dir);
+    verify::FullTables<R> files(dir);
     for (const Material& m : all_materials<R>(pieces)) {
         if (m.mirrored() < m) continue;  // each pair once
         load_inputs(finished, m);

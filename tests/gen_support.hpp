@@ -31,7 +31,7 @@ const std::filesystem::path& generated_tables(int pieces) {
 }
 
 template <class R>
-gen::StoredValues lookup(gen::FullTables<R>& tables, const std::string& fen) {
+verify::StoredValues lookup(verify::FullTables<R>& tables, const std::string& fen) {
     auto p = parse_fen<R>(fen);
     if (!p) throw std::runtime_error(p.error());
     Position q = *p;

@@ -13,6 +13,7 @@
 #include "gen/generate.hpp"
 #include "tests/file_compare_support.hpp"
 #include "tests/gen_probe_support.hpp"
+#include "tests/temp_dir.hpp"
 
 namespace fs = std::filesystem;
 using namespace dtb;
@@ -30,10 +31,9 @@ class ArrayFill {
 
 // Generates every slice up to `pieces` into a fresh folder with new arrays filled with `byte`.
 fs::path generate_filled(VariantId variant, int pieces, int byte, bool spill) {
-    const fs::path dir = fs::temp_directory_path() / ("dtb_gen_unwritten_" + std::to_string(static_cast<int>(variant)) +
-                                                      "_" + std::to_string(pieces) + "_" + std::to_string(byte) + "_" +
-                                                      std::to_string(spill) + "_" + std::to_string(::getpid()));
-    fs::remove_all(dir);
+    const fs::path dir =
+        test::fresh_dir("gen_unwritten_" + std::to_string(static_cast<int>(variant)) + "_" + std::to_string(pieces) +
+                        "_" + std::to_string(byte) + "_" + std::to_string(spill));
     const ArrayFill fill(byte);
     gen::GenerateOptions o;
     o.variant = variant;

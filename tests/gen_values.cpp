@@ -26,7 +26,7 @@ constexpr LongestWin kInternationalLongestWins[] = {
 
 TEST_CASE("international longest wins are reproduced and are the maxima of their slices", "[gen][plain-build]") {
     const auto& dir = test::generated_tables<International>(4);
-    gen::FullTables<International> tables(dir);
+    verify::FullTables<International> tables(dir);
     for (const auto& lw : kInternationalLongestWins) {
         INFO(lw.fen);
         const auto v = test::lookup(tables, lw.fen);
@@ -43,7 +43,7 @@ TEST_CASE("international longest wins are reproduced and are the maxima of their
 
 TEST_CASE("international kings-only counts", "[gen][plain-build]") {
     const auto& dir = test::generated_tables<International>(4);
-    gen::FullTables<International> tables(dir);
+    verify::FullTables<International> tables(dir);
     auto count = [&](Material m) {
         const auto* s = *tables.load(m);
         std::array<std::uint64_t, 3> c{};
@@ -65,14 +65,14 @@ TEST_CASE("international kings-only counts", "[gen][plain-build]") {
 template <class R>
 void verify_all(int pieces) {
     const auto& dir = test::generated_tables<R>(pieces);
-    gen::FullTables<R> tables(dir);
+    verify::FullTables<R> tables(dir);
     std::uint64_t checked = 0;
     std::atomic<std::uint64_t> mismatches{0};
     for (const Material& m : all_materials<R>(pieces)) {
         INFO(m.name());
-        auto r = gen::verify_slice_full<R>(
+        auto r = verify::verify_slice_full<R>(
             tables, m,
-            [](const gen::Mismatch& x) {
+            [](const verify::Mismatch& x) {
                 UNSCOPED_INFO(x.slice << " " << x.fen << " stored " << to_string(x.stored.wdl) << "/" << x.stored.dtw
                                       << "/" << x.stored.dtc << " derived " << to_string(x.derived.wdl) << "/"
                                       << x.derived.dtw << "/" << x.derived.dtc);

@@ -53,7 +53,7 @@ void print_position(const probe::Tablebase& tb, const Position& p, const Adjudic
 }
 
 int run_adjudicate(const AdjudicateOptions& o) {
-    const auto rules = parse_rule_set(o.rules);
+    const auto rules = parse_counting_rules(o.rules);
     if (!rules) {
         print_error("adjudicate", "--rules must be fmjd, ffjd or none");
         return kExitBadInput;

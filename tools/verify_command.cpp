@@ -53,9 +53,9 @@ std::uint64_t verify_rules(const std::filesystem::path& dir, const std::vector<M
             }
         if (!loaded) continue;
         std::fprintf(stderr, "verify %s rule tables\n", m.name().c_str());
-        positions += gen::verify_rule_tables<R>(
+        positions += verify::verify_rule_tables<R>(
             tables, m,
-            [&](const gen::RuleMismatch& x) {
+            [&](const verify::RuleMismatch& x) {
                 std::lock_guard lock(report_mutex);
                 if (problems.size() >= 100) return;
                 problems.push_back({{"slice", m.name()},
@@ -82,13 +82,13 @@ int run_verify(const VerifyOptions& o) {
         print_error("verify", "no table folder " + dir.string());
         return kExitTables;
     }
-    const gen::FolderCheck folder = gen::check_folder<R>(dir);
+    const verify::FolderCheck folder = verify::check_folder<R>(dir);
     if (folder.slices.empty()) {
         print_error("verify", "no tables of " + std::string(R::kName) + " in " + dir.string());
         return kExitTables;
     }
     nlohmann::json problems = nlohmann::json::array();
-    for (const gen::FolderProblem& x : folder.problems) {
+    for (const verify::FolderProblem& x : folder.problems) {
         nlohmann::json j{{"slice", x.slice}, {"problem", x.problem}};
         if (!x.file.empty()) j["file"] = x.file;
         problems.push_back(j);
@@ -113,12 +113,12 @@ int run_verify(const VerifyOptions& o) {
         }
     }
     if (o.full) {
-        gen::FullTables<R> tables(dir, o.threads);
+        verify::FullTables<R> tables(dir, o.threads);
         const bool tty = isatty(2);
         for (const Material& m : to_derive) {
-            auto report = [&](const gen::Mismatch& x) {
+            auto report = [&](const verify::Mismatch& x) {
                 if (problems.size() >= 100) return;
-                auto values = [](const gen::StoredValues& v) {
+                auto values = [](const verify::StoredValues& v) {
                     return nlohmann::json{{"wdl", std::string(to_string(v.wdl))}, {"dtw", v.dtw}, {"dtc", v.dtc}};
                 };
                 problems.push_back({{"slice", x.slice},
@@ -137,7 +137,7 @@ int run_verify(const VerifyOptions& o) {
                 std::fprintf(stderr, "%sverify %s %5.1f%%%s", tty ? "\r\033[K" : "", m.name().c_str(),
                              100.0 * done / std::max<std::uint64_t>(total, 1), tty ? "" : "\n");
             };
-            auto r = gen::verify_slice_full<R>(tables, m, report, mismatches, progress);
+            auto r = verify::verify_slice_full<R>(tables, m, report, mismatches, progress);
             if (!r) {
                 problems.push_back({{"slice", m.name()}, {"problem", r.error()}});
                 if (!o.json) print_line("FAIL " + m.name() + ": " + r.error());

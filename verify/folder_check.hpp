@@ -16,7 +16,12 @@
 #include "probe/derived_wdl.hpp"
 #include "probe/open_table.hpp"
 
-namespace dtb::gen {
+namespace dtb::verify {
+
+// What a slice depends on, as the generator decides it.
+using gen::exit_materials;
+using gen::inputs_of_pair;
+using gen::rule_metrics_of;
 
 struct FolderProblem {
     std::string slice;
@@ -105,4 +110,4 @@ FolderCheck check_folder(const std::filesystem::path& dir, int max_pieces = 12) 
     return out;
 }
 
-}  // namespace dtb::gen
+}  // namespace dtb::verify

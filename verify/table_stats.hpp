@@ -3,7 +3,7 @@
 // the longest win and loss in DTW and in DTC with the first such position, and the bytes on disk.
 //
 // Positions where the side to move has a capture are "don't care" in the files; they are counted
-// with their values resolved from the captures (gen::FullTables does that), like every reader.
+// with their values resolved from the captures (verify::FullTables does that), like every reader.
 //
 // Only White-to-move tables exist. A slice X with Black to move is served by the table of
 // mirror(X): its position i, colour-reversed, is position i of (X, Black). So one pass over the
@@ -65,7 +65,7 @@ Expected<std::uint64_t> check_files(const std::filesystem::path& dir, const Mate
 
 // One pass over the (resolved) table of T: slot 0 gets (T, White), slot 1 (mirror(T), Black).
 template <class R>
-std::array<SliceStats, 2> scan(const typename gen::FullTables<R>::Slice& t, std::uint64_t bytes, int threads) {
+std::array<SliceStats, 2> scan(const typename verify::FullTables<R>::Slice& t, std::uint64_t bytes, int threads) {
     using G = typename R::Geometry;
     const SliceIndex<R>& index = t.index;
     std::vector<Sums> sums(static_cast<std::size_t>(gen::team_size(threads)));
@@ -153,7 +153,7 @@ Expected<std::vector<SliceStats>> table_stats(const std::filesystem::path& dir, 
     }
     // Slices come with fewer pieces first, so the smaller slices that resolve the capture
     // positions of a slice are checked before it.
-    gen::FullTables<R> tables(dir, threads);
+    verify::FullTables<R> tables(dir, threads);
     std::map<std::pair<Material, int>, SliceStats> found;  // (slice, side to move) -> stats
     for (const Material& m : slices) {
         auto t = tables.load(m);

@@ -18,7 +18,17 @@
 #include "index/slice_index.hpp"
 #include "rules/fen.hpp"
 
-namespace dtb::gen {
+namespace dtb::verify {
+
+// The generator's rule-table readers and the move values they share with it.
+using gen::better;
+using gen::FinishedRuleTables;
+using gen::parallel_for_positions;
+using gen::reversed_after;
+using gen::rule_exit_value;
+using gen::rule_metrics_of;
+using gen::rule_regime;
+using gen::RuleRegime;
 
 struct RuleMismatch {
     std::string table;  // file name, e.g. "KKMvK.fmjd"
@@ -45,7 +55,7 @@ ValueCode derive_rule_value(const FinishedRuleTables<R>& tables, const Material&
         if (next.of(Color::white) == 0)
             v = win_in(1);
         else if (mv.is_capture() || mv.promotes)
-            v = rule_exit_value(tables, g, next, [&](RuleSet rules, const Position& x) {
+            v = rule_exit_value(tables, g, next, [&](CountingRules rules, const Position& x) {
                 return fresh_value(tables.code(rule_metric(rules), x), count_class(Material::of(x), rules));
             });
         else if (mv.by_king || g.man_moves_inside())
@@ -81,4 +91,4 @@ std::uint64_t verify_rule_tables(const FinishedRuleTables<R>& tables, const Mate
     return checked;
 }
 
-}  // namespace dtb::gen
+}  // namespace dtb::verify

@@ -22,7 +22,13 @@
 #include "rules/fen.hpp"
 #include "rules/movegen.hpp"
 
-namespace dtb::gen {
+namespace dtb::verify {
+
+// The generator's parallel loops, which the checks share.
+using gen::ChunkProgress;
+using gen::parallel_for;
+using gen::parallel_for_positions;
+using gen::pass_threads;
 
 struct StoredValues {
     Wdl wdl = Wdl::draw;
@@ -186,4 +192,4 @@ Expected<std::uint64_t> verify_slice_full(FullTables<R>& tables, const Material&
     return slice->index.size();
 }
 
-}  // namespace dtb::gen
+}  // namespace dtb::verify

@@ -38,15 +38,15 @@ py::object optional_int(const std::optional<int>& v) {
     return v ? py::object(py::int_(*v)) : py::object(py::none());
 }
 
-RuleSet rules_arg(const std::string& rules) {
-    const auto r = parse_rule_set(rules);
+CountingRules rules_arg(const std::string& rules) {
+    const auto r = parse_counting_rules(rules);
     if (!r) throw py::value_error("rules must be 'fmjd', 'ffjd' or 'none', not '" + rules + "'");
     return *r;
 }
 
 PyAdjudication adjudicate(const PyTablebase& self, const py::object& fen, const std::string& rules, int reversible,
                           std::optional<int> endgame, std::optional<int> small) {
-    const RuleSet rule_set = rules_arg(rules);
+    const CountingRules rule_set = rules_arg(rules);
     for (const auto& [name, value] : {std::pair{"reversible", std::optional<int>(reversible)},
                                       std::pair{"endgame", endgame}, std::pair{"small", small}})
         if (value && *value < 0) throw py::value_error(std::string(name) + " must be 0 or more");
@@ -102,7 +102,7 @@ std::string pdn_text(const py::object& text_or_path, std::string& source) {
 
 py::object adjudicate_pdn(const PyTablebase& self, const py::object& text_or_path, const std::string& rules,
                           bool strict) {
-    const RuleSet rule_set = rules_arg(rules);
+    const CountingRules rule_set = rules_arg(rules);
     std::string source;
     const std::string text = pdn_text(text_or_path, source);
     const auto tb = self.tables();
