@@ -1,14 +1,14 @@
 // Adjudication: see adjudicate/adjudicator.hpp and docs/ADJUDICATION.md.
-#include "adjudicate/adjudicator.hpp"
+#include "dtb/adjudicate/adjudicator.hpp"
 
 #include <algorithm>
 #include <limits>
 #include <optional>
 #include <unordered_map>
 
-#include "rules/movegen.hpp"
-#include "rules/notation.hpp"
-#include "rules/variant.hpp"
+#include "dtb/rules/movegen.hpp"
+#include "dtb/rules/notation.hpp"
+#include "dtb/rules/variant.hpp"
 
 namespace dtb::probe {
 

@@ -26,8 +26,8 @@
 #include <string_view>
 #include <vector>
 
-#include "probe/counting_rules.hpp"
-#include "probe/probe.hpp"
+#include "dtb/probe/counting_rules.hpp"
+#include "dtb/probe/probe.hpp"
 
 namespace dtb::probe {
 

@@ -1,15 +1,15 @@
 // check_game (game_check.hpp): replay, counters and repetition ply by ply, the tables at the
 // first position they reach and at the end, then the recorded result against what that shows.
-#include "adjudicate/game_check.hpp"
+#include "dtb/adjudicate/game_check.hpp"
 
 #include <algorithm>
 #include <optional>
 #include <tuple>
 #include <unordered_map>
 
-#include "rules/fen.hpp"
-#include "rules/movegen.hpp"
-#include "rules/notation.hpp"
+#include "dtb/rules/fen.hpp"
+#include "dtb/rules/movegen.hpp"
+#include "dtb/rules/notation.hpp"
 
 namespace dtb::probe {
 

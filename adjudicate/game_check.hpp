@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "adjudicate/adjudicator.hpp"
-#include "probe/probe.hpp"
-#include "rules/pdn.hpp"
+#include "dtb/adjudicate/adjudicator.hpp"
+#include "dtb/probe/probe.hpp"
+#include "dtb/rules/pdn.hpp"
 
 namespace dtb::probe {
 

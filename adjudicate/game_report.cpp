@@ -1,5 +1,5 @@
 // game_report_text and the file summary (game_report.hpp).
-#include "adjudicate/game_report.hpp"
+#include "dtb/adjudicate/game_report.hpp"
 
 #include <sstream>
 

@@ -6,7 +6,7 @@
 #pragma once
 #include <string>
 
-#include "adjudicate/game_check.hpp"
+#include "dtb/adjudicate/game_check.hpp"
 
 namespace dtb::probe {
 

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "format/format.hpp"
+#include "dtb/format/format.hpp"
 
 namespace fs = std::filesystem;
 using namespace dtb;

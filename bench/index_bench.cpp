@@ -7,9 +7,9 @@
 #include <random>
 #include <vector>
 
-#include "index/king_move_ranks.hpp"
-#include "index/slice_index.hpp"
-#include "rules/variant.hpp"
+#include "dtb/index/king_move_ranks.hpp"
+#include "dtb/index/slice_index.hpp"
+#include "dtb/rules/variant.hpp"
 
 namespace {
 

@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "index/material.hpp"
-#include "index/slice_index.hpp"
-#include "rules/count.hpp"
-#include "rules/fen.hpp"
-#include "rules/perft.hpp"
+#include "dtb/index/material.hpp"
+#include "dtb/index/slice_index.hpp"
+#include "dtb/rules/count.hpp"
+#include "dtb/rules/fen.hpp"
+#include "dtb/rules/perft.hpp"
 
 namespace {
 

@@ -17,14 +17,14 @@
 #include <string>
 #include <vector>
 
-#include "adjudicate/adjudicator.hpp"
-#include "adjudicate/game_check.hpp"
-#include "index/slice_index.hpp"
-#include "probe/probe.hpp"
-#include "rules/fen.hpp"
-#include "rules/movegen.hpp"
-#include "rules/notation.hpp"
-#include "rules/pdn.hpp"
+#include "dtb/adjudicate/adjudicator.hpp"
+#include "dtb/adjudicate/game_check.hpp"
+#include "dtb/index/slice_index.hpp"
+#include "dtb/probe/probe.hpp"
+#include "dtb/rules/fen.hpp"
+#include "dtb/rules/movegen.hpp"
+#include "dtb/rules/notation.hpp"
+#include "dtb/rules/pdn.hpp"
 
 namespace {
 

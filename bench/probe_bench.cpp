@@ -15,11 +15,11 @@
 #include <string>
 #include <vector>
 
-#include "adjudicate/adjudicator.hpp"
-#include "format/format.hpp"
-#include "index/slice_index.hpp"
-#include "probe/probe.hpp"
-#include "rules/movegen.hpp"
+#include "dtb/adjudicate/adjudicator.hpp"
+#include "dtb/format/format.hpp"
+#include "dtb/index/slice_index.hpp"
+#include "dtb/probe/probe.hpp"
+#include "dtb/rules/movegen.hpp"
 
 namespace {
 

@@ -4,9 +4,9 @@
 #include <new>
 #include <string>
 
-#include "adjudicate/adjudicator.hpp"
+#include "dtb/adjudicate/adjudicator.hpp"
 #include "dtb/dtb.h"
-#include "probe/probe.hpp"
+#include "dtb/probe/probe.hpp"
 
 struct dtb_tablebase {
     dtb::probe::Tablebase tb;

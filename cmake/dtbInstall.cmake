@@ -24,9 +24,8 @@ set_target_properties(dtb_rules PROPERTIES EXPORT_NAME rules)
 set_target_properties(dtb_index PROPERTIES EXPORT_NAME index)
 set_target_properties(dtb_format PROPERTIES EXPORT_NAME format)
 add_library(dtb::dtb ALIAS dtb_library)
-# The headers include each other as "rules/x.hpp", "probe/y.hpp": installed under include/dtb,
-# that folder is on the include path as well as include/ (for <dtb/...>).
-target_include_directories(dtb_rules INTERFACE $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/dtb>)
+# The headers include each other as "dtb/rules/x.hpp", "dtb/probe/y.hpp": only include/ is on a
+# consumer's include path.
 
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/rules ${PROJECT_SOURCE_DIR}/index
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/dtb FILES_MATCHING PATTERN "*.hpp")

@@ -97,8 +97,8 @@
 #include <utility>
 #include <vector>
 
-#include "rules/expected.hpp"
-#include "rules/variant.hpp"
+#include "dtb/rules/expected.hpp"
+#include "dtb/rules/variant.hpp"
 
 namespace dtb::format {
 

@@ -1,5 +1,5 @@
 // Header encoding and checking, value packing, names: shared by the writer and the reader.
-#include "format/layout.hpp"
+#include "dtb/format/layout.hpp"
 
 #include <xxhash.h>
 

@@ -6,8 +6,8 @@
 #include <cstring>
 #include <string>
 
-#include "format/bit_packing.hpp"
-#include "format/format.hpp"
+#include "dtb/format/bit_packing.hpp"
+#include "dtb/format/format.hpp"
 
 namespace dtb::format::detail {
 

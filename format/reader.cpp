@@ -16,8 +16,8 @@
 #include <thread>
 #include <vector>
 
-#include "format/layout.hpp"
-#include "format/regular_file.hpp"
+#include "dtb/format/layout.hpp"
+#include "dtb/format/regular_file.hpp"
 
 namespace dtb::format {
 namespace {

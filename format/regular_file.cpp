@@ -1,4 +1,4 @@
-#include "format/regular_file.hpp"
+#include "dtb/format/regular_file.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <string>
 
-#include "rules/expected.hpp"
+#include "dtb/rules/expected.hpp"
 
 namespace dtb::format {
 

@@ -15,7 +15,7 @@
 #include <mutex>
 #include <thread>
 
-#include "format/layout.hpp"
+#include "dtb/format/layout.hpp"
 
 namespace dtb::format {
 namespace {

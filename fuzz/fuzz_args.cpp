@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "gen/generate.hpp"
-#include "tools/command_line.hpp"
+#include "dtb/gen/generate.hpp"
+#include "dtb/tools/command_line.hpp"
 
 namespace {
 

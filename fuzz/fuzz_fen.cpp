@@ -9,8 +9,8 @@
 #include <string>
 #include <string_view>
 
-#include "rules/fen.hpp"
-#include "rules/movegen.hpp"
+#include "dtb/rules/fen.hpp"
+#include "dtb/rules/movegen.hpp"
 
 namespace {
 

@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
-#include "rules/fen.hpp"
-#include "rules/notation.hpp"
+#include "dtb/rules/fen.hpp"
+#include "dtb/rules/notation.hpp"
 
 namespace {
 

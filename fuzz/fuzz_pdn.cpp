@@ -20,7 +20,7 @@
 #include <string_view>
 #include <vector>
 
-#include "rules/pdn.hpp"
+#include "dtb/rules/pdn.hpp"
 
 namespace {
 

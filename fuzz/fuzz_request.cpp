@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "server/explorer.hpp"
+#include "dtb/server/explorer.hpp"
 
 namespace {
 

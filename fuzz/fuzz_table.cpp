@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "format/format.hpp"
+#include "dtb/format/format.hpp"
 
 namespace {
 

@@ -17,8 +17,8 @@
 #include <utility>
 #include <vector>
 
-#include "gen/mapping_cache.hpp"
-#include "gen/parallel.hpp"
+#include "dtb/gen/mapping_cache.hpp"
+#include "dtb/gen/parallel.hpp"
 
 namespace dtb::gen {
 

@@ -4,7 +4,7 @@
 #include <set>
 #include <vector>
 
-#include "index/material.hpp"
+#include "dtb/index/material.hpp"
 
 namespace dtb::gen {
 

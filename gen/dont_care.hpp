@@ -10,7 +10,7 @@
 #include <optional>
 #include <span>
 
-#include "gen/parallel.hpp"
+#include "dtb/gen/parallel.hpp"
 
 namespace dtb::gen {
 

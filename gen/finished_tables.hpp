@@ -23,21 +23,21 @@
 #include <string>
 #include <vector>
 
-#include "format/format.hpp"
-#include "gen/big_array.hpp"
-#include "gen/finished_rule_tables.hpp"
-#include "gen/parallel.hpp"
-#include "gen/positions.hpp"
-#include "gen/retro.hpp"
-#include "gen/slice_solver.hpp"
-#include "gen/table_values.hpp"
-#include "index/slice_index.hpp"
-#include "probe/counting_rules.hpp"
-#include "probe/derived_wdl.hpp"
-#include "probe/open_table.hpp"
-#include "probe/rule_captures.hpp"
-#include "probe/value.hpp"
-#include "rules/expected.hpp"
+#include "dtb/format/format.hpp"
+#include "dtb/gen/big_array.hpp"
+#include "dtb/gen/finished_rule_tables.hpp"
+#include "dtb/gen/parallel.hpp"
+#include "dtb/gen/positions.hpp"
+#include "dtb/gen/retro.hpp"
+#include "dtb/gen/slice_solver.hpp"
+#include "dtb/gen/table_values.hpp"
+#include "dtb/index/slice_index.hpp"
+#include "dtb/probe/counting_rules.hpp"
+#include "dtb/probe/derived_wdl.hpp"
+#include "dtb/probe/open_table.hpp"
+#include "dtb/probe/rule_captures.hpp"
+#include "dtb/probe/value.hpp"
+#include "dtb/rules/expected.hpp"
 
 namespace dtb::gen {
 

@@ -14,7 +14,7 @@
 #include <string>
 #include <utility>
 
-#include "rules/expected.hpp"
+#include "dtb/rules/expected.hpp"
 
 namespace dtb::gen {
 

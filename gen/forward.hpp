@@ -11,7 +11,7 @@
 #pragma once
 #include <cassert>
 
-#include "rules/movegen.hpp"
+#include "dtb/rules/movegen.hpp"
 
 namespace dtb::gen {
 

@@ -16,7 +16,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "gen/big_array.hpp"
+#include "dtb/gen/big_array.hpp"
 
 namespace dtb::gen {
 

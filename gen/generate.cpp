@@ -1,6 +1,6 @@
 // The driver: every pair up to N pieces in dependency order, each run through its named steps
 // (gen/pair_steps.hpp), the finished slices a later pair reads kept in memory until then.
-#include "gen/generate.hpp"
+#include "dtb/gen/generate.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -8,14 +8,14 @@
 #include <map>
 #include <set>
 
-#include "format/format.hpp"
-#include "gen/dependencies.hpp"
-#include "gen/folder_lock.hpp"
-#include "gen/mapping_cache.hpp"
-#include "gen/pair_steps.hpp"
-#include "gen/pair_worker.hpp"
-#include "gen/run_progress.hpp"
-#include "gen/run_request.hpp"
+#include "dtb/format/format.hpp"
+#include "dtb/gen/dependencies.hpp"
+#include "dtb/gen/folder_lock.hpp"
+#include "dtb/gen/mapping_cache.hpp"
+#include "dtb/gen/pair_steps.hpp"
+#include "dtb/gen/pair_worker.hpp"
+#include "dtb/gen/run_progress.hpp"
+#include "dtb/gen/run_request.hpp"
 
 namespace dtb::gen {
 

@@ -8,9 +8,9 @@
 #include <utility>
 #include <vector>
 
-#include "gen/wdl_storage.hpp"
-#include "rules/expected.hpp"
-#include "rules/variant.hpp"
+#include "dtb/gen/wdl_storage.hpp"
+#include "dtb/rules/expected.hpp"
+#include "dtb/rules/variant.hpp"
 
 namespace dtb::gen {
 

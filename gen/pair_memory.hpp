@@ -10,11 +10,11 @@
 #include <functional>
 #include <string>
 
-#include "gen/dependencies.hpp"
-#include "gen/mapping_cache.hpp"
-#include "gen/slice_solver.hpp"
-#include "index/slice_index.hpp"
-#include "rules/expected.hpp"
+#include "dtb/gen/dependencies.hpp"
+#include "dtb/gen/mapping_cache.hpp"
+#include "dtb/gen/slice_solver.hpp"
+#include "dtb/index/slice_index.hpp"
+#include "dtb/rules/expected.hpp"
 
 namespace dtb::gen {
 

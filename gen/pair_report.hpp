@@ -9,11 +9,11 @@
 #include <utility>
 #include <vector>
 
-#include "gen/generate.hpp"
-#include "gen/mapping_cache.hpp"
-#include "gen/pair_memory.hpp"
-#include "gen/pair_rule_tables.hpp"
-#include "probe/counting_rules.hpp"
+#include "dtb/gen/generate.hpp"
+#include "dtb/gen/mapping_cache.hpp"
+#include "dtb/gen/pair_memory.hpp"
+#include "dtb/gen/pair_rule_tables.hpp"
+#include "dtb/probe/counting_rules.hpp"
 
 namespace dtb::gen {
 

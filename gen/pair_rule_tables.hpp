@@ -7,17 +7,17 @@
 #include <functional>
 #include <span>
 
-#include "format/format.hpp"
-#include "gen/big_array.hpp"
-#include "gen/dont_care.hpp"
-#include "gen/finished_rule_tables.hpp"
-#include "gen/finished_tables.hpp"
-#include "gen/parallel.hpp"
-#include "gen/phase_seeds.hpp"
-#include "gen/rule_tables.hpp"
-#include "gen/slice_solver.hpp"
-#include "gen/table_writer.hpp"
-#include "probe/rule_captures.hpp"
+#include "dtb/format/format.hpp"
+#include "dtb/gen/big_array.hpp"
+#include "dtb/gen/dont_care.hpp"
+#include "dtb/gen/finished_rule_tables.hpp"
+#include "dtb/gen/finished_tables.hpp"
+#include "dtb/gen/parallel.hpp"
+#include "dtb/gen/phase_seeds.hpp"
+#include "dtb/gen/rule_tables.hpp"
+#include "dtb/gen/slice_solver.hpp"
+#include "dtb/gen/table_writer.hpp"
+#include "dtb/probe/rule_captures.hpp"
 
 namespace dtb::gen {
 

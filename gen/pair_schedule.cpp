@@ -1,4 +1,4 @@
-#include "gen/pair_schedule.hpp"
+#include "dtb/gen/pair_schedule.hpp"
 
 #include <algorithm>
 #include <numeric>

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "rules/expected.hpp"
+#include "dtb/rules/expected.hpp"
 
 namespace dtb::gen {
 

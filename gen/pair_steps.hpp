@@ -14,21 +14,21 @@
 #include <string>
 #include <vector>
 
-#include "format/format.hpp"
-#include "gen/dependencies.hpp"
-#include "gen/finished_rule_tables.hpp"
-#include "gen/finished_tables.hpp"
-#include "gen/generate.hpp"
-#include "gen/mapping_cache.hpp"
-#include "gen/pair_memory.hpp"
-#include "gen/pair_report.hpp"
-#include "gen/pair_rule_tables.hpp"
-#include "gen/phase_seeds.hpp"
-#include "gen/slice_solver.hpp"
-#include "gen/table_writer.hpp"
-#include "index/slice_index.hpp"
-#include "probe/derived_wdl.hpp"
-#include "probe/open_table.hpp"
+#include "dtb/format/format.hpp"
+#include "dtb/gen/dependencies.hpp"
+#include "dtb/gen/finished_rule_tables.hpp"
+#include "dtb/gen/finished_tables.hpp"
+#include "dtb/gen/generate.hpp"
+#include "dtb/gen/mapping_cache.hpp"
+#include "dtb/gen/pair_memory.hpp"
+#include "dtb/gen/pair_report.hpp"
+#include "dtb/gen/pair_rule_tables.hpp"
+#include "dtb/gen/phase_seeds.hpp"
+#include "dtb/gen/slice_solver.hpp"
+#include "dtb/gen/table_writer.hpp"
+#include "dtb/index/slice_index.hpp"
+#include "dtb/probe/derived_wdl.hpp"
+#include "dtb/probe/open_table.hpp"
 
 namespace dtb::gen {
 

@@ -1,13 +1,13 @@
-#include "gen/pair_worker.hpp"
+#include "dtb/gen/pair_worker.hpp"
 
 #include <map>
 #include <set>
 
-#include "gen/dependencies.hpp"
-#include "gen/pair_memory.hpp"
-#include "gen/pair_steps.hpp"
-#include "gen/run_request.hpp"
-#include "rules/variant.hpp"
+#include "dtb/gen/dependencies.hpp"
+#include "dtb/gen/pair_memory.hpp"
+#include "dtb/gen/pair_steps.hpp"
+#include "dtb/gen/run_request.hpp"
+#include "dtb/rules/variant.hpp"
 
 namespace dtb::gen {
 

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "gen/folder_lock.hpp"
-#include "gen/generate.hpp"
-#include "gen/pair_schedule.hpp"
-#include "rules/expected.hpp"
+#include "dtb/gen/folder_lock.hpp"
+#include "dtb/gen/generate.hpp"
+#include "dtb/gen/pair_schedule.hpp"
+#include "dtb/rules/expected.hpp"
 
 namespace dtb::gen {
 

@@ -18,15 +18,15 @@
 #include <span>
 #include <vector>
 
-#include "gen/big_array.hpp"
-#include "gen/finished_rule_tables.hpp"
-#include "gen/finished_tables.hpp"
-#include "gen/parallel.hpp"
-#include "gen/retro.hpp"
-#include "gen/slice_solver.hpp"
-#include "index/slice_index.hpp"
-#include "probe/counting_rules.hpp"
-#include "probe/value.hpp"
+#include "dtb/gen/big_array.hpp"
+#include "dtb/gen/finished_rule_tables.hpp"
+#include "dtb/gen/finished_tables.hpp"
+#include "dtb/gen/parallel.hpp"
+#include "dtb/gen/retro.hpp"
+#include "dtb/gen/slice_solver.hpp"
+#include "dtb/index/slice_index.hpp"
+#include "dtb/probe/counting_rules.hpp"
+#include "dtb/probe/value.hpp"
 
 namespace dtb::gen {
 

@@ -4,9 +4,9 @@
 #pragma once
 #include <cstdint>
 
-#include "gen/parallel.hpp"
-#include "index/slice_index.hpp"
-#include "rules/position.hpp"
+#include "dtb/gen/parallel.hpp"
+#include "dtb/index/slice_index.hpp"
+#include "dtb/rules/position.hpp"
 
 namespace dtb::gen {
 

@@ -14,10 +14,10 @@
 #pragma once
 #include <bit>
 
-#include "index/king_move_ranks.hpp"
-#include "index/slice_index.hpp"
-#include "rules/movegen.hpp"
-#include "rules/position.hpp"
+#include "dtb/index/king_move_ranks.hpp"
+#include "dtb/index/slice_index.hpp"
+#include "dtb/rules/movegen.hpp"
+#include "dtb/rules/position.hpp"
 
 namespace dtb::gen {
 

@@ -25,18 +25,18 @@
 #include <string>
 #include <vector>
 
-#include "format/format.hpp"
-#include "gen/finished_rule_tables.hpp"
-#include "gen/finished_tables.hpp"
-#include "gen/parallel.hpp"
-#include "gen/phase_seeds.hpp"
-#include "gen/positions.hpp"
-#include "gen/retro.hpp"
-#include "gen/slice_solver.hpp"
-#include "index/slice_index.hpp"
-#include "probe/counting_rules.hpp"
-#include "probe/rule_captures.hpp"
-#include "probe/value.hpp"
+#include "dtb/format/format.hpp"
+#include "dtb/gen/finished_rule_tables.hpp"
+#include "dtb/gen/finished_tables.hpp"
+#include "dtb/gen/parallel.hpp"
+#include "dtb/gen/phase_seeds.hpp"
+#include "dtb/gen/positions.hpp"
+#include "dtb/gen/retro.hpp"
+#include "dtb/gen/slice_solver.hpp"
+#include "dtb/index/slice_index.hpp"
+#include "dtb/probe/counting_rules.hpp"
+#include "dtb/probe/rule_captures.hpp"
+#include "dtb/probe/value.hpp"
 
 namespace dtb::gen {
 

@@ -3,9 +3,9 @@
 #include <set>
 #include <string>
 
-#include "gen/generate.hpp"
-#include "index/material.hpp"
-#include "rules/expected.hpp"
+#include "dtb/gen/generate.hpp"
+#include "dtb/index/material.hpp"
+#include "dtb/rules/expected.hpp"
 
 namespace dtb::gen {
 

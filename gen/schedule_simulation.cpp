@@ -1,4 +1,4 @@
-#include "gen/schedule_simulation.hpp"
+#include "dtb/gen/schedule_simulation.hpp"
 
 #include <algorithm>
 #include <queue>

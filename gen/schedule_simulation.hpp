@@ -6,8 +6,8 @@
 #include <functional>
 #include <vector>
 
-#include "gen/pair_schedule.hpp"
-#include "rules/expected.hpp"
+#include "dtb/gen/pair_schedule.hpp"
+#include "dtb/rules/expected.hpp"
 
 namespace dtb::gen {
 

@@ -43,14 +43,14 @@
 #include <utility>
 #include <vector>
 
-#include "gen/big_array.hpp"
-#include "gen/forward.hpp"
-#include "gen/frontier.hpp"
-#include "gen/parallel.hpp"
-#include "gen/retro.hpp"
-#include "index/slice_index.hpp"
-#include "probe/value.hpp"
-#include "rules/movegen.hpp"
+#include "dtb/gen/big_array.hpp"
+#include "dtb/gen/forward.hpp"
+#include "dtb/gen/frontier.hpp"
+#include "dtb/gen/parallel.hpp"
+#include "dtb/gen/retro.hpp"
+#include "dtb/index/slice_index.hpp"
+#include "dtb/probe/value.hpp"
+#include "dtb/rules/movegen.hpp"
 
 namespace dtb::gen {
 

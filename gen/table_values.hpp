@@ -5,10 +5,10 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "format/format.hpp"
-#include "gen/big_array.hpp"
-#include "gen/parallel.hpp"
-#include "rules/expected.hpp"
+#include "dtb/format/format.hpp"
+#include "dtb/gen/big_array.hpp"
+#include "dtb/gen/parallel.hpp"
+#include "dtb/rules/expected.hpp"
 
 namespace dtb::gen {
 

@@ -7,16 +7,16 @@
 #include <span>
 #include <vector>
 
-#include "format/format.hpp"
-#include "gen/big_array.hpp"
-#include "gen/dont_care.hpp"
-#include "gen/parallel.hpp"
-#include "gen/slice_solver.hpp"
-#include "gen/wdl_storage.hpp"
-#include "probe/derived_wdl.hpp"
-#include "probe/open_table.hpp"
-#include "probe/value.hpp"
-#include "rules/expected.hpp"
+#include "dtb/format/format.hpp"
+#include "dtb/gen/big_array.hpp"
+#include "dtb/gen/dont_care.hpp"
+#include "dtb/gen/parallel.hpp"
+#include "dtb/gen/slice_solver.hpp"
+#include "dtb/gen/wdl_storage.hpp"
+#include "dtb/probe/derived_wdl.hpp"
+#include "dtb/probe/open_table.hpp"
+#include "dtb/probe/value.hpp"
+#include "dtb/rules/expected.hpp"
 
 namespace dtb::gen {
 

@@ -25,9 +25,9 @@
 #include <bit>
 #include <cstdint>
 
-#include "index/binomial.hpp"
-#include "index/slice_index.hpp"
-#include "rules/position.hpp"
+#include "dtb/index/binomial.hpp"
+#include "dtb/index/slice_index.hpp"
+#include "dtb/rules/position.hpp"
 
 namespace dtb {
 

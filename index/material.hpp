@@ -13,8 +13,8 @@
 #include <string_view>
 #include <vector>
 
-#include "rules/bitboard.hpp"
-#include "rules/position.hpp"
+#include "dtb/rules/bitboard.hpp"
+#include "dtb/rules/position.hpp"
 
 namespace dtb {
 

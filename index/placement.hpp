@@ -4,8 +4,8 @@
 // Pieces stand on playable squares, at most one per square. Nothing else is required: positions
 // that cannot arise in a game (both sides in check of nothing, say) are still indexed.
 #pragma once
-#include "rules/bitboard.hpp"
-#include "rules/position.hpp"
+#include "dtb/rules/bitboard.hpp"
+#include "dtb/rules/position.hpp"
 
 namespace dtb {
 

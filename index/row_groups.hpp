@@ -10,7 +10,7 @@
 #include <cstdint>
 
 #include "binomial.hpp"
-#include "rules/bitboard.hpp"
+#include "dtb/rules/bitboard.hpp"
 
 namespace dtb::row_groups {
 

@@ -8,7 +8,7 @@
 #pragma once
 #include <cstdint>
 
-#include "rules/variant.hpp"
+#include "dtb/rules/variant.hpp"
 
 namespace dtb {
 template <class R>

@@ -53,12 +53,12 @@
 #include <vector>
 
 #include "binomial.hpp"
+#include "dtb/rules/direction.hpp"
+#include "dtb/rules/position.hpp"
+#include "dtb/rules/variant.hpp"
 #include "material.hpp"
 #include "placement.hpp"
 #include "row_groups.hpp"
-#include "rules/direction.hpp"
-#include "rules/position.hpp"
-#include "rules/variant.hpp"
 
 namespace dtb {
 

@@ -1,7 +1,7 @@
 // The JSON of checked PDN games (game_json.hpp).
-#include "json/game_json.hpp"
+#include "dtb/json/game_json.hpp"
 
-#include "json/probe_json.hpp"
+#include "dtb/json/probe_json.hpp"
 
 namespace dtb::json {
 

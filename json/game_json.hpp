@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "adjudicate/game_check.hpp"
-#include "adjudicate/game_report.hpp"
-#include "rules/pdn.hpp"
+#include "dtb/adjudicate/game_check.hpp"
+#include "dtb/adjudicate/game_report.hpp"
+#include "dtb/rules/pdn.hpp"
 
 namespace dtb::json {
 

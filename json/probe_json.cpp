@@ -1,7 +1,7 @@
-#include "json/probe_json.hpp"
+#include "dtb/json/probe_json.hpp"
 
-#include "rules/movegen.hpp"
-#include "rules/variant.hpp"
+#include "dtb/rules/movegen.hpp"
+#include "dtb/rules/variant.hpp"
 
 namespace dtb::json {
 

@@ -5,9 +5,9 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "adjudicate/adjudicator.hpp"
-#include "probe/probe.hpp"
-#include "rules/position.hpp"
+#include "dtb/adjudicate/adjudicator.hpp"
+#include "dtb/probe/probe.hpp"
+#include "dtb/rules/position.hpp"
 
 namespace dtb::json {
 

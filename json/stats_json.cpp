@@ -1,4 +1,4 @@
-#include "json/stats_json.hpp"
+#include "dtb/json/stats_json.hpp"
 
 namespace dtb::json {
 

@@ -3,8 +3,8 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "probe/value.hpp"
-#include "verify/slice_stats.hpp"
+#include "dtb/probe/value.hpp"
+#include "dtb/verify/slice_stats.hpp"
 
 namespace dtb::json {
 

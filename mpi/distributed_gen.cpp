@@ -1,4 +1,4 @@
-#include "mpi/distributed_gen.hpp"
+#include "dtb/mpi/distributed_gen.hpp"
 
 #include <mpi.h>
 
@@ -15,10 +15,10 @@
 #include <thread>
 #include <vector>
 
-#include "gen/pair_memory.hpp"
-#include "gen/pair_schedule.hpp"
-#include "gen/pair_worker.hpp"
-#include "gen/run_progress.hpp"
+#include "dtb/gen/pair_memory.hpp"
+#include "dtb/gen/pair_schedule.hpp"
+#include "dtb/gen/pair_worker.hpp"
+#include "dtb/gen/run_progress.hpp"
 
 namespace dtb::mpi {
 

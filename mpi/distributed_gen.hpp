@@ -6,8 +6,8 @@
 #include <functional>
 #include <string>
 
-#include "gen/generate.hpp"
-#include "rules/expected.hpp"
+#include "dtb/gen/generate.hpp"
+#include "dtb/rules/expected.hpp"
 
 namespace dtb::mpi {
 

@@ -8,7 +8,7 @@
 // The item is freed once no reader slot holds an epoch in [1, E]. Every access a reader makes
 // to a node happens before its withdrawal (a release store the writer's scan acquires), so the
 // free happens after the last read.
-#include "probe/cache.hpp"
+#include "dtb/probe/cache.hpp"
 
 #include <algorithm>
 #include <atomic>

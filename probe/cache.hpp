@@ -31,7 +31,7 @@
 #include <optional>
 #include <vector>
 
-#include "format/bit_packing.hpp"
+#include "dtb/format/bit_packing.hpp"
 
 namespace dtb::probe {
 

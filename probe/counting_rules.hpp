@@ -11,8 +11,8 @@
 #include <optional>
 #include <string_view>
 
-#include "format/format.hpp"
-#include "index/material.hpp"
+#include "dtb/format/format.hpp"
+#include "dtb/index/material.hpp"
 
 namespace dtb {
 

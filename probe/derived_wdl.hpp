@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "format/format.hpp"
-#include "index/material.hpp"
-#include "probe/value.hpp"
-#include "rules/movegen.hpp"
+#include "dtb/format/format.hpp"
+#include "dtb/index/material.hpp"
+#include "dtb/probe/value.hpp"
+#include "dtb/rules/movegen.hpp"
 
 namespace dtb {
 

@@ -5,8 +5,8 @@
 #include <optional>
 #include <string>
 
-#include "format/format.hpp"
-#include "rules/variant.hpp"
+#include "dtb/format/format.hpp"
+#include "dtb/rules/variant.hpp"
 
 namespace dtb::format {
 

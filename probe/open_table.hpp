@@ -5,12 +5,12 @@
 #include <filesystem>
 #include <string>
 
-#include "format/format.hpp"
-#include "index/material.hpp"
-#include "index/scheme_version.hpp"
-#include "index/slice_index.hpp"
-#include "rules/expected.hpp"
-#include "rules/variant.hpp"
+#include "dtb/format/format.hpp"
+#include "dtb/index/material.hpp"
+#include "dtb/index/scheme_version.hpp"
+#include "dtb/index/slice_index.hpp"
+#include "dtb/rules/expected.hpp"
+#include "dtb/rules/variant.hpp"
 
 namespace dtb::format {
 

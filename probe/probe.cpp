@@ -1,10 +1,10 @@
 // Tablebase: the handle, move ordering, best move and principal variation. The per-variant
 // work (tables, cache, capture resolution) is in probe_engine.cpp.
-#include "probe/probe.hpp"
+#include "dtb/probe/probe.hpp"
 
 #include <algorithm>
 
-#include "probe/probe_engine.hpp"
+#include "dtb/probe/probe_engine.hpp"
 
 namespace dtb::probe {
 

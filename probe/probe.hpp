@@ -50,14 +50,14 @@
 #include <string_view>
 #include <vector>
 
-#include "format/format.hpp"
-#include "index/material.hpp"
-#include "probe/cache.hpp"
-#include "probe/value.hpp"
-#include "rules/expected.hpp"
-#include "rules/move.hpp"
-#include "rules/position.hpp"
-#include "rules/variant.hpp"
+#include "dtb/format/format.hpp"
+#include "dtb/index/material.hpp"
+#include "dtb/probe/cache.hpp"
+#include "dtb/probe/value.hpp"
+#include "dtb/rules/expected.hpp"
+#include "dtb/rules/move.hpp"
+#include "dtb/rules/position.hpp"
+#include "dtb/rules/variant.hpp"
 
 namespace dtb::probe {
 

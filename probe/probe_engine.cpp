@@ -6,7 +6,7 @@
 // flag `ready` (release after the open, acquire before use) lets later probes, and cache-only
 // probes that must not open anything, skip call_once. Slices are found through a dense array
 // indexed by the material's (wk, wm, bk, bm) digits in base max_pieces + 1.
-#include "probe/probe_engine.hpp"
+#include "dtb/probe/probe_engine.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -15,13 +15,13 @@
 #include <mutex>
 #include <optional>
 
-#include "index/slice_index.hpp"
-#include "probe/derived_wdl.hpp"
-#include "probe/open_table.hpp"
-#include "probe/rule_captures.hpp"
-#include "rules/fen.hpp"
-#include "rules/movegen.hpp"
-#include "rules/notation.hpp"
+#include "dtb/index/slice_index.hpp"
+#include "dtb/probe/derived_wdl.hpp"
+#include "dtb/probe/open_table.hpp"
+#include "dtb/probe/rule_captures.hpp"
+#include "dtb/rules/fen.hpp"
+#include "dtb/rules/movegen.hpp"
+#include "dtb/rules/notation.hpp"
 
 namespace dtb::probe::detail {
 

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "probe/probe.hpp"
+#include "dtb/probe/probe.hpp"
 
 namespace dtb::probe::detail {
 

@@ -11,11 +11,11 @@
 // keeps every entry: there a capture may carry a class budget along (into the 5-move class, or
 // into K+M v K under ffjd), so its value depends on the counters.
 #pragma once
-#include "index/material.hpp"
-#include "probe/counting_rules.hpp"
-#include "probe/value.hpp"
-#include "rules/movegen.hpp"
-#include "rules/position.hpp"
+#include "dtb/index/material.hpp"
+#include "dtb/probe/counting_rules.hpp"
+#include "dtb/probe/value.hpp"
+#include "dtb/rules/movegen.hpp"
+#include "dtb/rules/position.hpp"
 
 namespace dtb {
 

@@ -1,18 +1,18 @@
-#include "server/explorer.hpp"
+#include "dtb/server/explorer.hpp"
 
 #include <algorithm>
 #include <array>
 #include <nlohmann/json.hpp>
 
-#include "adjudicate/adjudicator.hpp"
-#include "adjudicate/game_check.hpp"
-#include "json/game_json.hpp"
-#include "json/probe_json.hpp"
-#include "rules/fen.hpp"
-#include "rules/pdn.hpp"
-#include "rules/quote.hpp"
-#include "rules/whole_number.hpp"
-#include "server/static_files.hpp"
+#include "dtb/adjudicate/adjudicator.hpp"
+#include "dtb/adjudicate/game_check.hpp"
+#include "dtb/json/game_json.hpp"
+#include "dtb/json/probe_json.hpp"
+#include "dtb/rules/fen.hpp"
+#include "dtb/rules/pdn.hpp"
+#include "dtb/rules/quote.hpp"
+#include "dtb/rules/whole_number.hpp"
+#include "dtb/server/static_files.hpp"
 
 namespace dtb::server {
 

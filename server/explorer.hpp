@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "probe/probe.hpp"
+#include "dtb/probe/probe.hpp"
 
 namespace dtb::server {
 

@@ -1,4 +1,4 @@
-#include "server/http_server.hpp"
+#include "dtb/server/http_server.hpp"
 
 #include <httplib.h>
 

@@ -4,8 +4,8 @@
 #include <memory>
 #include <string>
 
-#include "rules/expected.hpp"
-#include "server/explorer.hpp"
+#include "dtb/rules/expected.hpp"
+#include "dtb/server/explorer.hpp"
 
 namespace dtb::server {
 

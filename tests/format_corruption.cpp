@@ -8,7 +8,7 @@
 #include <random>
 #include <string>
 
-#include "format/format.hpp"
+#include "dtb/format/format.hpp"
 #include "tests/temp_dir.hpp"
 
 namespace fs = std::filesystem;

@@ -13,7 +13,7 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
-#include "format/format.hpp"
+#include "dtb/format/format.hpp"
 #include "tests/temp_dir.hpp"
 
 namespace fs = std::filesystem;

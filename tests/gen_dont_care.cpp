@@ -7,7 +7,7 @@
 #include <random>
 #include <vector>
 
-#include "gen/dont_care.hpp"
+#include "dtb/gen/dont_care.hpp"
 
 using dtb::gen::fill_dont_care;
 

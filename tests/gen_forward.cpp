@@ -10,9 +10,9 @@
 #include <utility>
 #include <vector>
 
-#include "gen/forward.hpp"
-#include "rules/movegen.hpp"
-#include "rules/variant.hpp"
+#include "dtb/gen/forward.hpp"
+#include "dtb/rules/movegen.hpp"
+#include "dtb/rules/variant.hpp"
 
 using namespace dtb;
 

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "gen/big_array.hpp"
-#include "gen/frontier.hpp"
+#include "dtb/gen/big_array.hpp"
+#include "dtb/gen/frontier.hpp"
 #include "tests/temp_dir.hpp"
 
 using dtb::gen::BigArray;

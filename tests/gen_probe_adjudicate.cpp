@@ -16,10 +16,10 @@
 #include <optional>
 #include <random>
 
-#include "adjudicate/adjudicator.hpp"
-#include "index/slice_index.hpp"
-#include "rules/fen.hpp"
-#include "rules/movegen.hpp"
+#include "dtb/adjudicate/adjudicator.hpp"
+#include "dtb/index/slice_index.hpp"
+#include "dtb/rules/fen.hpp"
+#include "dtb/rules/movegen.hpp"
 #include "tests/gen_probe_support.hpp"
 
 using namespace dtb;

@@ -2,9 +2,9 @@
 #include <catch2/catch.hpp>
 #include <random>
 
-#include "index/slice_index.hpp"
-#include "rules/fen.hpp"
-#include "rules/movegen.hpp"
+#include "dtb/index/slice_index.hpp"
+#include "dtb/rules/fen.hpp"
+#include "dtb/rules/movegen.hpp"
 #include "tests/gen_probe_support.hpp"
 
 using namespace dtb;

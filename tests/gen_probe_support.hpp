@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "gen/generate.hpp"
-#include "probe/probe.hpp"
+#include "dtb/gen/generate.hpp"
+#include "dtb/probe/probe.hpp"
 #include "tests/temp_dir.hpp"
 
 namespace dtb::test {

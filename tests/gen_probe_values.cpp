@@ -11,12 +11,12 @@
 #include <optional>
 #include <sstream>
 
-#include "gen/parallel.hpp"
-#include "probe/derived_wdl.hpp"
-#include "rules/fen.hpp"
+#include "dtb/gen/parallel.hpp"
+#include "dtb/probe/derived_wdl.hpp"
+#include "dtb/rules/fen.hpp"
+#include "dtb/verify/verify_slice.hpp"
 #include "tests/gen_probe_support.hpp"
 #include "tests/temp_dir.hpp"
-#include "verify/verify_slice.hpp"
 
 using namespace dtb;
 

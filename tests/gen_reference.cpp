@@ -16,10 +16,10 @@
 #include <string>
 #include <vector>
 
-#include "gen/generate.hpp"
-#include "json/stats_json.hpp"
+#include "dtb/gen/generate.hpp"
+#include "dtb/json/stats_json.hpp"
+#include "dtb/verify/table_stats.hpp"
 #include "tests/temp_dir.hpp"
-#include "verify/table_stats.hpp"
 
 namespace fs = std::filesystem;
 using namespace dtb;

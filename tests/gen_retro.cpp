@@ -9,11 +9,11 @@
 #include <random>
 #include <vector>
 
-#include "gen/retro.hpp"
-#include "index/slice_index.hpp"
-#include "rules/move.hpp"
-#include "rules/movegen.hpp"
-#include "rules/variant.hpp"
+#include "dtb/gen/retro.hpp"
+#include "dtb/index/slice_index.hpp"
+#include "dtb/rules/move.hpp"
+#include "dtb/rules/movegen.hpp"
+#include "dtb/rules/variant.hpp"
 
 using namespace dtb;
 

@@ -5,11 +5,11 @@
 #include <catch2/catch.hpp>
 #include <map>
 
-#include "gen/finished_rule_tables.hpp"
-#include "gen/finished_tables.hpp"
-#include "gen/phase_seeds.hpp"
-#include "gen/rule_tables.hpp"
-#include "gen/slice_solver.hpp"
+#include "dtb/gen/finished_rule_tables.hpp"
+#include "dtb/gen/finished_tables.hpp"
+#include "dtb/gen/phase_seeds.hpp"
+#include "dtb/gen/rule_tables.hpp"
+#include "dtb/gen/slice_solver.hpp"
 #include "tests/gen_support.hpp"
 
 using namespace dtb;

@@ -4,10 +4,10 @@
 #include <filesystem>
 #include <set>
 
-#include "gen/dependencies.hpp"
-#include "gen/pair_schedule.hpp"
-#include "gen/pair_worker.hpp"
-#include "gen/schedule_simulation.hpp"
+#include "dtb/gen/dependencies.hpp"
+#include "dtb/gen/pair_schedule.hpp"
+#include "dtb/gen/pair_worker.hpp"
+#include "dtb/gen/schedule_simulation.hpp"
 #include "tests/temp_dir.hpp"
 
 using namespace dtb;

@@ -4,8 +4,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "gen/finished_tables.hpp"
-#include "gen/slice_solver.hpp"
+#include "dtb/gen/finished_tables.hpp"
+#include "dtb/gen/slice_solver.hpp"
 #include "tests/gen_support.hpp"
 
 using namespace dtb;

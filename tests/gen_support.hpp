@@ -7,10 +7,10 @@
 #include <mutex>
 #include <string>
 
-#include "gen/generate.hpp"
-#include "rules/fen.hpp"
+#include "dtb/gen/generate.hpp"
+#include "dtb/rules/fen.hpp"
+#include "dtb/verify/verify_slice.hpp"
 #include "tests/gen_probe_support.hpp"
-#include "verify/verify_slice.hpp"
 
 namespace dtb::test {
 

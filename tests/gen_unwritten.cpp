@@ -9,8 +9,8 @@
 #include <filesystem>
 #include <string>
 
-#include "gen/big_array.hpp"
-#include "gen/generate.hpp"
+#include "dtb/gen/big_array.hpp"
+#include "dtb/gen/generate.hpp"
 #include "tests/file_compare_support.hpp"
 #include "tests/gen_probe_support.hpp"
 #include "tests/temp_dir.hpp"

@@ -1,7 +1,7 @@
 // gen/wdl_storage.hpp: which side of a pair gets a derived WDL table under each --wdl choice.
 #include <catch2/catch.hpp>
 
-#include "gen/wdl_storage.hpp"
+#include "dtb/gen/wdl_storage.hpp"
 
 using dtb::gen::kBalancedMinBytes;
 using dtb::gen::side_to_derive;

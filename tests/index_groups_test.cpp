@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "index/slice_index.hpp"
-#include "rules/variant.hpp"
+#include "dtb/index/slice_index.hpp"
+#include "dtb/rules/variant.hpp"
 
 using namespace dtb;
 

@@ -2,8 +2,8 @@
 #include <catch2/catch.hpp>
 #include <map>
 
-#include "index/material.hpp"
-#include "rules/variant.hpp"
+#include "dtb/index/material.hpp"
+#include "dtb/rules/variant.hpp"
 
 using namespace dtb;
 

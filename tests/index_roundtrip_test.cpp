@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "index/slice_index.hpp"
-#include "rules/variant.hpp"
+#include "dtb/index/slice_index.hpp"
+#include "dtb/rules/variant.hpp"
 
 using namespace dtb;
 

@@ -2,8 +2,8 @@
 // published international counts.
 #include <catch2/catch.hpp>
 
-#include "index/slice_index.hpp"
-#include "rules/variant.hpp"
+#include "dtb/index/slice_index.hpp"
+#include "dtb/rules/variant.hpp"
 
 using namespace dtb;
 

@@ -3,8 +3,8 @@
 // illegal position, foreign variant, cache-only miss) is a clear status, never a wrong value.
 #include <catch2/catch.hpp>
 
-#include "rules/fen.hpp"
-#include "rules/movegen.hpp"
+#include "dtb/rules/fen.hpp"
+#include "dtb/rules/movegen.hpp"
 #include "tests/probe_api_support.hpp"
 
 using namespace dtb;

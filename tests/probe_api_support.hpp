@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "format/format.hpp"
-#include "index/slice_index.hpp"
-#include "probe/open_table.hpp"
-#include "probe/probe.hpp"
+#include "dtb/format/format.hpp"
+#include "dtb/index/slice_index.hpp"
+#include "dtb/probe/open_table.hpp"
+#include "dtb/probe/probe.hpp"
 #include "tests/file_compare_support.hpp"
 
 namespace dtb::test {

@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 #include <random>
 
-#include "rules/bitboard.hpp"
+#include "dtb/rules/bitboard.hpp"
 
 using namespace dtb;
 

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "rules/movegen.hpp"
-#include "rules/notation.hpp"
+#include "dtb/rules/movegen.hpp"
+#include "dtb/rules/notation.hpp"
 #include "tests/rules_support.hpp"
 
 using namespace dtb;

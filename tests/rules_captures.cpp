@@ -9,10 +9,10 @@
 #include <string_view>
 #include <vector>
 
-#include "rules/count.hpp"
-#include "rules/fen.hpp"
-#include "rules/movegen.hpp"
-#include "rules/notation.hpp"
+#include "dtb/rules/count.hpp"
+#include "dtb/rules/fen.hpp"
+#include "dtb/rules/movegen.hpp"
+#include "dtb/rules/notation.hpp"
 #include "tests/rules_support.hpp"
 
 using namespace dtb;

@@ -4,7 +4,7 @@
 #include <string_view>
 #include <vector>
 
-#include "rules/fen.hpp"
+#include "dtb/rules/fen.hpp"
 #include "tests/rules_support.hpp"
 
 using namespace dtb;

@@ -3,9 +3,9 @@
 #include <string>
 #include <string_view>
 
-#include "rules/fen.hpp"
-#include "rules/movegen.hpp"
-#include "rules/notation.hpp"
+#include "dtb/rules/fen.hpp"
+#include "dtb/rules/movegen.hpp"
+#include "dtb/rules/notation.hpp"
 #include "tests/rules_support.hpp"
 
 using namespace dtb;

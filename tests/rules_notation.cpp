@@ -4,8 +4,8 @@
 #include <string_view>
 #include <vector>
 
-#include "rules/fen.hpp"
-#include "rules/notation.hpp"
+#include "dtb/rules/fen.hpp"
+#include "dtb/rules/notation.hpp"
 #include "tests/rules_support.hpp"
 
 using namespace dtb;

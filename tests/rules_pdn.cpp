@@ -4,9 +4,9 @@
 #include <string_view>
 #include <vector>
 
-#include "rules/fen.hpp"
-#include "rules/notation.hpp"
-#include "rules/pdn.hpp"
+#include "dtb/rules/fen.hpp"
+#include "dtb/rules/notation.hpp"
+#include "dtb/rules/pdn.hpp"
 #include "tests/rules_support.hpp"
 
 using namespace dtb;

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "rules/fen.hpp"
-#include "rules/pdn.hpp"
+#include "dtb/rules/fen.hpp"
+#include "dtb/rules/pdn.hpp"
 
 using namespace dtb;
 

@@ -12,8 +12,8 @@
 #include <string_view>
 #include <vector>
 
-#include "rules/fen.hpp"
-#include "rules/perft.hpp"
+#include "dtb/rules/fen.hpp"
+#include "dtb/rules/perft.hpp"
 #include "tests/rules_support.hpp"
 
 using namespace dtb;

@@ -4,8 +4,8 @@
 #include <string>
 #include <string_view>
 
-#include "rules/fen.hpp"
-#include "rules/variant.hpp"
+#include "dtb/rules/fen.hpp"
+#include "dtb/rules/variant.hpp"
 
 namespace dtb::test {
 

@@ -7,9 +7,9 @@
 #include <tuple>
 #include <vector>
 
-#include "rules/count.hpp"
-#include "rules/fen.hpp"
-#include "rules/notation.hpp"
+#include "dtb/rules/count.hpp"
+#include "dtb/rules/fen.hpp"
+#include "dtb/rules/notation.hpp"
 #include "tests/rules_support.hpp"
 
 using namespace dtb;

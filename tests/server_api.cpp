@@ -15,7 +15,7 @@
 #include <random>
 #include <thread>
 
-#include "server/http_server.hpp"
+#include "dtb/server/http_server.hpp"
 
 namespace fs = std::filesystem;
 using namespace dtb;

@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "format/format.hpp"
-#include "index/scheme_version.hpp"
-#include "rules/variant.hpp"
+#include "dtb/format/format.hpp"
+#include "dtb/index/scheme_version.hpp"
+#include "dtb/rules/variant.hpp"
 #include "tests/tools_stats_support.hpp"
 
 namespace fs = std::filesystem;

@@ -7,10 +7,10 @@
 #include <sstream>
 #include <tuple>
 
-#include "index/material.hpp"
-#include "index/placement.hpp"
-#include "rules/fen.hpp"
-#include "rules/movegen.hpp"
+#include "dtb/index/material.hpp"
+#include "dtb/index/placement.hpp"
+#include "dtb/rules/fen.hpp"
+#include "dtb/rules/movegen.hpp"
 #include "tests/tools_stats_support.hpp"
 
 using namespace dtb;

@@ -5,10 +5,10 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "format/format.hpp"
-#include "index/slice_index.hpp"
-#include "rules/fen.hpp"
-#include "rules/movegen.hpp"
+#include "dtb/format/format.hpp"
+#include "dtb/index/slice_index.hpp"
+#include "dtb/rules/fen.hpp"
+#include "dtb/rules/movegen.hpp"
 #include "tests/tools_stats_support.hpp"
 
 using namespace dtb;

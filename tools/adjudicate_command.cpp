@@ -4,12 +4,12 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "adjudicate/adjudicator.hpp"
-#include "json/probe_json.hpp"
-#include "rules/fen.hpp"
-#include "tools/adjudicate_game.hpp"
-#include "tools/arguments.hpp"
-#include "tools/commands.hpp"
+#include "dtb/adjudicate/adjudicator.hpp"
+#include "dtb/json/probe_json.hpp"
+#include "dtb/rules/fen.hpp"
+#include "dtb/tools/adjudicate_game.hpp"
+#include "dtb/tools/arguments.hpp"
+#include "dtb/tools/commands.hpp"
 
 namespace dtb::tools {
 

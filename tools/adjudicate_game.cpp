@@ -1,7 +1,7 @@
 // dtb adjudicate --pdn: every game of the file checked by probe::check_game (adjudicate/game_check.hpp),
 // printed as the report for people (adjudicate/game_report.hpp) or as JSON. Turkish games are judged
 // against the Turkish tables, opened only when the file holds such a game.
-#include "tools/adjudicate_game.hpp"
+#include "dtb/tools/adjudicate_game.hpp"
 
 #include <filesystem>
 #include <iostream>
@@ -9,11 +9,11 @@
 #include <optional>
 #include <sstream>
 
-#include "adjudicate/game_check.hpp"
-#include "adjudicate/game_report.hpp"
-#include "json/game_json.hpp"
-#include "rules/pdn.hpp"
-#include "tools/arguments.hpp"
+#include "dtb/adjudicate/game_check.hpp"
+#include "dtb/adjudicate/game_report.hpp"
+#include "dtb/json/game_json.hpp"
+#include "dtb/rules/pdn.hpp"
+#include "dtb/tools/arguments.hpp"
 
 namespace dtb::tools {
 

@@ -2,9 +2,9 @@
 #pragma once
 #include <vector>
 
-#include "adjudicate/adjudicator.hpp"
-#include "rules/pdn.hpp"
-#include "tools/commands.hpp"
+#include "dtb/adjudicate/adjudicator.hpp"
+#include "dtb/rules/pdn.hpp"
+#include "dtb/tools/commands.hpp"
 
 namespace dtb::tools {
 

@@ -9,14 +9,14 @@
 #include <string>
 #include <string_view>
 
-#include "format/regular_file.hpp"
-#include "gen/generate.hpp"
-#include "probe/folder_variant.hpp"
-#include "rules/expected.hpp"
-#include "rules/quote.hpp"
-#include "rules/variant.hpp"
-#include "rules/whole_number.hpp"
-#include "tools/commands.hpp"
+#include "dtb/format/regular_file.hpp"
+#include "dtb/gen/generate.hpp"
+#include "dtb/probe/folder_variant.hpp"
+#include "dtb/rules/expected.hpp"
+#include "dtb/rules/quote.hpp"
+#include "dtb/rules/variant.hpp"
+#include "dtb/rules/whole_number.hpp"
+#include "dtb/tools/commands.hpp"
 
 namespace dtb::tools {
 

@@ -5,7 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <functional>
 
-#include "tools/commands.hpp"
+#include "dtb/tools/commands.hpp"
 
 namespace dtb::tools {
 

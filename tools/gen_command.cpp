@@ -7,15 +7,15 @@
 #include <iostream>
 #include <thread>
 
-#include "gen/generate.hpp"
-#include "tools/arguments.hpp"
+#include "dtb/gen/generate.hpp"
+#include "dtb/tools/arguments.hpp"
 #ifdef DTB_HAVE_MPI
 #include <csignal>
 #include <cstring>
 
-#include "mpi/distributed_gen.hpp"
+#include "dtb/mpi/distributed_gen.hpp"
 #endif
-#include "tools/commands.hpp"
+#include "dtb/tools/commands.hpp"
 
 namespace dtb::tools {
 

@@ -2,7 +2,7 @@
 #include <exception>
 #include <iostream>
 
-#include "tools/command_line.hpp"
+#include "dtb/tools/command_line.hpp"
 
 int main(int argc, char** argv) {
     using namespace dtb::tools;

@@ -3,11 +3,11 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "rules/fen.hpp"
-#include "rules/notation.hpp"
-#include "rules/perft.hpp"
-#include "tools/arguments.hpp"
-#include "tools/commands.hpp"
+#include "dtb/rules/fen.hpp"
+#include "dtb/rules/notation.hpp"
+#include "dtb/rules/perft.hpp"
+#include "dtb/tools/arguments.hpp"
+#include "dtb/tools/commands.hpp"
 
 namespace dtb::tools {
 

@@ -5,11 +5,11 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "json/probe_json.hpp"
-#include "probe/probe.hpp"
-#include "rules/fen.hpp"
-#include "tools/arguments.hpp"
-#include "tools/commands.hpp"
+#include "dtb/json/probe_json.hpp"
+#include "dtb/probe/probe.hpp"
+#include "dtb/rules/fen.hpp"
+#include "dtb/tools/arguments.hpp"
+#include "dtb/tools/commands.hpp"
 
 namespace dtb::tools {
 

@@ -5,9 +5,9 @@
 #include <iostream>
 #include <thread>
 
-#include "server/http_server.hpp"
-#include "tools/arguments.hpp"
-#include "tools/commands.hpp"
+#include "dtb/server/http_server.hpp"
+#include "dtb/tools/arguments.hpp"
+#include "dtb/tools/commands.hpp"
 
 namespace dtb::tools {
 

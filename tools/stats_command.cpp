@@ -4,10 +4,10 @@
 #include <iostream>
 #include <sstream>
 
-#include "json/stats_json.hpp"
-#include "tools/arguments.hpp"
-#include "tools/commands.hpp"
-#include "verify/table_stats.hpp"
+#include "dtb/json/stats_json.hpp"
+#include "dtb/tools/arguments.hpp"
+#include "dtb/tools/commands.hpp"
+#include "dtb/verify/table_stats.hpp"
 
 namespace dtb::tools {
 

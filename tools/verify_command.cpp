@@ -9,15 +9,15 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 
-#include "gen/finished_tables.hpp"
-#include "gen/rule_tables.hpp"
-#include "probe/derived_wdl.hpp"
-#include "probe/open_table.hpp"
-#include "tools/arguments.hpp"
-#include "tools/commands.hpp"
-#include "verify/folder_check.hpp"
-#include "verify/verify_rules.hpp"
-#include "verify/verify_slice.hpp"
+#include "dtb/gen/finished_tables.hpp"
+#include "dtb/gen/rule_tables.hpp"
+#include "dtb/probe/derived_wdl.hpp"
+#include "dtb/probe/open_table.hpp"
+#include "dtb/tools/arguments.hpp"
+#include "dtb/tools/commands.hpp"
+#include "dtb/verify/folder_check.hpp"
+#include "dtb/verify/verify_rules.hpp"
+#include "dtb/verify/verify_slice.hpp"
 
 namespace dtb::tools {
 

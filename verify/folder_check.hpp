@@ -9,12 +9,12 @@
 #include <string>
 #include <vector>
 
-#include "gen/dependencies.hpp"
-#include "gen/finished_rule_tables.hpp"
-#include "index/material.hpp"
-#include "index/slice_index.hpp"
-#include "probe/derived_wdl.hpp"
-#include "probe/open_table.hpp"
+#include "dtb/gen/dependencies.hpp"
+#include "dtb/gen/finished_rule_tables.hpp"
+#include "dtb/index/material.hpp"
+#include "dtb/index/slice_index.hpp"
+#include "dtb/probe/derived_wdl.hpp"
+#include "dtb/probe/open_table.hpp"
 
 namespace dtb::verify {
 

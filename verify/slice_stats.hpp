@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <string>
 
-#include "index/material.hpp"
-#include "rules/color.hpp"
+#include "dtb/index/material.hpp"
+#include "dtb/rules/color.hpp"
 
 namespace dtb::verify {
 

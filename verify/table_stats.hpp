@@ -26,16 +26,16 @@
 #include <string>
 #include <vector>
 
-#include "format/format.hpp"
-#include "gen/parallel.hpp"
-#include "index/slice_index.hpp"
-#include "probe/open_table.hpp"
-#include "probe/value.hpp"
-#include "rules/expected.hpp"
-#include "rules/fen.hpp"
-#include "rules/movegen.hpp"
-#include "verify/slice_stats.hpp"
-#include "verify/verify_slice.hpp"
+#include "dtb/format/format.hpp"
+#include "dtb/gen/parallel.hpp"
+#include "dtb/index/slice_index.hpp"
+#include "dtb/probe/open_table.hpp"
+#include "dtb/probe/value.hpp"
+#include "dtb/rules/expected.hpp"
+#include "dtb/rules/fen.hpp"
+#include "dtb/rules/movegen.hpp"
+#include "dtb/verify/slice_stats.hpp"
+#include "dtb/verify/verify_slice.hpp"
 
 namespace dtb::verify {
 

@@ -10,13 +10,13 @@
 #include <functional>
 #include <string>
 
-#include "gen/parallel.hpp"
-#include "gen/positions.hpp"
-#include "gen/retro.hpp"
-#include "gen/rule_tables.hpp"
-#include "gen/slice_solver.hpp"
-#include "index/slice_index.hpp"
-#include "rules/fen.hpp"
+#include "dtb/gen/parallel.hpp"
+#include "dtb/gen/positions.hpp"
+#include "dtb/gen/retro.hpp"
+#include "dtb/gen/rule_tables.hpp"
+#include "dtb/gen/slice_solver.hpp"
+#include "dtb/index/slice_index.hpp"
+#include "dtb/rules/fen.hpp"
 
 namespace dtb::verify {
 

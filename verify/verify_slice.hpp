@@ -12,15 +12,15 @@
 #include <string>
 #include <vector>
 
-#include "format/format.hpp"
-#include "gen/parallel.hpp"
-#include "gen/positions.hpp"
-#include "index/slice_index.hpp"
-#include "probe/derived_wdl.hpp"
-#include "probe/value.hpp"
-#include "rules/expected.hpp"
-#include "rules/fen.hpp"
-#include "rules/movegen.hpp"
+#include "dtb/format/format.hpp"
+#include "dtb/gen/parallel.hpp"
+#include "dtb/gen/positions.hpp"
+#include "dtb/index/slice_index.hpp"
+#include "dtb/probe/derived_wdl.hpp"
+#include "dtb/probe/value.hpp"
+#include "dtb/rules/expected.hpp"
+#include "dtb/rules/fen.hpp"
+#include "dtb/rules/movegen.hpp"
 
 namespace dtb::verify {
 

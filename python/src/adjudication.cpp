@@ -4,9 +4,9 @@
 
 #include <optional>
 
-#include "adjudicate/game_check.hpp"
-#include "json/game_json.hpp"
-#include "json/probe_json.hpp"
+#include "dtb/adjudicate/game_check.hpp"
+#include "dtb/json/game_json.hpp"
+#include "dtb/json/probe_json.hpp"
 #include "src/bindings.hpp"
 
 namespace dtb::python {

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "rules/fen.hpp"
+#include "dtb/rules/fen.hpp"
 #include "src/bindings.hpp"
 #include "src/canonical_fen.hpp"
 

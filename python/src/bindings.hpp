@@ -10,9 +10,9 @@
 #include <string>
 #include <string_view>
 
-#include "probe/probe.hpp"
-#include "rules/position.hpp"
-#include "rules/variant.hpp"
+#include "dtb/probe/probe.hpp"
+#include "dtb/rules/position.hpp"
+#include "dtb/rules/variant.hpp"
 
 namespace dtb::python {
 

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string_view>
 
-#include "rules/fen.hpp"
+#include "dtb/rules/fen.hpp"
 
 namespace dtb::python {
 

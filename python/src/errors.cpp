@@ -1,6 +1,6 @@
 // The module's exceptions: table problems get their own classes (naming the slice and file);
 // positions that cannot be probed are ValueError, as are bad FEN, moves and arguments.
-#include "format/format.hpp"
+#include "dtb/format/format.hpp"
 #include "src/bindings.hpp"
 
 namespace dtb::python {

@@ -3,9 +3,9 @@
 
 #include <functional>
 
-#include "rules/fen.hpp"
-#include "rules/notation.hpp"
-#include "rules/perft.hpp"
+#include "dtb/rules/fen.hpp"
+#include "dtb/rules/notation.hpp"
+#include "dtb/rules/perft.hpp"
 #include "src/bindings.hpp"
 #include "src/canonical_fen.hpp"
 

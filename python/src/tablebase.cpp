@@ -3,7 +3,7 @@
 
 #include <filesystem>
 
-#include "json/probe_json.hpp"
+#include "dtb/json/probe_json.hpp"
 #include "src/bindings.hpp"
 
 namespace dtb::python {
