@@ -24,11 +24,10 @@ namespace {
 // The summary lines of a finished run.
 void print_summary(const gen::GenerateSummary& r, const std::filesystem::path& out_dir, const char* clear) {
     const std::string entries = r.entries == r.positions ? "" : " (" + std::to_string(r.entries) + " entries)";
-    std::fprintf(stderr,
-                 "%sdone: %d slices generated, %d already present, %llu positions%s, %.1f s, %llu bytes written to %s\n",
-                 clear, r.slices_generated, r.slices_skipped, static_cast<unsigned long long>(r.positions),
-                 entries.c_str(), r.seconds, static_cast<unsigned long long>(r.bytes_written),
-                 out_dir.string().c_str());
+    std::fprintf(
+        stderr, "%sdone: %d slices generated, %d already present, %llu positions%s, %.1f s, %llu bytes written to %s\n",
+        clear, r.slices_generated, r.slices_skipped, static_cast<unsigned long long>(r.positions), entries.c_str(),
+        r.seconds, static_cast<unsigned long long>(r.bytes_written), out_dir.string().c_str());
     if (r.slices_generated > 0) std::fprintf(stderr, "time by part: %s\n", gen::describe_parts(r.part_seconds).c_str());
 }
 
@@ -134,12 +133,7 @@ int run_gen(const GenOptions& o) {
 
 void add_gen_command(CLI::App& app, GenOptions& o, std::function<int()>& action) {
     auto* cmd = app.add_subcommand("gen", "Generate WDL, DTW and DTC tables up to N pieces");
-    cmd->add_option("--variant", o.variant, "international or turkish")
-        ->check(CLI::IsMember({"international", "turkish"}))
-        ->default_val("international");
-    cmd->add_option("--pieces", o.pieces, "Largest number of pieces")
-        ->required()
-        ->check(integer_in(2, gen::kMaxPieces));
+    add_variant_and_pieces_options(cmd, o.variant, o.pieces);
     cmd->add_option("--out", o.out, "Output folder (default data/tb/<variant>)");
     add_threads_option(cmd, o.threads);
     cmd->add_option("--only", o.only, "Generate only these slices (names like KKMvK)");
