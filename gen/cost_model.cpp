@@ -12,9 +12,9 @@ namespace {
 // Nanoseconds of slice time per position on the 2-core VM of BENCHMARKS.md, by kind of material
 // and how the pair was solved: the slice lines of the international 6-piece run (BENCHMARKS.md,
 // "6 pieces (international)", commit 57ae61b), summed per kind, divided by the positions:
-// kings only 306.9 s / 985,223,400 positions; mixed whole 2,150.8 s / 7,711,720,590; mixed by
-// levels 15,782.8 s / 34,716,856,500; men only 234.1 s / 515,888,130 (no men-only pair and no
-// kings-only pair can be solved by levels).
+// kings only 306.9 s / 985,223,400 positions (3 pairs); kings and men whole 2,199.7 s /
+// 7,887,470,220 (13); kings and men by levels 16,734.6 s / 36,810,175,200 (18); men only 234.1 s /
+// 515,889,930 (3). No kings-only or men-only pair can be solved by levels.
 constexpr double kNanosPerPosition[3] = {311.5, 453.8, 278.9};  // by MaterialKind, whole
 constexpr double kByLevelsNanosPerPosition = 454.6;             // mixed, by levels
 // A pair of P pieces costs kPerPiece^(P - 6) as much per position as a 6-piece pair of its kind:

@@ -10,8 +10,6 @@ namespace dtb::gen {
 
 namespace {
 
-inline constexpr int kMaxNodes = 65536;
-
 std::string megabytes(std::uint64_t bytes) {
     return std::to_string((bytes + (1 << 20) - 1) >> 20) + " MB";
 }
@@ -20,8 +18,8 @@ Expected<bool> check(const PlanRequest& r) {
     if (r.pieces < 2 || r.pieces > kMaxPieces)
         return Error{"pieces must be 2 to " + std::to_string(kMaxPieces) + ", not " + std::to_string(r.pieces),
                      ErrorKind::bad_input};
-    if (r.nodes < 1 || r.nodes > kMaxNodes)
-        return Error{"nodes must be 1 to " + std::to_string(kMaxNodes) + ", not " + std::to_string(r.nodes),
+    if (r.nodes < 1 || r.nodes > kMaxPlanNodes)
+        return Error{"nodes must be 1 to " + std::to_string(kMaxPlanNodes) + ", not " + std::to_string(r.nodes),
                      ErrorKind::bad_input};
     if (r.cores < 1 || r.cores > kMaxThreads)
         return Error{"cores must be 1 to " + std::to_string(kMaxThreads) + ", not " + std::to_string(r.cores),

@@ -15,6 +15,8 @@
 
 namespace dtb::gen {
 
+inline constexpr int kMaxPlanNodes = 65536;
+
 struct PlanRequest {
     VariantId variant = VariantId::international;
     int pieces = 6;
@@ -51,9 +53,9 @@ struct Plan {
     double work_seconds = 0;  // every pair's seconds summed: the run on one node
 };
 
-// Errors (bad_input): a request out of range (pieces 2 to kMaxPieces, nodes 1 to 65,536, cores 1
-// to 1,024, memory above 0 when given), or pairs that no node can hold whole or by levels (all
-// named, with what they need).
+// Errors (bad_input): a request out of range (pieces 2 to kMaxPieces, nodes 1 to kMaxPlanNodes,
+// cores 1 to kMaxThreads), or pairs that no node can hold whole or by levels (the first 8 named,
+// with what they need, then a count). memory_mb 0 is this machine's physical memory.
 Expected<Plan> make_plan(const PlanRequest& request);
 
 }  // namespace dtb::gen

@@ -16,7 +16,6 @@ namespace dtb::tools {
 
 namespace {
 
-inline constexpr int kMaxNodes = 65536;
 inline constexpr std::int64_t kMaxMemoryGb = std::int64_t{1} << 20;
 
 double gigabytes(std::uint64_t bytes) {
@@ -104,7 +103,7 @@ void add_plan_command(CLI::App& app, PlanOptions& o, std::function<int()>& actio
         "Plan a generation on K nodes without running it: per pair memory, disk and time, the critical "
         "path, a simulated run");
     add_variant_and_pieces_options(cmd, o.variant, o.pieces);
-    cmd->add_option("--nodes", o.nodes, "Nodes (default 1)")->check(integer_in(1, kMaxNodes));
+    cmd->add_option("--nodes", o.nodes, "Nodes (default 1)")->check(integer_in(1, gen::kMaxPlanNodes));
     cmd->add_option("--cores", o.cores, "Cores per node (default: this machine's)")
         ->check(integer_in(1, gen::kMaxThreads));
     cmd->add_option("--memory", o.memory_gb, "Memory per node in GB of 1024 MB (default: this machine's)")
