@@ -88,7 +88,7 @@ TEST_CASE("the model predicts the measured runs within 25%", "[cost]") {
     CHECK(error_of(tur25, kTurkish25Seconds) < 0.25);
 }
 
-TEST_CASE("more cores, less time; by levels costs more than whole", "[cost]") {
+TEST_CASE("more cores take less time, and by levels costs more than whole", "[cost]") {
     auto figures = pair_figures(VariantId::international, 6);
     REQUIRE(figures);
     const PairFigures& largest = figures->back();

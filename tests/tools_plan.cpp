@@ -64,7 +64,7 @@ TEST_CASE("dtb plan: more nodes, no longer wall time", "[plan]") {
     }
 }
 
-TEST_CASE("dtb plan --pieces 8 answers in seconds; text output", "[plan]") {
+TEST_CASE("dtb plan --pieces 8 answers in seconds, in text", "[plan]") {
     const auto start = std::chrono::steady_clock::now();
     const RunResult r = run_dtb({"plan", "--pieces", "8", "--nodes", "32", "--cores", "32", "--memory", "6144"});
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
