@@ -1,6 +1,8 @@
 // Which slices a slice depends on: those its captures and promotions lead to. The generator
 // solves them first; a folder of tables is complete only when they are there too.
 #pragma once
+#include <cstddef>
+#include <map>
 #include <set>
 #include <vector>
 
@@ -29,6 +31,26 @@ inline std::set<Material> inputs_of_pair(const Material& m) {
     for (const Material& side : {m, m.mirrored()})
         for (const Material& x : exit_materials(side)) inputs.insert(x);
     return inputs;
+}
+
+// For each pair of `order` (a run's pairs in generation order, each named by one of its slices),
+// the pairs it reads, as ascending indices in `order`. An input is read from the pair that holds
+// it; with --only that pair may be outside the run (its tables must then be on disk already), and
+// is left out.
+inline std::vector<std::vector<std::size_t>> inputs_in_order(const std::vector<Material>& order) {
+    std::map<Material, std::size_t> pair_of;
+    for (std::size_t k = 0; k < order.size(); ++k) {
+        pair_of[order[k]] = k;
+        pair_of[order[k].mirrored()] = k;
+    }
+    std::vector<std::vector<std::size_t>> out;
+    for (const Material& m : order) {
+        std::set<std::size_t> inputs;
+        for (const Material& x : inputs_of_pair(m))
+            if (auto it = pair_of.find(x); it != pair_of.end()) inputs.insert(it->second);
+        out.emplace_back(inputs.begin(), inputs.end());
+    }
+    return out;
 }
 
 }  // namespace dtb::gen

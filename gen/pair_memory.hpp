@@ -58,8 +58,19 @@ inline constexpr std::uint64_t kArrayBytesPerEntry = R::kCountingRules ? 12 : 7;
 // and 4 bytes per entry besides for its frontier lists, largest in the DTC pass and the repairs
 // of the rule tables, and what the mapping cache does not map.
 template <class R>
+std::uint64_t whole_solve_bytes_of(std::uint64_t entries, std::uint64_t held) {
+    return entries * (kArrayBytesPerEntry<R> + 4) + held;
+}
+// What a whole solve cannot do without: its arrays and the finished slices it reads (its frontier
+// lists go to files when they would pass the limit). A pair that cannot be solved by levels is
+// solved whole whenever this fits (plan_pair_memory), tight or not.
+template <class R>
+std::uint64_t whole_solve_floor_bytes_of(std::uint64_t entries, std::uint64_t held) {
+    return entries * kArrayBytesPerEntry<R> + held;
+}
+template <class R>
 std::uint64_t whole_solve_bytes(const Material& m, std::uint64_t held) {
-    return entries_of_pair<R>(m) * (kArrayBytesPerEntry<R> + 4) + held;
+    return whole_solve_bytes_of<R>(entries_of_pair<R>(m), held);
 }
 
 // The finished slices a pair reads, in memory while it is solved: their values, 2 bytes per entry.
@@ -72,6 +83,14 @@ std::uint64_t input_bytes(const Material& m) {
 // Whether solving m by levels can bring its memory down: a pair with men (international) whose
 // levels touch mostly their own pages (see plan_pair_memory), or any pair with men when spilling
 // is asked for.
+// The same from the pair's kings per men configuration (dtb plan: no index is built).
+template <class R>
+bool by_levels_possible_of(const Material& m, std::uint64_t kings_per_config, bool spill_requested) {
+    if constexpr (SliceIndex<R>::kRowGroups)
+        return false;
+    else
+        return m.men() > 0 && (spill_requested || kings_per_config >= 512);
+}
 template <class R>
 bool by_levels_possible(const Material& m, bool spill_requested) {
     if constexpr (SliceIndex<R>::kRowGroups)
@@ -81,9 +100,14 @@ bool by_levels_possible(const Material& m, bool spill_requested) {
 }
 // What a solve of m by levels holds at a time with `held` bytes of finished slices: its largest
 // level's positions and the level above that its man moves read, and their frontier lists.
+// largest_level: the entries of the pair's largest level (SliceSolver::largest_level).
+template <class R>
+std::uint64_t level_solve_bytes_of(std::uint64_t largest_level, std::uint64_t held) {
+    return held + largest_level * (2 * kArrayBytesPerEntry<R> + 8);
+}
 template <class R>
 std::uint64_t level_solve_bytes(const Material& m, std::uint64_t held, int threads) {
-    return held + SliceSolver<R>::largest_level(m, threads) * (2 * kArrayBytesPerEntry<R> + 8);
+    return level_solve_bytes_of<R>(SliceSolver<R>::largest_level(m, threads), held);
 }
 
 struct PairMemoryPlan {

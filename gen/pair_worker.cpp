@@ -1,6 +1,5 @@
 #include "dtb/gen/pair_worker.hpp"
 
-#include <map>
 #include <set>
 
 #include "dtb/gen/dependencies.hpp"
@@ -18,13 +17,8 @@ Expected<std::vector<PairNeeds>> pairs_of_run(const GenerateOptions& o) {
     auto wanted = check_request<R>(o);
     if (!wanted) return Error{wanted.error(), wanted.error_kind()};
     const std::vector<Material> order = pairs_in_order<R>(o.max_pieces, *wanted);
-    // An input is read from the pair that holds it; with --only that pair may be outside the run
-    // (its tables must then be on disk already, which the worker reading it checks).
-    std::map<Material, std::size_t> pair_of;
-    for (std::size_t k = 0; k < order.size(); ++k) {
-        pair_of[order[k]] = k;
-        pair_of[order[k].mirrored()] = k;
-    }
+    // An input outside the run (--only) must be on disk already, which the worker reading it checks.
+    const std::vector<std::vector<std::size_t>> inputs = inputs_in_order(order);
     std::vector<PairNeeds> out;
     for (const Material& m : order) {
         PairNeeds needs;
@@ -32,11 +26,11 @@ Expected<std::vector<PairNeeds>> pairs_of_run(const GenerateOptions& o) {
         needs.positions = positions_of_pair<R>(m);
         const std::uint64_t held = input_bytes<R>(m);
         needs.whole_bytes = whole_solve_bytes<R>(m, held);
-        if (by_levels_possible<R>(m, o.spill)) needs.level_bytes = level_solve_bytes<R>(m, held, o.threads);
-        std::set<std::size_t> inputs;
-        for (const Material& x : inputs_of_pair(m))
-            if (auto it = pair_of.find(x); it != pair_of.end()) inputs.insert(it->second);
-        needs.inputs.assign(inputs.begin(), inputs.end());
+        if (by_levels_possible<R>(m, o.spill))
+            needs.level_bytes = level_solve_bytes<R>(m, held, o.threads);
+        else  // solved whole whenever its arrays fit (plan_pair_memory), its frontier lists in files
+            needs.whole_bytes = whole_solve_floor_bytes_of<R>(entries_of_pair<R>(m), held);
+        needs.inputs = inputs[out.size()];
         needs.complete = complete_on_disk<R>(o.out_dir, m) && complete_on_disk<R>(o.out_dir, m.mirrored());
         out.push_back(std::move(needs));
     }

@@ -42,6 +42,14 @@ inline void add_threads_option(CLI::App* cmd, int& threads) {
         ->check(integer_in(0, gen::kMaxThreads));
 }
 
+// --variant and --pieces of the commands that generate or plan every slice up to N pieces.
+inline void add_variant_and_pieces_options(CLI::App* cmd, std::string& variant, int& pieces) {
+    cmd->add_option("--variant", variant, "international or turkish")
+        ->check(CLI::IsMember({"international", "turkish"}))
+        ->default_val("international");
+    cmd->add_option("--pieces", pieces, "Largest number of pieces")->required()->check(integer_in(2, gen::kMaxPieces));
+}
+
 // The exit code of a library error (README.md, "Exit codes").
 inline int exit_code_of(ErrorKind kind) {
     switch (kind) {

@@ -18,6 +18,7 @@ struct CommandLine {
     StatsOptions stats;
     AdjudicateOptions adjudicate;
     ServeOptions serve;
+    PlanOptions plan;
     std::function<int()> action;  // set by the subcommand that parsing selected
 
     CommandLine() {
@@ -29,6 +30,7 @@ struct CommandLine {
         add_stats_command(app, stats, action);
         add_adjudicate_command(app, adjudicate, action);
         add_serve_command(app, serve, action);
+        add_plan_command(app, plan, action);
     }
     CommandLine(const CommandLine&) = delete;
     CommandLine& operator=(const CommandLine&) = delete;

@@ -93,4 +93,14 @@ struct ServeOptions {
 };
 void add_serve_command(CLI::App& app, ServeOptions& o, std::function<int()>& action);
 
+struct PlanOptions {
+    std::string variant = "international";
+    int pieces = 0;
+    int nodes = 1;
+    int cores = 0;                // 0: this machine's
+    std::uint64_t memory_gb = 0;  // 0: this machine's
+    bool json = false;
+};
+void add_plan_command(CLI::App& app, PlanOptions& o, std::function<int()>& action);
+
 }  // namespace dtb::tools

@@ -1,0 +1,103 @@
+// `dtb plan` as a user runs it: the JSON object's keys and their consistency, the text form, the
+// exit codes of bad input and of a memory that holds no pair.
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <nlohmann/json.hpp>
+
+#include "tests/tools_stats_support.hpp"
+
+using namespace dtb::test;
+using nlohmann::json;
+
+namespace {
+
+json plan_of(const std::vector<std::string>& args) {
+    std::vector<std::string> all{"plan", "--json"};
+    all.insert(all.end(), args.begin(), args.end());
+    const RunResult r = run_dtb(all);
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    return json::parse(r.out);
+}
+
+}  // namespace
+
+TEST_CASE("dtb plan --json: keys present and consistent", "[plan]") {
+    const json j =
+        plan_of({"--variant", "international", "--pieces", "6", "--nodes", "4", "--cores", "32", "--memory", "256"});
+    for (const char* key : {"variant", "pieces", "nodes", "cores", "memory_mb", "work_limit_bytes", "pairs",
+                            "critical_path", "run", "level_sharing", "totals"})
+        CHECK(j.contains(key));
+    CHECK(j["variant"] == "international");
+    CHECK(j["nodes"] == 4);
+    CHECK(j["memory_mb"] == 256 * 1024);
+    std::uint64_t positions = 0, disk = 0;
+    for (const json& p : j["pairs"]) {
+        for (const char* key :
+             {"name", "pieces", "kind", "positions", "entries", "levels", "largest_level", "input_bytes", "whole_bytes",
+              "level_bytes", "disk_bytes", "mode", "seconds", "node", "start", "end", "inputs"})
+            CHECK(p.contains(key));
+        positions += p["positions"].get<std::uint64_t>();
+        disk += p["disk_bytes"]["all"].get<std::uint64_t>();
+        CHECK(p["end"].get<double>() <= j["run"]["wall_seconds"].get<double>() + 1e-6);
+        CHECK(p["node"].get<int>() < 4);
+    }
+    CHECK(j["pairs"].size() == j["totals"]["pairs"].get<std::size_t>());
+    CHECK(positions == j["totals"]["positions"].get<std::uint64_t>());
+    CHECK(disk == j["totals"]["disk_bytes"].get<std::uint64_t>());
+    CHECK(j["totals"]["positions"] == 47812145845ULL);  // 2-5: 1,613,387,095; 6: 46,198,758,750
+    CHECK(j["run"]["wall_seconds"].get<double>() >= j["critical_path"]["seconds"].get<double>() - 1e-6);
+    CHECK(j["run"]["busy_seconds"].size() == 4);
+    CHECK(j["run"]["idle_share"].get<double>() >= 0.0);
+    CHECK(j["run"]["idle_share"].get<double>() < 1.0);
+}
+
+TEST_CASE("dtb plan: more nodes, no longer wall time", "[plan]") {
+    double previous = 0;
+    for (const char* nodes : {"1", "8", "32"}) {
+        const json j = plan_of({"--pieces", "7", "--nodes", nodes, "--cores", "32", "--memory", "512"});
+        const double wall = j["run"]["wall_seconds"].get<double>();
+        INFO(nodes << " nodes: " << wall << " s");
+        if (previous > 0) CHECK(wall <= previous + 1e-6);
+        CHECK(wall >= j["critical_path"]["seconds"].get<double>() - 1e-6);
+        previous = wall;
+    }
+}
+
+TEST_CASE("dtb plan --pieces 8 answers in seconds, in text", "[plan]") {
+    const auto start = std::chrono::steady_clock::now();
+    const RunResult r = run_dtb({"plan", "--pieces", "8", "--nodes", "32", "--cores", "32", "--memory", "6144"});
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(seconds < 20.0);
+    CHECK(r.out.find("critical path:") != std::string::npos);
+    CHECK(r.out.find("simulated run: wall") != std::string::npos);
+    CHECK(r.out.find("KMMMvKKMM") != std::string::npos);
+}
+
+TEST_CASE("dtb plan: bad input exits 2", "[plan]") {
+    for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+             {"plan", "--pieces", "9"},
+             {"plan", "--pieces", "1"},
+             {"plan", "--pieces", "6", "--nodes", "0"},
+             {"plan", "--pieces", "6", "--memory", "0"},
+             {"plan", "--pieces", "6", "--cores", "0"},
+             {"plan", "--pieces", "6", "--variant", "russian"},
+             {"plan", "--pieces", "six"},
+             {"plan"},
+         }) {
+        const RunResult r = run_dtb(args);
+        INFO(args.back() << ": " << r.err);
+        CHECK(r.exit_code == 2);
+    }
+}
+
+TEST_CASE("dtb plan: a memory that holds some pair on no node exits 2 naming it", "[plan]") {
+    const RunResult r = run_dtb({"plan", "--pieces", "6", "--nodes", "8", "--memory", "16"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("no node can hold") != std::string::npos);
+    CHECK(r.err.find("KMvKKMM") != std::string::npos);
+    // Enough for every pair, whole or by levels (MMMvKMM needs 17,977 MB whole).
+    CHECK(run_dtb({"plan", "--pieces", "6", "--memory", "24"}).exit_code == 0);
+}
