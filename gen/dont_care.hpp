@@ -2,7 +2,7 @@
 // alone (all into smaller slices), so its stored value is never read; every reader resolves it
 // from the captures. The writer fills such entries so as to lengthen runs, which lets zstd
 // compress the tables better. Which positions must capture, the solver's seed pass records
-// (SliceSolver::Side::capture).
+// (SolverSide::capture, gen/solver_state.hpp).
 #pragma once
 #include <algorithm>
 #include <cstddef>

@@ -48,7 +48,7 @@ class PhaseSeeds {
     // Whether any rule set solves phases (else nothing needs observing).
     bool needed() const { return !phased_.empty(); }
 
-    // The observer (SliceSolver::SeedObserver): exit_words are the words (FinishedTables) of
+    // The observer (SeedObserver, gen/exit_values.hpp): exit_words are the words (FinishedTables) of
     // the positions its moves that leave the slice lead to (all captures, or the promotions), null
     // where the move takes the last piece; king_steps its plain king moves.
     void record(int side, std::uint64_t index, std::span<const std::uint16_t* const> exit_words, bool capture,

@@ -65,7 +65,7 @@ class RuleTableSolver {
 
     // The game's values and its DTC, per side of the solver: the phase solves then start from the
     // rule codes they give (conversion_code), copying the king phases that cannot differ
-    // (AgreeingPhases) and repairing the rest (SliceSolver::repair). dtc is overwritten with the
+    // (AgreeingPhases) and repairing the rest (RuleRepair, gen/rule_repair.hpp). dtc is overwritten with the
     // codes and kept until the phase solves are done.
     void use_game(std::vector<std::span<const ValueCode>> values, std::vector<BigArray<std::uint16_t>> dtc) {
         for (std::size_t s = 0; s < dtc.size(); ++s) {

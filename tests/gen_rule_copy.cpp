@@ -1,5 +1,5 @@
 // The rule tables take the game's DTC codes for the king phases that cannot differ from them
-// (RuleTableSolver::AgreeingPhases) and repair the rest from those codes (SliceSolver::repair);
+// (RuleTableSolver::AgreeingPhases) and repair the rest from those codes (gen/rule_repair.hpp);
 // the values must be those of a full solve, and every shortcut must be exercised. Every
 // international slice of 4 pieces whose rule sets solve phases, from the default set.
 #include <catch2/catch.hpp>
