@@ -62,8 +62,11 @@ int run_gen_distributed(const gen::GenerateOptions& g) {
     std::signal(SIGINT, report_in_flight_and_exit);
     const mpi::DistributedResult r = mpi::generate_distributed(g, events);
     if (!r.summary) {
-        if (r.rank == 0) print_error("gen", r.summary.error());
         const int code = exit_code_of(r.summary.error_kind());
+        // The job's exit code is rank 0's, which says why. The other ranks end quietly with 0: a
+        // rank that ended with an error first would have mpirun stop rank 0 before it has said it.
+        if (r.rank != 0) return kExitOk;
+        print_error("gen", r.summary.error());
         if (r.stop_job) mpi::abort_job(code);
         return code;
     }
