@@ -66,11 +66,7 @@ class Driver {
                 const auto t_pair = std::chrono::steady_clock::now();
                 auto r = steps_.solve_and_write(m);
                 if (!r) return Error{r.error(), r.error_kind()};
-                ++summary_.slices_generated;
-                summary_.positions += r->positions;
-                summary_.entries += r->entries;
-                summary_.bytes_written += r->bytes;
-                summary_.add_parts(r->parts);
+                summary_.add_pair(*r);
                 log(r->line);
                 run_progress.seconds +=
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t_pair).count();

@@ -75,6 +75,14 @@ struct GenerateSummary {
     double seconds = 0;
     // Where the generated slices' time went: their slice lines' parts (PartSeconds), summed.
     PartSeconds part_seconds;
+    // A generated pair's share: its counts, bytes and parts.
+    void add_pair(const PairOutcome& pair) {
+        ++slices_generated;
+        positions += pair.positions;
+        entries += pair.entries;
+        bytes_written += pair.bytes;
+        add_parts(pair.parts);
+    }
     void add_parts(const PartSeconds& parts) {
         for (const auto& part : parts) {
             auto it = std::find_if(part_seconds.begin(), part_seconds.end(),

@@ -29,11 +29,10 @@ Expected<bool> check(const PlanRequest& r) {
 
 // Every pair no node holds whole or by levels, named with its needs; empty when all fit.
 std::string pairs_that_fit_nowhere(const std::vector<PairFigures>& figures, std::uint64_t limit) {
-    if (limit == 0) return {};
     std::string out;
     int named = 0, more = 0;
     for (const PairFigures& f : figures) {
-        if (f.whole_bytes <= limit || (f.level_bytes && f.level_bytes <= limit)) continue;
+        if (PairSchedule::holds(limit, f.whole_bytes, f.level_bytes)) continue;
         if (named == 8) {
             ++more;
             continue;

@@ -149,12 +149,10 @@ std::vector<PairFigures> figures_of(int max_pieces) {
         for (const Material& x : inputs_of_pair(m)) f.input_bytes += counts(x).entries * sizeof(std::uint16_t);
         f.inputs = inputs[out.size()];
         // As run_pairs (gen/pair_worker.cpp) gives them to the schedule.
-        if (by_levels_possible_of<R>(m, f.kings_per_config, false)) {
-            f.whole_bytes = whole_solve_bytes_of<R>(f.entries, f.input_bytes);
-            f.level_bytes = level_solve_bytes_of<R>(f.largest_level, f.input_bytes);
-        } else {
-            f.whole_bytes = whole_solve_floor_bytes_of<R>(f.entries, f.input_bytes);
-        }
+        const ScheduledMemory memory = scheduled_memory<R>(m, f.entries, f.kings_per_config, f.input_bytes, false,
+                                                           [&] { return f.largest_level; });
+        f.whole_bytes = memory.whole_bytes;
+        f.level_bytes = memory.level_bytes;
         f.disk = disk_of<R>(f.positions);
         out.push_back(std::move(f));
     }

@@ -82,21 +82,13 @@ std::uint64_t input_bytes(const Material& m) {
 }
 // Whether solving m by levels can bring its memory down: a pair with men (international) whose
 // levels touch mostly their own pages (see plan_pair_memory), or any pair with men when spilling
-// is asked for.
-// The same from the pair's kings per men configuration (dtb plan: no index is built).
+// is asked for. kings_per_config: the pair's (SliceIndex), given so that dtb plan needs no index.
 template <class R>
 bool by_levels_possible_of(const Material& m, std::uint64_t kings_per_config, bool spill_requested) {
     if constexpr (SliceIndex<R>::kRowGroups)
         return false;
     else
         return m.men() > 0 && (spill_requested || kings_per_config >= 512);
-}
-template <class R>
-bool by_levels_possible(const Material& m, bool spill_requested) {
-    if constexpr (SliceIndex<R>::kRowGroups)
-        return false;
-    else
-        return m.men() > 0 && (spill_requested || SliceIndex<R>(m).kings_per_config() >= 512);
 }
 // What a solve of m by levels holds at a time with `held` bytes of finished slices: its largest
 // level's positions and the level above that its man moves read, and their frontier lists.
@@ -108,6 +100,22 @@ std::uint64_t level_solve_bytes_of(std::uint64_t largest_level, std::uint64_t he
 template <class R>
 std::uint64_t level_solve_bytes(const Material& m, std::uint64_t held, int threads) {
     return level_solve_bytes_of<R>(SliceSolver<R>::largest_level(m, threads), held);
+}
+
+// The memory a distributed run's schedule fits a pair to (PairNeeds' whole_bytes and
+// level_bytes, 0 when it cannot be solved by levels), as plan_pair_memory will decide on the rank
+// that solves it: a pair that can go by levels is solved whole only when its frontier lists fit
+// too; one that cannot is solved whole whenever its arrays and inputs fit, its frontier lists in
+// files. largest_level(): the entries of its largest level, asked for only when it is needed.
+struct ScheduledMemory {
+    std::uint64_t whole_bytes = 0, level_bytes = 0;
+};
+template <class R, class LargestLevel>
+ScheduledMemory scheduled_memory(const Material& m, std::uint64_t entries, std::uint64_t kings_per_config,
+                                 std::uint64_t held, bool spill_requested, LargestLevel&& largest_level) {
+    if (!by_levels_possible_of<R>(m, kings_per_config, spill_requested))
+        return {whole_solve_floor_bytes_of<R>(entries, held), 0};
+    return {whole_solve_bytes_of<R>(entries, held), level_solve_bytes_of<R>(largest_level(), held)};
 }
 
 struct PairMemoryPlan {

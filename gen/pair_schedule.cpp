@@ -20,11 +20,11 @@ Expected<PairSchedule> PairSchedule::make(std::vector<PairNeeds> pairs, std::vec
             if (x >= p)
                 return Error{"pair " + pairs[p].name + " reads a pair that does not come before it",
                              ErrorKind::bad_input};
-    const std::uint64_t largest = *std::max_element(limits.begin(), limits.end());
+    // The most memory of any worker (0, unbounded, if one is).
     const bool unbounded = std::find(limits.begin(), limits.end(), 0) != limits.end();
+    const std::uint64_t largest = unbounded ? 0 : *std::max_element(limits.begin(), limits.end());
     for (const PairNeeds& pair : pairs) {
-        if (pair.complete || unbounded) continue;
-        if (fits(largest, pair.whole_bytes) || (pair.level_bytes && fits(largest, pair.level_bytes))) continue;
+        if (pair.complete || holds(largest, pair.whole_bytes, pair.level_bytes)) continue;
         return Error{"pair " + pair.name + " needs about " + megabytes(pair.whole_bytes) + " solved whole" +
                          (pair.level_bytes ? " and " + megabytes(pair.level_bytes) + " by levels" : "") +
                          ", more than the largest worker's " + megabytes(largest) +

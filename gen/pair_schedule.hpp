@@ -59,6 +59,11 @@ class PairSchedule {
     const std::vector<PairNeeds>& pairs() const { return pairs_; }
     std::size_t remaining() const { return remaining_; }
     int workers() const { return static_cast<int>(limits_.size()); }
+    // Whether work memory `limit` (0: unbounded) holds a pair of these needs whole or by levels
+    // (level_bytes 0: it cannot be solved by levels): the rule make() refuses pairs by.
+    static bool holds(std::uint64_t limit, std::uint64_t whole_bytes, std::uint64_t level_bytes) {
+        return fits(limit, whole_bytes) || (level_bytes != 0 && fits(limit, level_bytes));
+    }
     // Whether pair p could be solved whole by worker w / by levels.
     bool holds_whole(int w, std::size_t p) const { return fits(limits_[w], pairs_[p].whole_bytes); }
     bool holds_level(int w, std::size_t p) const {

@@ -24,12 +24,11 @@ Expected<std::vector<PairNeeds>> pairs_of_run(const GenerateOptions& o) {
         PairNeeds needs;
         needs.name = m.name();
         needs.positions = positions_of_pair<R>(m);
-        const std::uint64_t held = input_bytes<R>(m);
-        needs.whole_bytes = whole_solve_bytes<R>(m, held);
-        if (by_levels_possible<R>(m, o.spill))
-            needs.level_bytes = level_solve_bytes<R>(m, held, o.threads);
-        else  // solved whole whenever its arrays fit (plan_pair_memory), its frontier lists in files
-            needs.whole_bytes = whole_solve_floor_bytes_of<R>(entries_of_pair<R>(m), held);
+        const ScheduledMemory memory =
+            scheduled_memory<R>(m, entries_of_pair<R>(m), SliceIndex<R>(m).kings_per_config(), input_bytes<R>(m),
+                                o.spill, [&] { return SliceSolver<R>::largest_level(m, o.threads); });
+        needs.whole_bytes = memory.whole_bytes;
+        needs.level_bytes = memory.level_bytes;
         needs.inputs = inputs[out.size()];
         needs.complete = complete_on_disk<R>(o.out_dir, m) && complete_on_disk<R>(o.out_dir, m.mirrored());
         out.push_back(std::move(needs));

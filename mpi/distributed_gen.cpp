@@ -250,11 +250,7 @@ class Coordinator {
     void finished(int rank, const gen::PairOutcome& outcome) {
         const std::size_t pair = *schedule_.in_flight()[static_cast<std::size_t>(rank)];
         schedule_.finished(rank);
-        ++summary_.slices_generated;
-        summary_.positions += outcome.positions;
-        summary_.entries += outcome.entries;
-        summary_.bytes_written += outcome.bytes;
-        summary_.add_parts(outcome.parts);
+        summary_.add_pair(outcome);
         progress_.positions_done += schedule_.pairs()[pair].positions;
         progress_.positions_left -= schedule_.pairs()[pair].positions;
         progress_.seconds = seconds_since(start_);
