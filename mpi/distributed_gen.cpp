@@ -94,13 +94,15 @@ gen::PairOutcome decode_outcome(const std::string& s) {
     return o;
 }
 
-// A status every rank learns from rank 0 (an empty message: go on).
-std::string broadcast(std::string text) {
+// Rank 0's error, if it has one, learnt by every rank (collective: every rank calls it).
+std::optional<Error> shared_error(const std::optional<Error>& on_rank_0) {
+    std::string text = on_rank_0 ? encode_error(*on_rank_0) : "";
     int size = static_cast<int>(text.size());
     MPI_Bcast(&size, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (size == 0) return std::nullopt;
     text.resize(static_cast<std::size_t>(size));
-    if (size) MPI_Bcast(text.data(), size, MPI_CHAR, 0, MPI_COMM_WORLD);
-    return text;
+    MPI_Bcast(text.data(), size, MPI_CHAR, 0, MPI_COMM_WORLD);
+    return decode_error(text);
 }
 
 // Rank 0's lines, from its main thread and its worker's thread, one at a time.
@@ -346,8 +348,8 @@ DistributedResult generate_distributed(gen::GenerateOptions o, const Distributed
     if (o.threads == 0) o.threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / share);
     if (o.memory_mb == 0) o.memory_mb = std::max<std::uint64_t>(1, gen::physical_memory_mb() / share);
     const bool coordinator = result.rank == 0;
-    const auto fail_everywhere = [&](const std::string& message, ErrorKind kind) {
-        result.summary = Error{message, kind};
+    const auto fail_everywhere = [&](Error e) {
+        result.summary = std::move(e);
         MPI_Finalize();
         return result;
     };
@@ -355,7 +357,7 @@ DistributedResult generate_distributed(gen::GenerateOptions o, const Distributed
     // Rank 0 takes the folder and lists the pairs; every rank learns whether that worked.
     std::optional<gen::FolderLock> lock;
     std::vector<gen::PairNeeds> pairs;
-    Error prepared{"", ErrorKind::unspecified};
+    std::optional<Error> prepared;  // rank 0's error
     if (coordinator) {
         gen::GenerateEvents folder_events;
         folder_events.log = events.log;
@@ -373,11 +375,7 @@ DistributedResult generate_distributed(gen::GenerateOptions o, const Distributed
                 pairs = *p;
         }
     }
-    std::string status = broadcast(coordinator && !prepared.message.empty() ? encode_error(prepared) : "");
-    if (!status.empty()) {
-        const Error e = decode_error(status);
-        return fail_everywhere(e.message, e.kind);
-    }
+    if (auto e = shared_error(prepared)) return fail_everywhere(*e);
 
     // Every rank's worker, and its memory for the schedule. What rank 0's worker thread uses lives
     // on the heap: after an error elsewhere it is left to the process, which the front end aborts
@@ -396,7 +394,7 @@ DistributedResult generate_distributed(gen::GenerateOptions o, const Distributed
             send(0, kNote, s);
     };
     auto worker = gen::make_pair_worker(o, state->worker_events);
-    if (!worker) return fail_everywhere(worker.error(), worker.error_kind());
+    if (!worker) return fail_everywhere(Error{worker.error(), worker.error_kind()});
     state->worker = std::move(worker.value());
     std::uint64_t limit = state->worker->work_limit();
     std::vector<std::uint64_t> limits(coordinator ? static_cast<std::size_t>(result.ranks) : 0);
@@ -411,11 +409,7 @@ DistributedResult generate_distributed(gen::GenerateOptions o, const Distributed
         else
             prepared = Error{s.error(), s.error_kind()};
     }
-    status = broadcast(coordinator && !prepared.message.empty() ? encode_error(prepared) : "");
-    if (!status.empty()) {
-        const Error e = decode_error(status);
-        return fail_everywhere(e.message, e.kind);
-    }
+    if (auto e = shared_error(prepared)) return fail_everywhere(*e);
 
     if (!coordinator) {
         serve_pairs(*state->worker);
