@@ -7,29 +7,26 @@ namespace dtb::gen {
 
 namespace {
 
-// Every constant of the model, and where it comes from (docs/SCALING.md, "Cost model").
+// Every constant of the model, and where it comes from (the sums and fits: docs/SCALING.md,
+// "Cost model"; the runs: BENCHMARKS.md).
 //
-// Nanoseconds of slice time per position on the 2-core VM of BENCHMARKS.md, by kind of material
-// and how the pair was solved: the slice lines of the international 6-piece run (BENCHMARKS.md,
-// "6 pieces (international)", commit 57ae61b), summed per kind, divided by the positions:
-// kings only 306.9 s / 985,223,400 positions (3 pairs); kings and men whole 2,199.7 s /
-// 7,887,470,220 (13); kings and men by levels 16,734.6 s / 36,810,175,200 (18); men only 234.1 s /
-// 515,889,930 (3). No kings-only or men-only pair can be solved by levels.
+// Nanoseconds of slice time per position on the machine of BENCHMARKS.md, by kind of material and
+// how the pair was solved: the slice lines of the international 6-piece run ("6 pieces
+// (international)"), summed per kind and divided by the kind's positions. No kings-only or
+// men-only pair can be solved by levels.
 constexpr double kNanosPerPosition[3] = {311.5, 453.8, 278.9};  // by MaterialKind, whole
 constexpr double kByLevelsNanosPerPosition = 454.6;             // mixed, by levels
 // A pair of P pieces costs kPerPiece^(P - 6) as much per position as a 6-piece pair of its kind:
-// fitted, with kPairSeconds, to the international 2-5 run (258.5 s) and 2-4 run (8.7 s) of
-// BENCHMARKS.md, "2-5 pieces from scratch", against the 6-piece rates above.
+// fitted, with kPairSeconds, to the international 2-5 and 2-4 runs ("2-5 pieces from scratch")
+// against the 6-piece rates above.
 constexpr double kPerPiece = 1.8;
-// What every pair costs besides its positions (files opened, written, fsynced; the KvK slice line
-// of a 2-5 run: 0.22 s for 2,450 positions).
+// What every pair costs besides its positions: files opened, written, fsynced.
 constexpr double kPairSeconds = 0.2;
 // Turkish: no 6-piece run. Its entries (a position and its left-right mirror are one) cost the
-// international rate times this factor, fitted to the Turkish 2-5 run (526.1 s, BENCHMARKS.md,
-// "2-5 pieces from scratch").
+// international rate times this factor, fitted to the Turkish 2-5 run.
 constexpr double kTurkishFactor = 1.74;
-// The measured 2-5 run kept (496.3 + 9.1) / 258.5 = 1.955 of its 2 cores busy: the rest is read
-// as the serial share of Amdahl's law, 2 / 1.955 - 1.
+// The serial share of Amdahl's law: what the international 2-5 run left of its 2 cores idle (its
+// user + system time over its wall time was 1.955 cores).
 constexpr double kSerialShare = 2.0 / 1.955 - 1.0;
 
 double amdahl(int cores) {
