@@ -38,7 +38,7 @@ constexpr int kNoLimit = 1 << 20;
 constexpr std::uint64_t kMaxPliesNodes = 4'000'000;
 
 // Which table decides a position and with which budgets (see gen/rule_tables.hpp).
-struct Regime {
+struct DecidingTable {
     bool is_class = false;  // the table's thresholds count the class budget c
     int rho = 0;            // 25-move budget
     int c = kNoLimit;       // class budget
@@ -127,10 +127,10 @@ class Question {
   public:
     Question(const Adjudicator& judge, const Tablebase& tb, Access access) : judge_(judge), tb_(tb), access_(access) {}
 
-    Regime regime_of(const Position& p, const Counters& k) const {
+    DecidingTable deciding_table_of(const Position& p, const Counters& k) const {
         const Material m = Material::of(p);
         const CountClass cls = count_class(m, judge_.rules());
-        Regime r;
+        DecidingTable r;
         r.rho = kReversibleLimit - k.reversible;
         r.table = rule_metric(judge_.rules());
         switch (cls) {
@@ -162,7 +162,7 @@ class Question {
     Wdl value(const Position& p, const Counters& k) {
         if (judge_.rules() == CountingRules::none) return wdl_only(p);
         if (p.of(p.side_to_move) == 0) return Wdl::loss;  // the game is over: no piece left
-        const Regime r = regime_of(p, k);
+        const DecidingTable r = deciding_table_of(p, k);
         const ValueCode code = table_code(p, r.table);
         // Every rule table stores "lost now" (loss_in(0)) exactly for the positions without a
         // move, whatever the budget: the end of the game comes before any limit.
@@ -186,7 +186,7 @@ class Question {
             if (!has_dtw()) throw TooDeep{};
             return theoretical(p).dtw;
         }
-        const Regime r = regime_of(p, k);
+        const DecidingTable r = deciding_table_of(p, k);
         const Key key = key_of(p, r);
         if (auto it = plies_memo_.find(key); it != plies_memo_.end()) return it->second;
         if (++plies_nodes_ > kMaxPliesNodes) throw TooDeep{};
@@ -253,7 +253,7 @@ class Question {
         return r.entry;
     }
 
-    static Key key_of(const Position& p, const Regime& r) {
+    static Key key_of(const Position& p, const DecidingTable& r) {
         return Key{p.pieces[0],
                    p.pieces[1],
                    p.kings,
@@ -267,7 +267,7 @@ class Question {
     int lower_bound(const Position& p, const Counters& k) {
         int bound = std::max(0, theoretical(p).dtw);
         if (judge_.rules() != CountingRules::none) {
-            const Regime r = regime_of(p, k);
+            const DecidingTable r = deciding_table_of(p, k);
             bound = std::max(bound, distance_of(table_code(p, r.table)));
         }
         return bound;
@@ -276,7 +276,7 @@ class Question {
     // Inside a class with a 25-move budget below the class budget: every move is tried; a king
     // move keeps both budgets falling in step, any other move restarts the 25-move count so that
     // the tables answer for it. Depth at most rho (< 32) plies.
-    Wdl search_king_phase(const Position& p, const Counters& k, const Regime& r, const MoveList& moves) {
+    Wdl search_king_phase(const Position& p, const Counters& k, const DecidingTable& r, const MoveList& moves) {
         const Key key = key_of(p, r);
         if (auto it = value_memo_.find(key); it != value_memo_.end()) return it->second;
         Wdl best = Wdl::loss;
@@ -345,7 +345,7 @@ DecidingRule Adjudicator::limit_reached(const Position& q, const Counters& in) c
     if (rules_ == CountingRules::none) return DecidingRule::none;
     const Counters k = applicable(q, in);
     const Question question(*this, tb_, Access::load);
-    const Regime r = question.regime_of(q, k);
+    const DecidingTable r = question.deciding_table_of(q, k);
     const CountClass cls = count_class(Material::of(q), rules_);
     if (r.is_class && r.c <= 0) {
         if (cls == CountClass::five && kFiveMoveLimit - k.small.value_or(0) <= 0) return DecidingRule::five;
@@ -490,7 +490,7 @@ DecidingRule Adjudicator::deciding_rule(const Position& p, const Counters& count
     // 16-move count that is the immediate draw, whose class budget is unlimited (and so never
     // below the 25-move one).
     const Question q(*this, tb_, Access::load);
-    const Regime r = q.regime_of(p, counters);
+    const DecidingTable r = q.deciding_table_of(p, counters);
     const CountClass cls = count_class(Material::of(p), rules_);
     if (cls == CountClass::ffjd_small && !counters.endgame) return DecidingRule::two_kings;
     if (!r.is_class || r.rho < r.c) return DecidingRule::twenty_five;

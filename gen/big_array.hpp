@@ -8,7 +8,6 @@
 // HugePageAllocator::construct): every element must be written before it is read.
 #pragma once
 #include <algorithm>
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -22,29 +21,27 @@
 
 namespace dtb::gen {
 
-// Tests only (tests/gen_unwritten.cpp): a byte every array is filled with when it is allocated,
-// or -1 (the default) for none. A sized BigArray is not written when it is allocated (construct
-// below; a reused mapping holds what its last array left), so a pass that read an element
-// before any pass wrote it would read whatever the memory held: tables generated with
-// different fills then differ.
-inline std::atomic<int>& unwritten_array_fill() {
-    static std::atomic<int> fill{-1};
-    return fill;
-}
-
+// Maps its arrays from the MappingCache it is given: there is no default allocator, so every
+// BigArray names the cache it maps from (the generator's run owns one, gen/pair_steps.hpp), and
+// an array, moved or swapped, keeps its allocator (and its cache) with its memory.
 template <class T>
 class HugePageAllocator {
   public:
     using value_type = T;
-    HugePageAllocator() = default;
+    using propagate_on_container_copy_assignment = std::true_type;
+    using propagate_on_container_move_assignment = std::true_type;
+    using propagate_on_container_swap = std::true_type;
+
+    HugePageAllocator(MappingCache& cache) noexcept : cache_(&cache) {}  // NOLINT: implicit by design
     template <class U>
-    HugePageAllocator(const HugePageAllocator<U>&) {}
+    HugePageAllocator(const HugePageAllocator<U>& other) noexcept : cache_(other.cache_) {}
+
+    MappingCache& cache() const { return *cache_; }
 
     T* allocate(std::size_t n) {
         const std::size_t bytes = n * sizeof(T);
-        void* p = bytes < kHugePage ? ::operator new(bytes) : MappingCache::instance().take(rounded(bytes));
-        if (const int fill = unwritten_array_fill().load(std::memory_order_relaxed); fill >= 0)
-            std::memset(p, fill, bytes);
+        void* p = bytes < kHugePage ? ::operator new(bytes) : cache_->take(rounded(bytes));
+        if (const int fill = cache_->new_array_fill(); fill >= 0) std::memset(p, fill, bytes);
         return static_cast<T*>(p);
     }
     void deallocate(T* p, std::size_t n) {
@@ -52,7 +49,7 @@ class HugePageAllocator {
         if (bytes < kHugePage)
             ::operator delete(p);
         else
-            MappingCache::instance().give(p, rounded(bytes));
+            cache_->give(p, rounded(bytes));
     }
     // Value-initialisation (vector(n), resize(n)) is default-initialisation here: a trivial T is
     // left unwritten, so that a caller that overwrites every element (assign_parallel) does not
@@ -66,25 +63,35 @@ class HugePageAllocator {
         ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
     }
     template <class U>
-    bool operator==(const HugePageAllocator<U>&) const {
-        return true;
+    bool operator==(const HugePageAllocator<U>& other) const {
+        return cache_ == other.cache_;
     }
 
   private:
+    template <class U>
+    friend class HugePageAllocator;
     static constexpr std::size_t kHugePage = MappingCache::kHugePage;
     static constexpr std::size_t rounded(std::size_t bytes) { return (bytes + kHugePage - 1) / kHugePage * kHugePage; }
+
+    MappingCache* cache_;
 };
 
 // One value per position of a slice.
 template <class T>
 using BigArray = std::vector<T, HugePageAllocator<T>>;
 
+// Frees a's memory now (clear() would keep it), leaving a empty with its cache.
+template <class T>
+void free_array(BigArray<T>& a) {
+    BigArray<T>(a.get_allocator()).swap(a);
+}
+
 // n copies of value, written by all threads: the first touch of each page (the kernel zeroes
 // it, then the value is written) then runs in parallel instead of on the thread that
 // allocates, which for a slice's arrays was several percent of a solve spent on one core.
 template <class T>
 void assign_parallel(BigArray<T>& a, std::size_t n, T value, int threads = 0) {
-    BigArray<T>().swap(a);
+    free_array(a);
     a.resize(n);  // default-initialised (HugePageAllocator::construct): not written yet
     parallel_for_chunks(
         n,

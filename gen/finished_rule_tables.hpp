@@ -43,12 +43,24 @@ inline std::vector<format::Metric> rule_metrics_of(const Material& m) {
     return out;
 }
 
+// Every file dtb gen writes for a slice: DTC, DTW, the rule tables (variants with counting rules),
+// and WDL last, the order they are written in (a slice is complete when its WDL is).
+template <class R>
+std::vector<format::Metric> slice_metrics_of(const Material& m) {
+    std::vector<format::Metric> out{format::Metric::dtc, format::Metric::dtw};
+    if constexpr (R::kCountingRules)
+        for (auto metric : rule_metrics_of(m)) out.push_back(metric);
+    out.push_back(format::Metric::wdl);
+    return out;
+}
+
 // Rule tables of finished slices with class thresholds, in memory while later slices are solved.
 template <class R>
 class FinishedRuleTables {
   public:
-    // threads: of every parallel loop (0: all cores).
-    explicit FinishedRuleTables(std::filesystem::path dir, int threads = 0) : dir_(std::move(dir)), threads_(threads) {}
+    // cache: the one the tables' arrays map from; threads: of every parallel loop (0: all cores).
+    FinishedRuleTables(std::filesystem::path dir, MappingCache& cache, int threads = 0)
+        : dir_(std::move(dir)), cache_(&cache), threads_(threads) {}
     int threads() const { return threads_; }
 
     // Which slices load keeps: the generator needs class thresholds only; dtb verify --full
@@ -72,7 +84,7 @@ class FinishedRuleTables {
             if (!reader) return Error{reader.error()};
             if (reader->info().num_entries != SliceIndex<R>(m).size())
                 return Error{"table " + name + " has the wrong number of entries"};
-            auto values = read_table_values(*reader, threads_);
+            auto values = read_table_values(*reader, *cache_, threads_);
             if (!values) return Error{values.error()};
             adopt(m, metric, std::move(*values));
         }
@@ -124,12 +136,13 @@ class FinishedRuleTables {
         return static_cast<std::size_t>(material) * 3 + (static_cast<std::size_t>(metric) - 3);
     }
     std::filesystem::path dir_;
+    MappingCache* cache_;
     int threads_ = 0;
     std::array<std::unique_ptr<Slice>, 30000> slots_{};
 };
 
 // How one rule table of a material is computed (gen/rule_tables.hpp).
-struct RuleRegime {
+struct RuleTableKind {
     CountingRules rules = CountingRules::fmjd;
     CountClass cls = CountClass::none;  // the class whose budget the table counts (none: 25-move)
     bool carried = false;               // ffjd16: K+M v K under a carried 16-move limit
@@ -137,20 +150,20 @@ struct RuleRegime {
     // Class budgets do not restart on man moves; the 25-move budget does.
     bool man_moves_inside() const { return cls != CountClass::none; }
 };
-inline RuleRegime rule_regime(const Material& m, format::Metric metric) {
-    if (metric == format::Metric::ffjd16) return RuleRegime{CountingRules::ffjd, CountClass::sixteen, true};
+inline RuleTableKind rule_table_kind(const Material& m, format::Metric metric) {
+    if (metric == format::Metric::ffjd16) return RuleTableKind{CountingRules::ffjd, CountClass::sixteen, true};
     const CountingRules rules = metric == format::Metric::ffjd ? CountingRules::ffjd : CountingRules::fmjd;
-    return RuleRegime{rules, count_class(m, rules), false};
+    return RuleTableKind{rules, count_class(m, rules), false};
 }
 
 // The value, for the side that moves, of a move that leaves the slice (a capture or a
 // promotion; next: the position after it, colour-reversed, with a white piece) in a table of
-// regime `g`. thresholds holds the class tables; fresh(rules, next) gives next's rule value with
+// kind `g`. thresholds holds the class tables; fresh(rules, next) gives next's rule value with
 // fresh counters (the generator keeps it with the theoretical value, the verifier derives it
 // from the full tables). The generator and dtb verify --full both value exits here, so the
 // counting rules live in one place.
 template <class R, class Fresh>
-ValueCode rule_exit_value(const FinishedRuleTables<R>& thresholds, const RuleRegime& g, const Position& next,
+ValueCode rule_exit_value(const FinishedRuleTables<R>& thresholds, const RuleTableKind& g, const Position& next,
                           const Fresh& fresh) {
     const Material x = Material::of(next);
     const CountClass cx = count_class(x, g.rules);

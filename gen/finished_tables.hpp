@@ -44,12 +44,14 @@ namespace dtb::gen {
 template <class R>
 class FinishedTables {
   public:
-    // threads: of every parallel loop (0: all cores).
-    explicit FinishedTables(std::filesystem::path dir, int threads = 0) : dir_(std::move(dir)), threads_(threads) {}
+    // cache: the one the slices' arrays map from; threads: of every parallel loop (0: all cores).
+    FinishedTables(std::filesystem::path dir, MappingCache& cache, int threads = 0)
+        : dir_(std::move(dir)), cache_(&cache), threads_(threads) {}
     // Progress of the passes of load (what, done, total): resolving a 6-piece input's capture
     // positions takes minutes.
     using Progress = std::function<void(const std::string& what, std::uint64_t done, std::uint64_t total)>;
     void set_progress(Progress progress) { progress_ = std::move(progress); }
+    MappingCache& cache() const { return *cache_; }
 
     // The largest value code a word holds (DTW 2046 plies; 6-piece slices stay below 300).
     static constexpr ValueCode kMaxCode = 0x0FFF;
@@ -84,7 +86,7 @@ class FinishedTables {
         if (!wdl) return Error{wdl.error()};
         auto dtw = read_values(m, format::Metric::dtw);
         if (!dtw) return Error{dtw.error()};
-        auto slice = std::make_unique<Slice>(Slice{SliceIndex<R>(m), {}});
+        auto slice = std::make_unique<Slice>(Slice{SliceIndex<R>(m), BigArray<std::uint16_t>(*cache_)});
         if ((!wdl->empty() && wdl->size() != slice->index.size()) || dtw->size() != slice->index.size())
             return Error{"table " + name + " has the wrong number of entries"};
         slice->word.resize(dtw->size());
@@ -127,7 +129,7 @@ class FinishedTables {
     // Adds a slice solved in this run without reading it back (its rule values come with
     // add_fresh). Refuses codes above kMaxCode.
     Expected<bool> adopt(const Material& m, const BigArray<ValueCode>& values) {
-        auto slice = std::make_unique<Slice>(Slice{SliceIndex<R>(m), BigArray<std::uint16_t>(values.size())});
+        auto slice = std::make_unique<Slice>(Slice{SliceIndex<R>(m), BigArray<std::uint16_t>(values.size(), *cache_)});
         std::atomic<bool> too_long{false};
         parallel_for_chunks(
             values.size(),
@@ -296,17 +298,18 @@ class FinishedTables {
             if (reader->info().num_entries != SliceIndex<R>(m).size())
                 return Error{"table " + name + " has the wrong number of entries"};
             if (auto why = derived_wdl_problem(dir_, m); !why.empty()) return Error{"table " + name + ".wdl: " + why};
-            return BigArray<std::uint16_t>{};
+            return BigArray<std::uint16_t>(*cache_);
         }
-        return read_table_values(*reader, threads_);
+        return read_table_values(*reader, *cache_, threads_);
     }
     Expected<BigArray<std::uint16_t>> read_values(const Material& m, format::Metric metric) const {
         auto reader = format::open_table_of<R>(dir_ / format::file_name(m.name(), metric), m, metric);
         if (!reader) return Error{reader.error()};
-        return read_table_values(*reader, threads_);
+        return read_table_values(*reader, *cache_, threads_);
     }
 
     std::filesystem::path dir_;
+    MappingCache* cache_;
     int threads_ = 0;
     Progress progress_;
     std::array<std::unique_ptr<Slice>, 10000> slots_{};

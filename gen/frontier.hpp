@@ -42,6 +42,8 @@ class ItemList {
     using Block = BigArray<Item>;
     static constexpr std::size_t kFirstBlock = std::size_t{1} << 6, kLargestBlock = std::size_t{1} << 18;
 
+    explicit ItemList(MappingCache& cache) : cache_(&cache) {}
+
     void push_back(Item it) {
         if (blocks_.empty() || blocks_.back().size() == blocks_.back().capacity()) add_block();
         blocks_.back().push_back(it);  // within capacity: never reallocates
@@ -67,31 +69,31 @@ class ItemList {
     void add_block() {
         const std::size_t capacity =
             blocks_.empty() ? kFirstBlock : std::min(kLargestBlock, blocks_.back().capacity() * 2);
-        blocks_.emplace_back();
+        blocks_.emplace_back(HugePageAllocator<Item>(*cache_));
         blocks_.back().reserve(capacity);
     }
+    MappingCache* cache_;
     std::vector<Block> blocks_;
     std::size_t size_ = 0;
 };
 
 class LevelBuckets {
   public:
+    explicit LevelBuckets(MappingCache& cache) : empty_(cache) {}
     ItemList& at(std::size_t level) {
-        if (level >= buckets_.size()) buckets_.resize(level + 1);
+        while (level >= buckets_.size()) buckets_.push_back(empty_);
         return buckets_[level];
     }
     // Read access that never grows the list (an empty bucket for levels not yet created).
-    const ItemList& peek(std::size_t level) const {
-        static const ItemList kEmpty;
-        return level < buckets_.size() ? buckets_[level] : kEmpty;
-    }
+    const ItemList& peek(std::size_t level) const { return level < buckets_.size() ? buckets_[level] : empty_; }
     std::size_t levels() const { return buckets_.size(); }
     void release(std::size_t level) {
-        if (level < buckets_.size()) buckets_[level] = ItemList();
+        if (level < buckets_.size()) buckets_[level] = empty_;
     }
     void clear() { buckets_.clear(); }
 
   private:
+    ItemList empty_;  // never filled: copied for a new level, returned for a level not created
     std::vector<ItemList> buckets_;
 };
 
@@ -99,14 +101,14 @@ class LevelBuckets {
 // thread after thread), for parallel loops of at most `threads` threads (team_size).
 class PendingAppends {
   public:
-    PendingAppends() : PendingAppends(0) {}
-    explicit PendingAppends(int threads) : per_thread_(static_cast<std::size_t>(team_size(threads))) {}
+    PendingAppends(MappingCache& cache, int threads)
+        : cache_(&cache), per_thread_(static_cast<std::size_t>(team_size(threads)), LevelBuckets(cache)) {}
     void add(std::size_t level, Item it) {
         per_thread_[static_cast<std::size_t>(omp_get_thread_num())].at(level).push_back(it);
     }
     // Every thread's list of `level` as one list (the other levels are dropped).
     ItemList take(std::size_t level) {
-        ItemList all;
+        ItemList all(*cache_);
         for (LevelBuckets& buf : per_thread_) {
             all.splice(buf.at(level));
             buf.clear();
@@ -122,6 +124,7 @@ class PendingAppends {
     }
 
   private:
+    MappingCache* cache_;
     std::vector<LevelBuckets> per_thread_;
 };
 

@@ -142,11 +142,7 @@ std::string describe_parts(const PartSeconds& parts, const std::string& rules_de
 
 Expected<GenerateSummary> generate(const GenerateOptions& options, const GenerateEvents& events) {
     return with_variant(options.variant, [&](auto v) -> Expected<GenerateSummary> {
-        Expected<GenerateSummary> summary = Driver<decltype(v)>(options, events).run();
-        // The spill files kept from pair to pair take disk space in the output folder: not
-        // beyond the run (the driver, gone now, may have held arrays mapped from them).
-        MappingCache::instance().release_files();
-        return summary;
+        return Driver<decltype(v)>(options, events).run();
     });
 }
 

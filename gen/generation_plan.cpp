@@ -10,10 +10,6 @@ namespace dtb::gen {
 
 namespace {
 
-std::string megabytes(std::uint64_t bytes) {
-    return std::to_string((bytes + (1 << 20) - 1) >> 20) + " MB";
-}
-
 Expected<bool> check(const PlanRequest& r) {
     if (r.pieces < 2 || r.pieces > kMaxPieces)
         return Error{"pieces must be 2 to " + std::to_string(kMaxPieces) + ", not " + std::to_string(r.pieces),

@@ -45,6 +45,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstddef>
 #include <cstdint>
@@ -66,10 +67,15 @@ class MappingCache {
   public:
     static constexpr std::size_t kHugePage = std::size_t{2} << 20;
 
-    static MappingCache& instance() {
-        static MappingCache cache;
-        return cache;
+    // One per generator run (gen/pair_steps.hpp), verifier or test; every BigArray is handed the
+    // cache it maps from (gen/big_array.hpp) and must be freed before the cache goes.
+    MappingCache() = default;
+    ~MappingCache() {
+        release();
+        release_files();
     }
+    MappingCache(const MappingCache&) = delete;
+    MappingCache& operator=(const MappingCache&) = delete;
 
     // Requests from this size on are spilled: per-position arrays, not the 2 MB blocks of the
     // frontier lists, which are written and read in order and freed as they go.
@@ -206,6 +212,13 @@ class MappingCache {
         std::lock_guard lock(mutex_);
         return fresh_bytes_;
     }
+
+    // Tests only (tests/gen_unwritten.cpp): a byte every new array is filled with when it is
+    // allocated, or -1 (the default) for none. Arrays are not written when they are allocated
+    // (gen/big_array.hpp), so a pass that read an element before any pass wrote it would read
+    // whatever the memory held: tables generated with different fills would then differ.
+    void fill_new_arrays(int byte) { new_array_fill_.store(byte, std::memory_order_relaxed); }
+    int new_array_fill() const { return new_array_fill_.load(std::memory_order_relaxed); }
 
   private:
     // give(), under the lock (take_file gives back a mapping it could not hand out).
@@ -466,6 +479,7 @@ class MappingCache {
     std::deque<Mapping> cached_;  // oldest first
     std::size_t cached_bytes_ = 0;
     std::uint64_t hits_ = 0, misses_ = 0, moved_bytes_ = 0, fresh_bytes_ = 0;
+    std::atomic<int> new_array_fill_{-1};
 };
 
 }  // namespace dtb::gen

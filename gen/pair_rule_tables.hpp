@@ -33,6 +33,7 @@ struct RuleTablesOutcome {
 template <class R>
 struct RuleTablesInputs {
     const Material& m;
+    MappingCache& cache;   // the one the rule solves' arrays map from
     SliceSolver<R>& game;  // the game's solve, its values and capture flags
     const PhaseSeeds<R>& phase_seeds;
     FinishedTables<R>& finished;
@@ -83,7 +84,7 @@ Expected<std::uint64_t> write_rule_table(const RuleTablesInputs<R>& in, const Ru
 template <class R>
 Expected<RuleTablesOutcome> solve_rule_tables(const RuleTablesInputs<R>& in) {
     RuleTablesOutcome out;
-    RuleTableSolver<R> rules(in.m, in.finished, in.finished_rules, in.phase_seeds, in.progress,
+    RuleTableSolver<R> rules(in.m, in.cache, in.finished, in.finished_rules, in.phase_seeds, in.progress,
                              RuleTableSolver<R>::Shortcuts::copy_and_repair, in.threads);
     if (in.phase_seeds.needed()) {
         std::vector<std::span<const ValueCode>> values;

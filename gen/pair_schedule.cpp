@@ -5,13 +5,9 @@
 
 namespace dtb::gen {
 
-namespace {
-
 std::string megabytes(std::uint64_t bytes) {
     return std::to_string((bytes + (1 << 20) - 1) >> 20) + " MB";
 }
-
-}  // namespace
 
 Expected<PairSchedule> PairSchedule::make(std::vector<PairNeeds> pairs, std::vector<std::uint64_t> limits) {
     if (limits.empty()) return Error{"a schedule needs at least one worker", ErrorKind::bad_input};

@@ -17,6 +17,10 @@ namespace dtb::gen {
 // (docs/GENERATOR.md, "Memory").
 enum class SolveMode : unsigned char { whole, by_levels };
 
+// A size in whole megabytes, rounded up ("12 MB"), as the schedule's and the plan's messages
+// print it.
+std::string megabytes(std::uint64_t bytes);
+
 // What the schedule needs of a pair.
 struct PairNeeds {
     std::string name;                 // the pair's first slice, as in slice lines

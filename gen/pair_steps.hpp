@@ -47,22 +47,11 @@ struct PairRun {
     std::uint64_t bytes = 0;  // written
 };
 
-// The files of a slice: DTC, DTW, the rule tables (variants with counting rules), and WDL last,
-// the order they are written in.
-template <class R>
-std::vector<format::Metric> metrics_of(const Material& m) {
-    std::vector<format::Metric> out{format::Metric::dtc, format::Metric::dtw};
-    if constexpr (R::kCountingRules)
-        for (auto metric : rule_metrics_of(m)) out.push_back(metric);
-    out.push_back(format::Metric::wdl);
-    return out;
-}
-
 // Whether every file of slice m is in dir, whole and of the right slice (checksums verified).
 template <class R>
 bool complete_on_disk(const std::filesystem::path& dir, const Material& m) {
     const std::uint64_t entries = SliceIndex<R>(m).size();
-    for (auto metric : metrics_of<R>(m)) {
+    for (auto metric : slice_metrics_of<R>(m)) {
         auto r = format::open_table_of<R>(dir / format::file_name(m.name(), metric), m, metric, entries);
         if (!r || !r->verify_checksums().ok()) return false;
         if (r->info().derived() && !derived_wdl_problem(dir, m).empty()) return false;
@@ -98,8 +87,10 @@ class PairSteps {
           budget_{o.memory_mb},
           memory_bound_(cache_, budget_.work_limit(), o.out_dir),
           writer_({o.out_dir, o.zstd_level, o.wdl, o.wdl_balanced_min_bytes, o.threads}),
-          finished_(o.out_dir, o.threads),
-          finished_rules_(o.out_dir, o.threads) {}
+          finished_(o.out_dir, cache_, o.threads),
+          finished_rules_(o.out_dir, cache_, o.threads) {
+        cache_.fill_new_arrays(o.new_array_fill);
+    }
 
     // A pair, step by step; its files are DTC and DTW, the rule tables, and WDL last: a slice
     // counts as present only when all its files are. A spilled array that cannot get its file
@@ -189,8 +180,9 @@ class PairSteps {
     // Step: the game's values, DTW and DTC (gen/slice_solver.hpp). With counting rules its seed
     // pass also gathers the rule phases' seeds.
     void solve_game(PairRun<R>& run) {
-        PhaseSeeds<R>& phase_seeds = run.phase_seeds.emplace(run.m, o_.threads);
-        SliceSolver<R>& solver = run.game.emplace(run.m, finished_.external(), pass_progress(run.m), o_.threads);
+        PhaseSeeds<R>& phase_seeds = run.phase_seeds.emplace(run.m, cache_, o_.threads);
+        SliceSolver<R>& solver =
+            run.game.emplace(run.m, cache_, finished_.external(), pass_progress(run.m), o_.threads);
         if (R::kCountingRules && phase_seeds.needed())
             solver.observe_seeds(
                 [&phase_seeds](int side, std::uint64_t i, std::span<const std::uint16_t* const> exit_words,
@@ -211,7 +203,7 @@ class PairSteps {
         for (int s = 0; s < solver.num_sides(); ++s) {
             const auto& sd = solver.side(s);
             if (R::kCountingRules && run.phase_seeds->needed()) run.phase_seeds->record_draws(s, sd.value);
-            auto w = writer_.write_distances(sd.index.material(), sd.value, sd.dtc, sd.capture);
+            auto w = writer_.write_distances(sd.index.material(), sd.value, sd.dtc, sd.capture, cache_);
             if (!w) return Error{w.error(), w.error_kind()};
             run.bytes += *w;
             if (read_later_(sd.index.material())) {
@@ -224,7 +216,7 @@ class PairSteps {
 
     // Step: the rule tables (gen/pair_rule_tables.hpp).
     Expected<bool> solve_rule_tables(PairRun<R>& run) {
-        auto r = gen::solve_rule_tables<R>(RuleTablesInputs<R>{run.m, *run.game, *run.phase_seeds, finished_,
+        auto r = gen::solve_rule_tables<R>(RuleTablesInputs<R>{run.m, cache_, *run.game, *run.phase_seeds, finished_,
                                                                finished_rules_, writer_, read_later_,
                                                                pass_progress(run.m), o_.threads});
         if (!r) return Error{r.error(), r.error_kind()};
@@ -300,7 +292,10 @@ class PairSteps {
     const GenerateOptions& o_;
     const GenerateEvents& e_;
     std::function<bool(const Material&)> read_later_;
-    MappingCache& cache_ = MappingCache::instance();
+    // The memory of every array of the steps; declared before the objects that hold arrays, so
+    // that it outlives them. Its destructor unmaps the kept spill files: they take disk space in
+    // the output folder, not beyond the run.
+    MappingCache cache_;
     MemoryBudget budget_;
     MemoryBound memory_bound_;
     TableWriter<R> writer_;

@@ -73,8 +73,8 @@ void seed_dtc(SolverState<R>& st, const Scope& scope) {
 // Pass 4 over a scope seeded by pass 3.
 template <class R>
 void iterate_dtc(SolverState<R>& st, const Scope& scope) {
-    LevelBuckets level;
-    PendingAppends appends(st.threads());
+    LevelBuckets level(st.cache());
+    PendingAppends appends(st.cache(), st.threads());
     // Items of lost positions carry kItemFlag: the predecessor step needs to know which kind
     // each item is, and reading its value there would be a cache miss per item.
     auto dtc_item = [&](int s, std::uint64_t i, bool lost) { return make_item(s, i) | (lost ? kItemFlag : 0); };

@@ -28,7 +28,8 @@ namespace dtb::gen {
 // and from open ones whose best exit is a win, by the level at which pass 2 must look at them.
 template <class R>
 struct DtwBuckets {
-    explicit DtwBuckets(int threads) : wins(threads), losses(threads), exit_wins(threads), open(threads) {}
+    DtwBuckets(MappingCache& cache, int threads)
+        : wins(cache, threads), losses(cache, threads), exit_wins(cache, threads), open(threads) {}
     PendingAppends wins, losses, exit_wins;
     SideTally open;  // the open positions of each side and their in-slice moves
     void add(const SolverState<R>& st, int s, std::uint64_t i) {
@@ -54,7 +55,7 @@ struct DtwBuckets {
 // their in-slice moves.
 template <class R>
 SideTally bucket_seeds(SolverState<R>& st, const Scope& scope) {
-    DtwBuckets<R> b(st.threads());
+    DtwBuckets<R> b(st.cache(), st.threads());
     st.loops.for_scope("bucket", scope, [&](int s, std::uint64_t i) { b.add(st, s, i); });
     b.flush_into(st);
     return b.open;
@@ -72,7 +73,7 @@ struct PullChoice {
 // costs fewer moves (pull_wins); without one, always pushed.
 template <class R>
 void iterate_levels(SolverState<R>& st, std::optional<PullChoice> pull_choice = std::nullopt) {
-    PendingAppends appends(st.threads());
+    PendingAppends appends(st.cache(), st.threads());
     SideTally decided(st.threads());     // open positions decided since the seeds (pull_choice only)
     std::optional<ItemList> open_items;  // the open positions, once a level has pulled
     for (std::size_t d = 1; d <= std::max({st.wins.levels(), st.losses.levels(), st.exit_wins.levels()}); ++d) {

@@ -35,15 +35,15 @@ class PhaseSeeds {
   public:
     // Sizes itself for m and its mirror (the sides of SliceSolver<R>(m, ...), in that order);
     // without counting rules, holds nothing.
-    explicit PhaseSeeds(const Material& m, int threads = 0) : threads_(threads) {
+    PhaseSeeds(const Material& m, MappingCache& cache, int threads = 0) : threads_(threads) {
         if constexpr (!R::kCountingRules) return;
         for (CountingRules rules : {CountingRules::fmjd, CountingRules::ffjd})
             if (count_class(m, rules) == CountClass::none) phased_.push_back(rules);
         if (phased_.empty()) return;
         build_contributions();
-        assign_parallel(seeds_.emplace_back(), SliceIndex<R>(m).size(), std::uint16_t{0}, threads_);
+        assign_parallel(seeds_.emplace_back(cache), SliceIndex<R>(m).size(), std::uint16_t{0}, threads_);
         if (m.mirrored() != m)
-            assign_parallel(seeds_.emplace_back(), SliceIndex<R>(m.mirrored()).size(), std::uint16_t{0}, threads_);
+            assign_parallel(seeds_.emplace_back(cache), SliceIndex<R>(m.mirrored()).size(), std::uint16_t{0}, threads_);
     }
     // Whether any rule set solves phases (else nothing needs observing).
     bool needed() const { return !phased_.empty(); }

@@ -74,7 +74,7 @@ template <class R, class Undecided, class Moves, class WinsInto, class Won>
 ItemList pull_wins(SolverState<R>& st, const std::string& pass, const ItemList& candidates, Undecided&& undecided,
                    Moves&& for_each_move, WinsInto&& wins_into, Won&& won) {
     using G = typename R::Geometry;
-    PendingAppends still_undecided(st.threads());
+    PendingAppends still_undecided(st.cache(), st.threads());
     st.loops.for_item_chunks(pass, candidates, [&](auto& item_at, std::uint64_t begin, std::uint64_t end) {
         typename SliceIndex<R>::MenCache men_cache[2];
         for (std::uint64_t k = begin; k < end; ++k) {

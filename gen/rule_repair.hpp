@@ -49,7 +49,7 @@ class RuleRepair {
         assert(st.valuation.prepared && !st.valuation.man_moves_inside);
         const auto& ref = *st.valuation.reference;
         // The reference's values, and the dirty positions, marked open (kValueUnknown).
-        PendingAppends appends(st.threads());
+        PendingAppends appends(st.cache(), st.threads());
         const std::vector<const ValueCode*>& reference = ref.values;
         st.loops.for_scope("repair seed", scope, [&](int s, std::uint64_t i) {
             SolverSide<R>& sd = st.sides[s];
@@ -63,7 +63,7 @@ class RuleRepair {
             }
         });
         mark_man_moves_unlike_reference(st, scope, level_above, appends);
-        LevelBuckets rounds;
+        LevelBuckets rounds(st.cache());
         appends.flush_into(rounds);
         // Closure along king un-moves, round by round; every position met is kept in `all`.
         // A position re-solved costs several times what it costs in a full solve (its closure,
@@ -73,7 +73,7 @@ class RuleRepair {
         std::uint64_t scope_size = 0;
         for (const Range& r : scope) scope_size += r.end - r.begin;
         const std::uint64_t limit = scope_size / 8;
-        ItemList all;
+        ItemList all(st.cache());
         for (std::size_t round = 0; !rounds.peek(round).empty(); ++round) {
             if (ref.fall_back && all.size() + rounds.peek(round).size() > limit) {
                 ++fell_back_;
@@ -140,7 +140,7 @@ class RuleRepair {
                 inside[k] = static_cast<std::uint8_t>(open);
             }
         });
-        DtwBuckets<R> b(st.threads());
+        DtwBuckets<R> b(st.cache(), st.threads());
         st.loops.for_item_chunks("repair bucket", all, [&](auto& item_at, std::uint64_t begin, std::uint64_t end) {
             for (std::uint64_t k = begin; k < end; ++k) {
                 const Item it = item_at(k);

@@ -49,10 +49,12 @@ class RuleTableSolver {
     // Which shortcuts from the game's codes (use_game) are taken: dtb gen takes both; the tests
     // compare each with a full solve.
     enum class Shortcuts { none, repair_only, repair_without_fallback, copy_and_repair };
-    RuleTableSolver(Material m, const FinishedTables<R>& finished, const FinishedRuleTables<R>& class_thresholds,
-                    const PhaseSeeds<R>& phase_seeds, PassProgress progress,
-                    Shortcuts shortcuts = Shortcuts::copy_and_repair, int threads = 0)
+    // cache: the one the solves' arrays map from.
+    RuleTableSolver(Material m, MappingCache& cache, const FinishedTables<R>& finished,
+                    const FinishedRuleTables<R>& class_thresholds, const PhaseSeeds<R>& phase_seeds,
+                    PassProgress progress, Shortcuts shortcuts = Shortcuts::copy_and_repair, int threads = 0)
         : m_(m),
+          cache_(&cache),
           fresh_(finished),
           finished_(class_thresholds),
           progress_(std::move(progress)),
@@ -174,17 +176,17 @@ class RuleTableSolver {
         valuation.exit = [&](const Position& next, const Move& m) {
             if (!m.is_capture() && !m.promotes)  // a man move inside the slice
                 return value_of_fresh_exit(fresh_value(self->value_of(next), CountClass::none));
-            return rule_exit_value(finished_, RuleRegime{rules, CountClass::none, false}, next, fresh_of());
+            return rule_exit_value(finished_, RuleTableKind{rules, CountClass::none, false}, next, fresh_of());
         };
         valuation.prepared = [this, rules](int s, std::uint64_t i) { return phase_seeds_.seed(rules, s, i); };
-        SliceSolver<R> solver(m_, std::move(valuation), named(std::string(to_string(rules))), threads_);
+        SliceSolver<R> solver(m_, *cache_, std::move(valuation), named(std::string(to_string(rules))), threads_);
         self = &solver;
         solver.solve_values();
         if (like_game) refused_for_reached_ += like_game->refused_for_reached();
         repaired_[rules == CountingRules::fmjd ? 0 : 1] += solver.repaired_positions();
         solved_in_full_[rules == CountingRules::fmjd ? 0 : 1] += solver.scopes_solved_in_full();
-        Values out(static_cast<std::size_t>(solver.num_sides()));
-        for (int s = 0; s < solver.num_sides(); ++s) out[static_cast<std::size_t>(s)] = solver.release_values(s);
+        Values out;
+        for (int s = 0; s < solver.num_sides(); ++s) out.push_back(solver.release_values(s));
         return out;
     }
 
@@ -226,11 +228,10 @@ class RuleTableSolver {
     }
     // The game's codes as the rule table (every_phase_agrees), counted as copied phases.
     Values copy_of_game(CountingRules rules) {
-        Values out(indices_.size());
+        Values out;
         for (std::size_t side = 0; side < indices_.size(); ++side) {
             const BigArray<ValueCode>& codes = conversion_codes_[side];
-            BigArray<ValueCode>& v = out[side];
-            v = BigArray<ValueCode>(codes.size());  // written in parallel below
+            BigArray<ValueCode>& v = out.emplace_back(codes.size(), codes.get_allocator());  // written below
             parallel_for(
                 codes.size(), [&](std::uint64_t i) { v[i] = codes[i]; }, {}, threads_);
             copied_from_game_[rules == CountingRules::fmjd ? 0 : 1] += codes.size();
@@ -339,24 +340,24 @@ class RuleTableSolver {
     Values solve_class(CountingRules rules, CountClass c, bool carried) {
         MoveValuation valuation;
         valuation.man_moves_inside = true;
-        valuation.exit = [this, g = RuleRegime{rules, c, carried}](const Position& next, const Move&) {
+        valuation.exit = [this, g = RuleTableKind{rules, c, carried}](const Position& next, const Move&) {
             return rule_exit_value(finished_, g, next, fresh_of());
         };
-        SliceSolver<R> solver(m_, std::move(valuation),
+        SliceSolver<R> solver(m_, *cache_, std::move(valuation),
                               named(std::string(to_string(rules)) + (carried ? "16" : "") + " class"), threads_);
         solver.solve_values();
-        Values out(static_cast<std::size_t>(solver.num_sides()));
-        for (int s = 0; s < solver.num_sides(); ++s) out[static_cast<std::size_t>(s)] = solver.release_values(s);
+        Values out;
+        for (int s = 0; s < solver.num_sides(); ++s) out.push_back(solver.release_values(s));
         return out;
     }
 
     // ffjd 2K v K and K v K: drawn at the first position without a capture for the side to move
     // (a side without a move has lost first); capture positions take their best capture.
     Values solve_ffjd_small() {
-        Values out(indices_.size());
+        Values out;
         for (std::size_t s = 0; s < indices_.size(); ++s) {
             const auto& index = indices_[s];
-            auto& v = out[static_cast<std::size_t>(s)];
+            BigArray<ValueCode>& v = out.emplace_back(*cache_);
             assign_parallel(v, index.size(), kValueDraw, threads_);
             parallel_for_positions(
                 index,
@@ -410,6 +411,7 @@ class RuleTableSolver {
 
   private:
     Material m_;
+    MappingCache* cache_;
     const FinishedTables<R>& fresh_;
     const FinishedRuleTables<R>& finished_;
     std::vector<SliceIndex<R>> indices_;  // of the slice and its mirror, as in SliceSolver

@@ -81,8 +81,11 @@ std::vector<Scope> advancement_levels(const std::vector<const SliceIndex<R>*>& i
 // (pass + level label, done, total) to progress, and adds its time to its kind of pass.
 class PassLoops {
   public:
-    PassLoops(PassProgress progress, int threads) : progress_(std::move(progress)), threads_(threads) {}
+    // cache: the one the frontier lists map from.
+    PassLoops(PassProgress progress, int threads, MappingCache& cache)
+        : progress_(std::move(progress)), threads_(threads), cache_(&cache) {}
     int threads() const { return threads_; }
+    MappingCache& cache() const { return *cache_; }
     // " (level k/n)" while solving by levels, appended to the pass names of progress lines.
     void set_level_label(std::string label) { level_label_ = std::move(label); }
     const PassSeconds& seconds() const { return seconds_; }
@@ -167,7 +170,7 @@ class PassLoops {
     // chunk.
     template <class Wanted>
     ItemList positions_where(const std::string& pass, const Scope& scope, Wanted&& wanted) {
-        PendingAppends found(threads_);
+        PendingAppends found(*cache_, threads_);
         for_scope(pass, scope, [&](int s, std::uint64_t i) {
             if (wanted(s, i)) found.add(0, make_item(s, i));
         });
@@ -202,6 +205,7 @@ class PassLoops {
 
     PassProgress progress_;
     int threads_ = 0;  // of every parallel loop (0: all cores)
+    MappingCache* cache_;
     std::string level_label_;
     PassSeconds seconds_;
 };

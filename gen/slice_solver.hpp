@@ -39,13 +39,14 @@ class SliceSolver {
   public:
     using Side = SolverSide<R>;
 
-    // threads: of every parallel loop (0: all cores).
-    SliceSolver(Material m, ExternalTables external, PassProgress progress = {}, int threads = 0)
-        : st_(m, std::move(external), std::move(progress), threads) {}
+    // cache: the one its arrays and frontier lists map from; threads: of every parallel loop (0:
+    // all cores).
+    SliceSolver(Material m, MappingCache& cache, ExternalTables external, PassProgress progress = {}, int threads = 0)
+        : st_(m, std::move(external), std::move(progress), threads, cache) {}
     // The same recursion under other rules of the game (the counting rules, gen/rule_tables.hpp):
     // which moves stay inside and what the others are worth is the valuation's.
-    SliceSolver(Material m, MoveValuation valuation, PassProgress progress = {}, int threads = 0)
-        : SliceSolver(m, ExternalTables{}, std::move(progress), threads) {
+    SliceSolver(Material m, MappingCache& cache, MoveValuation valuation, PassProgress progress = {}, int threads = 0)
+        : SliceSolver(m, cache, ExternalTables{}, std::move(progress), threads) {
         st_.valuation = std::move(valuation);
     }
 
@@ -145,7 +146,7 @@ class SliceSolver {
     // Hands over the values of side s (the solver keeps none).
     BigArray<ValueCode> release_values(int s) { return std::move(st_.sides[s].value); }
     void release_dtc() {
-        for (Side& sd : st_.sides) BigArray<std::uint16_t>().swap(sd.dtc);
+        for (Side& sd : st_.sides) free_array(sd.dtc);
     }
     // Hands over the DTC of side s (the solver keeps none).
     BigArray<std::uint16_t> release_dtc(int s) { return std::move(st_.sides[s].dtc); }

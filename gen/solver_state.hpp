@@ -61,17 +61,27 @@ struct SolverSide {
     // moves whose DTC is not yet known).
     BigArray<std::uint16_t> dtc;
     BigArray<std::uint8_t> capture;  // 1 where the side to move must capture (pass 1)
+
+    // No array allocated yet (SolverState::allocate_arrays).
+    static SolverSide empty(SliceIndex<R> index, MappingCache& cache) {
+        return SolverSide{std::move(index), BigArray<ValueCode>(cache), BigArray<ValueCode>(cache),
+                          BigArray<std::uint16_t>(cache), BigArray<std::uint8_t>(cache)};
+    }
 };
 
 template <class R>
 struct SolverState {
     using Side = SolverSide<R>;
 
-    // threads: of every parallel loop (0: all cores).
-    SolverState(Material m, ExternalTables external_tables, PassProgress progress, int threads)
-        : external(std::move(external_tables)), loops(std::move(progress), threads) {
-        sides.push_back(Side{SliceIndex<R>(m), {}, {}, {}, {}});
-        if (m.mirrored() != m) sides.push_back(Side{SliceIndex<R>(m.mirrored()), {}, {}, {}, {}});
+    // threads: of every parallel loop (0: all cores); cache: the one every array maps from.
+    SolverState(Material m, ExternalTables external_tables, PassProgress progress, int threads, MappingCache& cache)
+        : external(std::move(external_tables)),
+          loops(std::move(progress), threads, cache),
+          wins(cache),
+          losses(cache),
+          exit_wins(cache) {
+        sides.push_back(Side::empty(SliceIndex<R>(m), cache));
+        if (m.mirrored() != m) sides.push_back(Side::empty(SliceIndex<R>(m.mirrored()), cache));
     }
 
     std::vector<Side> sides;
@@ -83,6 +93,7 @@ struct SolverState {
     LevelBuckets wins, losses, exit_wins;  // pass 2's frontier (gen/pass_dtw.hpp)
 
     int threads() const { return loops.threads(); }
+    MappingCache& cache() const { return loops.cache(); }
     int num_sides() const { return static_cast<int>(sides.size()); }
     int other(int s) const { return sides.size() == 1 ? 0 : 1 - s; }
     int side_of(const Material& m) const { return m == sides[0].index.material() ? 0 : 1; }
@@ -152,7 +163,7 @@ struct SolverState {
     // Only the DTW iteration reads the exits.
     void release_work_arrays() {
         for (Side& sd : sides) {
-            BigArray<ValueCode>().swap(sd.exit);
+            free_array(sd.exit);
         }
     }
 

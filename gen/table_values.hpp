@@ -12,8 +12,9 @@
 
 namespace dtb::gen {
 
-inline Expected<BigArray<std::uint16_t>> read_table_values(const format::TableReader& reader, int threads = 0) {
-    BigArray<std::uint16_t> values(static_cast<std::size_t>(reader.info().num_entries));
+inline Expected<BigArray<std::uint16_t>> read_table_values(const format::TableReader& reader, MappingCache& cache,
+                                                           int threads = 0) {
+    BigArray<std::uint16_t> values(static_cast<std::size_t>(reader.info().num_entries), cache);
     if (format::Status s = reader.read_all_into(values, pass_threads(threads)); !s) return Error{s.error()};
     return values;
 }

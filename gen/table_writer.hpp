@@ -50,9 +50,9 @@ class TableWriter {
 
     // The DTC and DTW files of one side; the solver's seed pass flagged its capture positions.
     Expected<std::uint64_t> write_distances(const Material& m, std::span<const ValueCode> value,
-                                            std::span<const std::uint16_t> dtc,
-                                            std::span<const std::uint8_t> captures) const {
-        BigArray<std::uint16_t> out(dtc.size());  // written in parallel below
+                                            std::span<const std::uint16_t> dtc, std::span<const std::uint8_t> captures,
+                                            MappingCache& cache) const {
+        BigArray<std::uint16_t> out(dtc.size(), cache);  // written in parallel below
         parallel_for(
             out.size(), [&](std::uint64_t i) { out[i] = dtc[i]; }, {}, s_.threads);
         fill_dont_care(out, captures, std::nullopt, s_.threads);
@@ -74,7 +74,7 @@ class TableWriter {
         std::vector<format::PreparedTable> prepared;
         for (int s = 0; s < solver.num_sides(); ++s) {
             const auto& sd = solver.side(s);
-            BigArray<std::uint16_t> wdl(sd.value.size());  // written in parallel below
+            BigArray<std::uint16_t> wdl(sd.value.size(), sd.value.get_allocator());  // written in parallel below
             parallel_for(
                 wdl.size(), [&](std::uint64_t i) { wdl[i] = static_cast<std::uint16_t>(wdl_of(sd.value[i])); }, {},
                 s_.threads);

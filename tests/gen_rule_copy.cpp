@@ -26,13 +26,14 @@ struct CopyCounts {
 
 Tables rule_tables(const Material& m, gen::FinishedTables<International>& finished,
                    gen::FinishedRuleTables<International>& rules, Shortcuts shortcuts, CopyCounts& counts) {
-    gen::PhaseSeeds<International> seeds(m);
-    gen::SliceSolver<International> solver(m, finished.external());
+    gen::MappingCache& cache = finished.cache();
+    gen::PhaseSeeds<International> seeds(m, cache);
+    gen::SliceSolver<International> solver(m, cache, finished.external());
     solver.observe_seeds([&](int side, std::uint64_t i, std::span<const std::uint16_t* const> exit_words, bool capture,
                              int king_steps) { seeds.record(side, i, exit_words, capture, king_steps); });
     solver.solve();
     for (int s = 0; s < solver.num_sides(); ++s) seeds.record_draws(s, solver.side(s).value);
-    gen::RuleTableSolver<International> rule_solver(m, finished, rules, seeds, {}, shortcuts);
+    gen::RuleTableSolver<International> rule_solver(m, cache, finished, rules, seeds, {}, shortcuts);
     std::vector<std::span<const ValueCode>> values;
     std::vector<gen::BigArray<std::uint16_t>> dtc;
     for (int s = 0; s < solver.num_sides(); ++s) {
@@ -79,8 +80,9 @@ void require_equal(const Tables& solved, const Tables& copied) {
 TEST_CASE("rule phases copied or repaired from DTC equal a full solve (international, 4 pieces)",
           "[gen][rules][plain-build]") {
     const auto& dir = test::generated_tables<International>(4);
-    gen::FinishedTables<International> finished(dir);
-    gen::FinishedRuleTables<International> rules(dir);
+    gen::MappingCache cache;
+    gen::FinishedTables<International> finished(dir, cache);
+    gen::FinishedRuleTables<International> rules(dir, cache);
     std::uint64_t slices = 0, positions = 0;
     CopyCounts none, repair_only, always_repair, both;
     for (const Material& m : all_materials<International>(4)) {
@@ -138,8 +140,9 @@ TEST_CASE("rule phases copied or repaired from DTC equal a full solve (internati
 TEST_CASE("rule tables: outside the counting classes a capture position is worth its captures with fresh counters",
           "[gen][rules][plain-build]") {
     const auto& dir = test::generated_tables<International>(4);
-    gen::FinishedTables<International> finished(dir);
-    gen::FinishedRuleTables<International> rules(dir);
+    gen::MappingCache cache;
+    gen::FinishedTables<International> finished(dir, cache);
+    gen::FinishedRuleTables<International> rules(dir, cache);
     std::uint64_t checked = 0, wins = 0, losses = 0, draws = 0;
     for (const Material& m : all_materials<International>(4)) {
         if (m.pieces() < 3 || m.mirrored() < m) continue;

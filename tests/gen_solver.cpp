@@ -23,12 +23,13 @@ template <class R>
 void check_read_back(int pieces,
                      typename gen::SliceSolver<R>::WinSteps win_steps = gen::SliceSolver<R>::WinSteps::by_cost) {
     const auto& dir = test::generated_tables<R>(pieces);
-    gen::FinishedTables<R> finished(dir);
+    gen::MappingCache cache;
+    gen::FinishedTables<R> finished(dir, cache);
     verify::FullTables<R> files(dir);
     for (const Material& m : all_materials<R>(pieces)) {
         if (m.mirrored() < m) continue;  // each pair once
         load_inputs(finished, m);
-        gen::SliceSolver<R> solver(m, finished.external());
+        gen::SliceSolver<R> solver(m, cache, finished.external());
         solver.set_win_steps(win_steps);
         solver.solve();
         for (int s = 0; s < solver.num_sides(); ++s) {
@@ -61,14 +62,15 @@ TEST_CASE("files read back equal the in-memory solution (turkish, up to 3 pieces
 int check_levels(int pieces) {
     using R = International;
     const auto& dir = test::generated_tables<R>(pieces);
-    gen::FinishedTables<R> finished(dir);
+    gen::MappingCache cache;
+    gen::FinishedTables<R> finished(dir, cache);
     int pairs_with_levels = 0;
     for (const Material& m : all_materials<R>(pieces)) {
         if (m.mirrored() < m) continue;  // each pair once
         load_inputs(finished, m);
         INFO(m.name());
         const gen::ExternalTables lookup = finished.external();
-        gen::SliceSolver<R> whole(m, lookup), levels(m, lookup);
+        gen::SliceSolver<R> whole(m, cache, lookup), levels(m, cache, lookup);
         whole.solve();
         levels.solve_by_levels();
         if (m.men() > 0) ++pairs_with_levels;
@@ -100,14 +102,15 @@ template <class R>
 std::uint64_t check_win_steps(int pieces) {
     using WinSteps = typename gen::SliceSolver<R>::WinSteps;
     const auto& dir = test::generated_tables<R>(pieces);
-    gen::FinishedTables<R> finished(dir);
+    gen::MappingCache cache;
+    gen::FinishedTables<R> finished(dir, cache);
     std::uint64_t pulled_by_cost = 0, pulled_always = 0;
     for (const Material& m : all_materials<R>(pieces)) {
         if (m.mirrored() < m) continue;  // each pair once
         load_inputs(finished, m);
         INFO(m.name());
         const gen::ExternalTables lookup = finished.external();
-        gen::SliceSolver<R> pushed(m, lookup), pulled(m, lookup), by_cost(m, lookup);
+        gen::SliceSolver<R> pushed(m, cache, lookup), pulled(m, cache, lookup), by_cost(m, cache, lookup);
         pushed.set_win_steps(WinSteps::pushed);
         pulled.set_win_steps(WinSteps::pulled);
         pushed.solve();

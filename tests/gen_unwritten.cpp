@@ -1,15 +1,14 @@
 // Many of the generator's arrays are not written when they are allocated (gen/big_array.hpp:
 // BigArray's sized construction, and a reused mapping holds what its last array left): a pass
 // must write each element before any pass reads it. Filling every new array with a different
-// byte (unwritten_array_fill) must then leave every table unchanged; an element read before it
-// is written would carry the fill into some value.
+// byte (GenerateOptions::new_array_fill) must then leave every table unchanged; an element read
+// before it is written would carry the fill into some value.
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <string>
 
-#include "dtb/gen/big_array.hpp"
 #include "dtb/gen/generate.hpp"
 #include "tests/file_compare_support.hpp"
 #include "tests/gen_probe_support.hpp"
@@ -20,26 +19,17 @@ using namespace dtb;
 
 namespace {
 
-// Sets the fill of new arrays for its lifetime.
-class ArrayFill {
-  public:
-    explicit ArrayFill(int byte) { gen::unwritten_array_fill().store(byte); }
-    ~ArrayFill() { gen::unwritten_array_fill().store(-1); }
-    ArrayFill(const ArrayFill&) = delete;
-    ArrayFill& operator=(const ArrayFill&) = delete;
-};
-
 // Generates every slice up to `pieces` into a fresh folder with new arrays filled with `byte`.
 fs::path generate_filled(VariantId variant, int pieces, int byte, bool spill) {
     const fs::path dir =
         test::fresh_dir("gen_unwritten_" + std::to_string(static_cast<int>(variant)) + "_" + std::to_string(pieces) +
                         "_" + std::to_string(byte) + "_" + std::to_string(spill));
-    const ArrayFill fill(byte);
     gen::GenerateOptions o;
     o.variant = variant;
     o.max_pieces = pieces;
     o.out_dir = dir;
     o.spill = spill;
+    o.new_array_fill = byte;
 #if defined(__SANITIZE_THREAD__)
     o.threads = 1;  // libgomp is not instrumented
 #endif

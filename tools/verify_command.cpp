@@ -36,7 +36,8 @@ nlohmann::json rule_value_json(ValueCode v) {
 template <class R>
 std::uint64_t verify_rules(const std::filesystem::path& dir, const std::vector<Material>& slices,
                            const VerifyOptions& o, nlohmann::json& problems, std::atomic<std::uint64_t>& mismatches) {
-    gen::FinishedRuleTables<R> tables(dir, o.threads);
+    gen::MappingCache memory;  // of the tables' arrays
+    gen::FinishedRuleTables<R> tables(dir, memory, o.threads);
     std::mutex report_mutex;
     std::uint64_t positions = 0;
     for (const Material& m : slices) {

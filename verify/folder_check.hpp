@@ -38,22 +38,13 @@ struct FolderCheck {
     std::set<Material> complete;
 };
 
-// The files each slice of variant R has in a folder written by dtb gen.
-template <class R>
-std::vector<format::Metric> metrics_of_slice(const Material& m) {
-    std::vector<format::Metric> metrics{format::Metric::wdl, format::Metric::dtw, format::Metric::dtc};
-    if constexpr (R::kCountingRules)
-        for (auto metric : rule_metrics_of(m)) metrics.push_back(metric);
-    return metrics;
-}
-
 template <class R>
 FolderCheck check_folder(const std::filesystem::path& dir, int max_pieces = 12) {
     FolderCheck out;
     std::set<Material> valid;  // every file present and sound
     for (const Material& m : all_materials<R>(max_pieces)) {
         bool any = false;
-        for (auto metric : metrics_of_slice<R>(m)) {
+        for (auto metric : gen::slice_metrics_of<R>(m)) {
             std::error_code ec;
             // symlink_status: a dangling link or a FIFO named like a table counts as present.
             any = any || std::filesystem::symlink_status(dir / format::file_name(m.name(), metric), ec).type() !=
@@ -63,7 +54,7 @@ FolderCheck check_folder(const std::filesystem::path& dir, int max_pieces = 12) 
         out.slices.push_back(m);
         const std::uint64_t entries = SliceIndex<R>(m).size();
         bool sound = true;
-        for (auto metric : metrics_of_slice<R>(m)) {
+        for (auto metric : gen::slice_metrics_of<R>(m)) {
             const auto path = dir / format::file_name(m.name(), metric);
             ++out.files;
             auto reader = format::TableReader::open(path, R::kId, rules_fingerprint<R>());

@@ -27,8 +27,8 @@ using gen::parallel_for_positions;
 using gen::reversed_after;
 using gen::rule_exit_value;
 using gen::rule_metrics_of;
-using gen::rule_regime;
-using gen::RuleRegime;
+using gen::rule_table_kind;
+using gen::RuleTableKind;
 
 struct RuleMismatch {
     std::string table;  // file name, e.g. "KKMvK.fmjd"
@@ -42,7 +42,7 @@ template <class R>
 ValueCode derive_rule_value(const FinishedRuleTables<R>& tables, const Material& m, format::Metric metric,
                             const Position& p) {
     using G = typename R::Geometry;
-    const RuleRegime g = rule_regime(m, metric);
+    const RuleTableKind g = rule_table_kind(m, metric);
     thread_local MoveList moves;
     generate_moves<R>(p, moves);
     if (moves.empty()) return loss_in(0);
