@@ -88,7 +88,7 @@ void free_array(BigArray<T>& a) {
 
 // n copies of value, written by all threads: the first touch of each page (the kernel zeroes
 // it, then the value is written) then runs in parallel instead of on the thread that
-// allocates, which for a slice's arrays was several percent of a solve spent on one core.
+// allocates, which would leave the other cores idle while a slice's arrays are first touched.
 template <class T>
 void assign_parallel(BigArray<T>& a, std::size_t n, T value, int threads = 0) {
     free_array(a);

@@ -1,7 +1,7 @@
 // Ranks of the positions that differ from a base position only in where one white king stands:
 // what the retrograde generator needs for every king un-move (gen/retro.hpp). A king moving back
 // along its rays gives some 10-60 predecessors per position, and ranking each from scratch
-// (SliceIndex::rank) was 40% of the generator's time; here each costs three popcounts and two
+// (SliceIndex::rank) would dominate the generator's time; here each costs three popcounts and two
 // table lookups.
 //
 // How (notation of index/slice_index.hpp). The men are fixed, so r_men and the candidate list of
@@ -113,8 +113,8 @@ class KingMoveRanks {
     std::uint64_t black_king_sets_, men_base_;
     const std::uint64_t* offsets_;  // kings_as_men: offset of each white king set
     // Written by select() for every t and u that rank() can read, so left uninitialised: one
-    // KingMoveRanks is built per item of the retrograde passes, and zeroing these 1 KB took
-    // 1.4% of a 6-piece pair's run (perf, KKvKKKM).
+    // KingMoveRanks is built per item of the retrograde passes, and zeroing these 1 KB each time
+    // shows in a pair's profile.
     std::array<std::uint64_t, 65> white_, black_;
     int white_pos_[64], black_pos_[64], num_white_ = 0, num_black_ = 0;
 };

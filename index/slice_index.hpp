@@ -24,8 +24,8 @@
 // position there and its mirror are two entries (of equal value). Ranks: offset[r_w] counts
 // only canonical configurations (none for a white set above its mirror); under a symmetric white
 // set the black sets are renumbered through a table (black_rank_, canonical_black_). No square
-// lies on the mirror's axis (8 files), so odd sets are never symmetric: the 5-piece Turkish
-// slices with men take 51% of the placements.
+// lies on the mirror's axis (8 files), so odd sets are never symmetric: slices with men take
+// about half the placements.
 // Slices without men (kings_as_men()): their one men configuration (none) is its own mirror, so
 // the quotient is taken over the kings instead. The kings are ranked as the men are above, white
 // kings among all squares, black kings among those left: every index is a "configuration" of

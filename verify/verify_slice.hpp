@@ -21,6 +21,7 @@
 #include "dtb/rules/expected.hpp"
 #include "dtb/rules/fen.hpp"
 #include "dtb/rules/movegen.hpp"
+#include "dtb/verify/verify_report.hpp"
 
 namespace dtb::verify {
 
@@ -29,13 +30,6 @@ using gen::ChunkProgress;
 using gen::parallel_for;
 using gen::parallel_for_positions;
 using gen::pass_threads;
-
-struct StoredValues {
-    Wdl wdl = Wdl::draw;
-    int dtw = 0;
-    int dtc = 0;
-    bool operator==(const StoredValues&) const = default;
-};
 
 struct Mismatch {
     std::string slice;

@@ -1,0 +1,189 @@
+// dtb verify over one folder: the checksums and soundness of every table (verify/folder_check.hpp)
+// and, when full, every stored value re-derived from its successors (verify/verify_slice.hpp) and
+// every rule-table threshold from its successors' (verify/verify_rules.hpp). Front ends print
+// the findings as they come (events) and the report at the end.
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "dtb/gen/dependencies.hpp"
+#include "dtb/gen/finished_rule_tables.hpp"
+#include "dtb/gen/mapping_cache.hpp"
+#include "dtb/index/slice_index.hpp"
+#include "dtb/rules/expected.hpp"
+#include "dtb/verify/folder_check.hpp"
+#include "dtb/verify/verify_report.hpp"
+#include "dtb/verify/verify_rules.hpp"
+#include "dtb/verify/verify_slice.hpp"
+
+namespace dtb::verify {
+
+struct VerifyRequest {
+    std::filesystem::path dir;
+    bool full = false;  // re-derive every value, not only the checksums
+    int threads = 0;    // of the re-derivation's parallel loops (0: all cores)
+};
+
+struct VerifyEvents {
+    // Each finding as it is made (the first 100 mismatches only), from one thread at a time.
+    std::function<void(const Finding&)> found;
+    // The re-derivation of a slice: stage "values" (done of total entries; at its start, then every
+    // half second) or "rule tables" (at its start).
+    std::function<void(const std::string& slice, const std::string& stage, std::uint64_t done, std::uint64_t total)>
+        progress;
+};
+
+// Mismatches kept in the report and told to events.found; the rest are only counted.
+inline constexpr std::size_t kMaxReportedProblems = 100;
+
+namespace detail {
+
+// The findings of one run, told as they come, mismatches past the cap only counted.
+class Findings {
+  public:
+    Findings(FolderReport& report, const VerifyEvents& events) : report_(report), events_(events) {}
+    void add(Finding f) {
+        std::lock_guard lock(mutex_);
+        add_locked(std::move(f));
+    }
+    void add_mismatch(Finding f) {
+        std::lock_guard lock(mutex_);
+        if (report_.problems.size() >= kMaxReportedProblems) return;
+        add_locked(std::move(f));
+    }
+
+  private:
+    void add_locked(Finding f) {
+        if (events_.found) events_.found(f);
+        report_.problems.push_back(std::move(f));
+    }
+    FolderReport& report_;
+    const VerifyEvents& events_;
+    std::mutex mutex_;
+};
+
+inline Finding unreadable(std::string slice, std::string file, std::string problem) {
+    Finding f;
+    f.kind = Finding::Kind::unreadable;
+    f.slice = std::move(slice);
+    f.file = std::move(file);
+    f.problem = std::move(problem);
+    return f;
+}
+
+// Every rule table of the slices re-derived; returns the entries checked.
+template <class R>
+std::uint64_t verify_rules_of(const VerifyRequest& request, const std::vector<Material>& slices, Findings& findings,
+                              const VerifyEvents& events, std::atomic<std::uint64_t>& mismatches) {
+    gen::MappingCache memory;  // of the tables' arrays
+    gen::FinishedRuleTables<R> tables(request.dir, memory, request.threads);
+    std::uint64_t entries = 0;
+    for (const Material& m : slices) {
+        // The pair, and every slice its captures and promotions lead to (derive_rule_value reads them).
+        std::vector<Material> needed{m, m.mirrored()};
+        for (const Material& x : gen::inputs_of_pair(m)) needed.push_back(x);
+        bool loaded = true;
+        for (const Material& x : needed)
+            if (auto r = tables.load(x, gen::FinishedRuleTables<R>::Keep::all); !r) {
+                findings.add(unreadable(m.name(), {}, r.error()));
+                loaded = false;
+                break;
+            }
+        if (!loaded) continue;
+        if (events.progress) events.progress(m.name(), "rule tables", 0, 0);
+        entries += verify_rule_tables<R>(
+            tables, m,
+            [&](const RuleMismatch& x) {
+                Finding f;
+                f.kind = Finding::Kind::rule_mismatch;
+                f.slice = m.name();
+                f.file = (request.dir / x.table).string();
+                f.table = x.table;
+                f.index = x.index;
+                f.fen = x.fen;
+                f.stored_rule = x.stored;
+                f.derived_rule = x.derived;
+                findings.add_mismatch(std::move(f));
+            },
+            mismatches);
+    }
+    return entries;
+}
+
+}  // namespace detail
+
+// Checks the folder; an error (kind tables) when it is not a folder or holds no table of R.
+template <class R>
+Expected<FolderReport> verify_folder(const VerifyRequest& request, const VerifyEvents& events = {}) {
+    const std::filesystem::path& dir = request.dir;
+    if (!std::filesystem::is_directory(dir)) return Error{"no table folder " + dir.string(), ErrorKind::tables};
+    const FolderCheck folder = check_folder<R>(dir);
+    if (folder.slices.empty())
+        return Error{"no tables of " + std::string(R::kName) + " in " + dir.string(), ErrorKind::tables};
+    FolderReport report;
+    report.variant = std::string(R::kName);
+    report.db = dir.string();
+    report.files = folder.files;
+    report.slices = folder.slices.size();
+    report.full = request.full;
+    detail::Findings findings(report, events);
+    for (const FolderProblem& x : folder.problems) findings.add(detail::unreadable(x.slice, x.file, x.problem));
+    if (!request.full) return report;
+
+    // The complete slices are re-derived (folder_check.hpp); the others are listed.
+    std::vector<Material> to_derive;
+    for (const Material& m : folder.slices) {
+        if (folder.complete.count(m)) {
+            to_derive.push_back(m);
+            continue;
+        }
+        report.not_checked.push_back(m.name());
+        if (events.found) {
+            Finding f;
+            f.kind = Finding::Kind::not_checked;
+            f.slice = m.name();
+            events.found(f);
+        }
+    }
+    std::atomic<std::uint64_t> mismatches{0};
+    FullTables<R> tables(dir, request.threads);
+    for (const Material& m : to_derive) {
+        auto on_mismatch = [&](const Mismatch& x) {
+            Finding f;
+            f.kind = Finding::Kind::value_mismatch;
+            f.slice = x.slice;
+            f.file = (dir / format::file_name(x.slice, format::Metric::wdl)).string();
+            f.index = x.index;
+            f.fen = x.fen;
+            f.stored = x.stored;
+            f.derived = x.derived;
+            findings.add_mismatch(std::move(f));
+        };
+        auto progress = [&](std::uint64_t done, std::uint64_t total) {
+            if (events.progress) events.progress(m.name(), "values", done, total);
+        };
+        if (events.progress) events.progress(m.name(), "values", 0, SliceIndex<R>(m).size());
+        auto r = verify_slice_full<R>(tables, m, on_mismatch, mismatches, progress);
+        if (!r) {
+            findings.add(detail::unreadable(m.name(), {}, r.error()));
+            continue;
+        }
+        report.entries += *r;
+        report.positions += SliceIndex<R>(m).num_positions();
+    }
+    if constexpr (R::kCountingRules) {
+        static_assert(!SliceIndex<R>::kMirror, "rule entries are counted as positions");
+        const std::uint64_t rule_entries = detail::verify_rules_of<R>(request, to_derive, findings, events, mismatches);
+        report.entries += rule_entries;
+        report.positions += rule_entries;
+    }
+    report.mismatches = mismatches.load();
+    return report;
+}
+
+}  // namespace dtb::verify
