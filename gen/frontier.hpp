@@ -5,9 +5,10 @@
 //
 // A list is a chain of blocks that never move: appending never copies what is already there, and
 // merging a thread's list into a bucket moves block pointers, not items (a plain vector per
-// bucket spends its time in copies and in page faults on freshly grown buffers). Blocks grow from 64 items to 256K
-// items (2 MB: one huge page, see gen/big_array.hpp); the first is small because a bucket receives one partly filled
-// block per thread and parallel loop, and losses spread over many later levels.
+// bucket spends its time in copies and in page faults on freshly grown buffers). Blocks grow
+// from 64 items to 256K items (2 MB: one huge page, see gen/big_array.hpp); the first is small
+// because a bucket receives one partly filled block per thread and parallel loop, and losses
+// spread over many later levels.
 #pragma once
 #include <omp.h>
 
