@@ -36,8 +36,6 @@ class HugePageAllocator {
     template <class U>
     HugePageAllocator(const HugePageAllocator<U>& other) noexcept : cache_(other.cache_) {}
 
-    MappingCache& cache() const { return *cache_; }
-
     T* allocate(std::size_t n) {
         const std::size_t bytes = n * sizeof(T);
         void* p = bytes < kHugePage ? ::operator new(bytes) : cache_->take(rounded(bytes));

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "dtb/index/slice_index.hpp"
@@ -25,11 +26,11 @@ using R = International;
 TEST_CASE("verify_folder: a sound 3-piece folder passes, every position re-derived", "[gen][verify]") {
     const fs::path& dir = test::generated_tables<R>(3);
     std::vector<verify::Finding> found;
-    std::set<std::string> progressed;
+    std::set<std::pair<std::string, verify::VerifyStage>> progressed;
     verify::VerifyEvents events;
     events.found = [&](const verify::Finding& f) { found.push_back(f); };
-    events.progress = [&](const std::string& slice, const std::string& stage, std::uint64_t, std::uint64_t) {
-        progressed.insert(slice + " " + stage);
+    events.progress = [&](const std::string& slice, verify::VerifyStage stage, std::uint64_t, std::uint64_t) {
+        progressed.insert({slice, stage});
     };
     auto report = verify::verify_folder<R>({dir, true, 2}, events);
     REQUIRE(report.ok());
@@ -46,9 +47,9 @@ TEST_CASE("verify_folder: a sound 3-piece folder passes, every position re-deriv
     CHECK(report->slices == slices);
     CHECK(report->positions == positions);
     CHECK(report->entries == positions);
-    CHECK(
-        std::any_of(progressed.begin(), progressed.end(), [](const std::string& p) { return p.ends_with(" values"); }));
-    CHECK(progressed.count("KvKM rule tables") == 1);
+    CHECK(std::any_of(progressed.begin(), progressed.end(),
+                      [](const auto& p) { return p.second == verify::VerifyStage::values; }));
+    CHECK(progressed.count({"KvKM", verify::VerifyStage::rule_tables}) == 1);
     const auto j = json::verify_report_json(*report);
     CHECK(j["ok"] == true);
     CHECK(j["full"] == true);
@@ -112,7 +113,7 @@ TEST_CASE("verify findings print as dtb verify's lines", "[gen][verify]") {
           "FAIL KvKM index 7 W:WK1:B2,K3: stored win dtw 5 dtc 3, derived win dtw 3 dtc 3");
     verify::Finding rule;
     rule.kind = verify::Finding::Kind::rule_mismatch;
-    rule.table = "KvKM.fmjd";
+    rule.file = "/tables/KvKM.fmjd";
     rule.index = 2;
     rule.fen = "F";
     rule.stored_rule = win_in(4);

@@ -18,7 +18,7 @@ namespace {
 template <class R>
 int run_verify(const VerifyOptions& o) {
     verify::VerifyRequest request;
-    request.dir = o.db.empty() ? std::filesystem::path("data/tb") / std::string(R::kName) : std::filesystem::path(o.db);
+    request.dir = table_folder(o.db, R::kName);
     request.full = o.full;
     request.threads = o.threads;
     const bool tty = isatty(2);
@@ -26,14 +26,14 @@ int run_verify(const VerifyOptions& o) {
     // Each finding printed at once, flushed: what was found stays on record if the run is cut short.
     if (!o.json)
         events.found = [](const verify::Finding& f) { std::cout << escape_text(verify::finding_line(f)) << std::endl; };
-    events.progress = [tty](const std::string& slice, const std::string& stage, std::uint64_t done,
+    events.progress = [tty](const std::string& slice, verify::VerifyStage stage, std::uint64_t done,
                             std::uint64_t total) {
-        if (stage == "values")
+        if (stage == verify::VerifyStage::values)
             std::fprintf(stderr, "%sverify %s %5.1f%%%s", tty ? "\r\033[K" : "", slice.c_str(),
                          100.0 * static_cast<double>(done) / static_cast<double>(std::max<std::uint64_t>(total, 1)),
                          tty ? "" : "\n");
         else
-            std::fprintf(stderr, "%sverify %s %s\n", tty ? "\r\033[K" : "", slice.c_str(), stage.c_str());
+            std::fprintf(stderr, "%sverify %s rule tables\n", tty ? "\r\033[K" : "", slice.c_str());
     };
     auto report = verify::verify_folder<R>(request, events);
     if (tty && o.full) std::cerr << "\r\033[K";

@@ -29,13 +29,16 @@ struct VerifyRequest {
     int threads = 0;    // of the re-derivation's parallel loops (0: all cores)
 };
 
+// What the re-derivation of a slice is checking.
+enum class VerifyStage {
+    values,       // its WDL, DTW and DTC (done of total entries: at its start, then every half second)
+    rule_tables,  // its rule tables (at their start)
+};
+
 struct VerifyEvents {
     // Each finding as it is made (the first 100 mismatches only), from one thread at a time.
     std::function<void(const Finding&)> found;
-    // The re-derivation of a slice: stage "values" (done of total entries; at its start, then every
-    // half second) or "rule tables" (at its start).
-    std::function<void(const std::string& slice, const std::string& stage, std::uint64_t done, std::uint64_t total)>
-        progress;
+    std::function<void(const std::string& slice, VerifyStage stage, std::uint64_t done, std::uint64_t total)> progress;
 };
 
 // Mismatches kept in the report and told to events.found; the rest are only counted.
@@ -95,7 +98,7 @@ std::uint64_t verify_rules_of(const VerifyRequest& request, const std::vector<Ma
                 break;
             }
         if (!loaded) continue;
-        if (events.progress) events.progress(m.name(), "rule tables", 0, 0);
+        if (events.progress) events.progress(m.name(), VerifyStage::rule_tables, 0, 0);
         entries += verify_rule_tables<R>(
             tables, m,
             [&](const RuleMismatch& x) {
@@ -103,7 +106,6 @@ std::uint64_t verify_rules_of(const VerifyRequest& request, const std::vector<Ma
                 f.kind = Finding::Kind::rule_mismatch;
                 f.slice = m.name();
                 f.file = (request.dir / x.table).string();
-                f.table = x.table;
                 f.index = x.index;
                 f.fen = x.fen;
                 f.stored_rule = x.stored;
@@ -165,16 +167,17 @@ Expected<FolderReport> verify_folder(const VerifyRequest& request, const VerifyE
             findings.add_mismatch(std::move(f));
         };
         auto progress = [&](std::uint64_t done, std::uint64_t total) {
-            if (events.progress) events.progress(m.name(), "values", done, total);
+            if (events.progress) events.progress(m.name(), VerifyStage::values, done, total);
         };
-        if (events.progress) events.progress(m.name(), "values", 0, SliceIndex<R>(m).size());
+        const SliceIndex<R> index(m);
+        progress(0, index.size());
         auto r = verify_slice_full<R>(tables, m, on_mismatch, mismatches, progress);
         if (!r) {
             findings.add(detail::unreadable(m.name(), {}, r.error()));
             continue;
         }
         report.entries += *r;
-        report.positions += SliceIndex<R>(m).num_positions();
+        report.positions += index.num_positions();
     }
     if constexpr (R::kCountingRules) {
         static_assert(!SliceIndex<R>::kMirror, "rule entries are counted as positions");

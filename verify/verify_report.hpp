@@ -2,6 +2,7 @@
 // every front end reports them alike (the text lines here, the JSON in json/verify_json.hpp).
 #pragma once
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -34,7 +35,6 @@ struct Finding {
     std::string fen;
     StoredValues stored, derived;                 // value_mismatch
     ValueCode stored_rule = 0, derived_rule = 0;  // rule_mismatch (WDL and threshold)
-    std::string table;                            // rule_mismatch: the table's file name, e.g. "KKMvK.fmjd"
 };
 
 // The whole run's outcome.
@@ -53,7 +53,8 @@ struct FolderReport {
     bool ok() const { return problems.empty() && mismatches == 0; }
 };
 
-// A finding as `dtb verify` prints it: "FAIL ..." or "SKIP ...".
+// A finding as `dtb verify` prints it: "FAIL ..." or "SKIP ..." (a rule table is named by its file
+// name, e.g. "KKMvK.fmjd").
 inline std::string finding_line(const Finding& f) {
     switch (f.kind) {
         case Finding::Kind::unreadable:
@@ -66,8 +67,8 @@ inline std::string finding_line(const Finding& f) {
                    std::to_string(f.stored.dtc) + ", derived " + std::string(to_string(f.derived.wdl)) + " dtw " +
                    std::to_string(f.derived.dtw) + " dtc " + std::to_string(f.derived.dtc);
         case Finding::Kind::rule_mismatch:
-            return "FAIL " + f.table + " index " + std::to_string(f.index) + " " + f.fen + ": stored " +
-                   std::string(to_string(wdl_of(f.stored_rule))) + " threshold " +
+            return "FAIL " + std::filesystem::path(f.file).filename().string() + " index " + std::to_string(f.index) +
+                   " " + f.fen + ": stored " + std::string(to_string(wdl_of(f.stored_rule))) + " threshold " +
                    std::to_string(distance_of(f.stored_rule)) + ", derived " +
                    std::string(to_string(wdl_of(f.derived_rule))) + " threshold " +
                    std::to_string(distance_of(f.derived_rule));
