@@ -88,7 +88,7 @@ int run_adjudicate(const AdjudicateOptions& o) {
     probe::Options options;
     options.variant = VariantId::international;
     options.metrics = probe::kAllMetrics | probe::kRuleMetrics;
-    options.directories.emplace_back(o.db.empty() ? std::string("data/tb/international") : o.db);
+    options.directories.emplace_back(table_folder(o.db, "international"));
     auto tb = probe::Tablebase::open(options);
     if (!tb) {
         print_error("adjudicate", tb.error());

@@ -73,6 +73,12 @@ inline void print_error(std::string_view command, std::string_view message) {
     std::cerr << "dtb " << command << ": " << escape_text(message) << "\n" << std::flush;
 }
 
+// One variant's table folder: the one given (--db, --out), else data/tb/<variant>, where dtb gen
+// writes by default.
+inline std::filesystem::path table_folder(const std::string& given, std::string_view variant) {
+    return given.empty() ? std::filesystem::path("data/tb") / variant : std::filesystem::path(given);
+}
+
 // The variant to read a table folder as: --variant when given; else the folder's own (its
 // tables' headers say it; the choice is said on stderr when it is not the default); else
 // international.

@@ -79,7 +79,7 @@ int run_gen(const GenOptions& o) {
     gen::GenerateOptions g;
     g.variant = o.variant == "turkish" ? VariantId::turkish : VariantId::international;
     g.max_pieces = o.pieces;
-    g.out_dir = o.out.empty() ? std::filesystem::path("data/tb") / o.variant : std::filesystem::path(o.out);
+    g.out_dir = table_folder(o.out, o.variant);
     g.threads = o.threads;
     g.only = o.only;
     g.memory_mb = o.memory_mb;

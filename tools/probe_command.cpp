@@ -94,7 +94,7 @@ int run_probe(const ProbeOptions& o) {
     const std::string variant(variant_name(options.variant));
     options.cache_mb = o.cache_mb;
     if (o.db.empty())
-        options.directories.push_back(std::filesystem::path("data/tb") / variant);
+        options.directories.push_back(table_folder({}, variant));
     else
         for (const std::string& d : o.db) options.directories.emplace_back(d);
     // The positions are read before the tables are opened: malformed input is exit 2 whatever

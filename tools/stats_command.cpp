@@ -63,8 +63,7 @@ void print_text(const std::vector<verify::SliceStats>& stats, const std::string&
 
 template <class R>
 int run_stats(const StatsOptions& o) {
-    const std::filesystem::path dir =
-        o.db.empty() ? std::filesystem::path("data/tb") / std::string(R::kName) : std::filesystem::path(o.db);
+    const std::filesystem::path dir = table_folder(o.db, R::kName);
     auto stats = verify::table_stats<R>(dir, o.threads);
     if (!stats) {
         print_error("stats", stats.error());
