@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <nlohmann/json.hpp>
 
 #include "dtb/adjudicate/adjudicator.hpp"
@@ -28,9 +29,26 @@ Response json_response(const nlohmann::json& j, bool cacheable) {
     return r;
 }
 
-// The status a failed probe answers with: 400 for a position no game reaches, else 503.
-int status_of(probe::Status s) {
-    return s == probe::Status::illegal ? 400 : 503;
+// `message` with the variant's folder named as the API names it ("international/"): answers are
+// readable from any origin and must not tell where the server keeps its files.
+std::string relative_names(std::string message, const std::filesystem::path& folder, std::string_view variant) {
+    std::error_code ec;
+    const std::string shown = std::string(variant) + "/";
+    std::vector<std::string> spellings{folder.string()};
+    const auto absolute = std::filesystem::absolute(folder, ec);
+    if (!ec) spellings.push_back(absolute.lexically_normal().string());
+    const auto canonical = std::filesystem::weakly_canonical(folder, ec);
+    if (!ec) spellings.push_back(canonical.string());
+    std::sort(spellings.begin(), spellings.end(), [](const auto& a, const auto& b) { return a.size() > b.size(); });
+    for (const std::string& name : spellings) {
+        if (name.empty()) continue;
+        for (std::size_t at = message.find(name); at != std::string::npos; at = message.find(name, at + shown.size())) {
+            std::size_t end = at + name.size();
+            if (end < message.size() && message[end] == '/') ++end;
+            message.replace(at, end - at, shown);
+        }
+    }
+    return message;
 }
 
 // A counter parameter: absent, or plain decimal in [0, probe::kMaxCounterPlies].
@@ -108,8 +126,9 @@ Explorer::Explorer(const ExplorerOptions& options) {
             v->largest_pieces = std::max(v->largest_pieces, count_pieces(stem));
         }
         if (v->slices == 0) {
-            v->missing = "no tables for this variant (" + v->folder.string() + " holds none; dtb gen --variant " +
-                         std::string(variant_name(id)) + " --out " + v->folder.string() + " makes them)";
+            v->missing = "no " + std::string(variant_name(id)) + " tables on this server (its tables folder has no " +
+                         std::string(variant_name(id)) + "/ with tables; dtb gen --variant " +
+                         std::string(variant_name(id)) + " --pieces 4 makes them)";
         } else {
             probe::Options o;
             o.variant = id;
@@ -120,7 +139,7 @@ Explorer::Explorer(const ExplorerOptions& options) {
             if (tb)
                 v->tables.emplace(std::move(tb.value()));
             else
-                v->missing = tb.error();
+                v->missing = relative_names(tb.error(), v->folder, variant_name(id));
         }
         variants_.push_back(std::move(v));
     }
@@ -137,12 +156,9 @@ std::string Explorer::status_json() const {
     for (const auto& v : variants_) {
         nlohmann::json rule_sets =
             v->id == VariantId::international ? nlohmann::json{"fmjd", "ffjd", "none"} : nlohmann::json{"none"};
-        nlohmann::json j{{"variant", std::string(variant_name(v->id))},
-                         {"tables", v->tables.has_value()},
-                         {"folder", v->folder.string()},
-                         {"slices", v->slices},
-                         {"largest_pieces", v->tables ? v->largest_pieces : 0},
-                         {"rule_sets", rule_sets}};
+        nlohmann::json j{{"variant", std::string(variant_name(v->id))},         {"tables", v->tables.has_value()},
+                         {"folder", std::string(variant_name(v->id)) + "/"},    {"slices", v->slices},
+                         {"largest_pieces", v->tables ? v->largest_pieces : 0}, {"rule_sets", rule_sets}};
         if (!v->tables) j["problem"] = v->missing;
         variants.push_back(j);
     }
@@ -176,16 +192,35 @@ Response Explorer::get(std::string_view path, const Params& params) const {
     const std::string_view action = slash == std::string_view::npos ? std::string_view() : rest.substr(slash + 1);
     if (slash == std::string_view::npos) return probe_position(*v, params);
     if (action == "adjudicate" && v->id == VariantId::international) return adjudicate_position(*v, params);
-    if (action == "games" && v->id == VariantId::international)
-        return error_response(405, "games takes POST with a PDN body");
+    if (action == "games" && v->id == VariantId::international) {
+        Response r = error_response(405, "games takes POST with a PDN body");
+        r.allow = "POST";
+        return r;
+    }
     return error_response(404, "no such route: " + quote_input(path, 64));
 }
 
 Response Explorer::post(std::string_view path, std::string_view body, const Params& params) const {
     if (path == "/api/v1/international/games") return judge_games(*variant_named("international"), body, params);
-    if (path.substr(0, kApi.size()) == kApi)
-        return error_response(405, "only POST /api/v1/international/games takes a body");
+    if (path.substr(0, kApi.size()) == kApi || find_static_file(path)) {
+        Response r = error_response(405, "only POST /api/v1/international/games takes a body");
+        r.allow = "GET, HEAD";
+        return r;
+    }
     return error_response(404, "no such route: " + quote_input(path, 64));
+}
+
+Response Explorer::probe_failure(const Variant& v, const Position& p, const probe::Result& r) const {
+    const std::string fen = v.tables->to_fen(p);
+    const int pieces = std::popcount(p.occupied());
+    const std::string name(variant_name(v.id));
+    if (r.status == probe::Status::missing && pieces > v.largest_pieces)
+        return error_response(422, fen + ": beyond the tables: this server holds " + name + " tables up to " +
+                                       std::to_string(v.largest_pieces) + " pieces and the position has " +
+                                       std::to_string(pieces) + " (dtb gen --variant " + name + " --pieces " +
+                                       std::to_string(pieces) + " makes them)");
+    const int status = r.status == probe::Status::illegal ? 400 : 503;
+    return error_response(status, fen + ": " + relative_names(v.tables->explain(r), v.folder, name));
 }
 
 Response Explorer::probe_position(const Variant& v, const Params& params) const {
@@ -213,8 +248,7 @@ Response Explorer::probe_position(const Variant& v, const Params& params) const 
         counters = *k;
     }
     const probe::Analysis a = v.tables->analyse(*p);
-    if (!a.result.ok())
-        return error_response(status_of(a.result.status), v.tables->to_fen(*p) + ": " + v.tables->explain(a.result));
+    if (!a.result.ok()) return probe_failure(v, *p, a.result);
     nlohmann::json j = json::analysis_json(*v.tables, *p, a);
     if (with_counters)
         json::add_counters_after(j, probe::Adjudicator(*v.tables, *rules->rules), *p, a, rules->name, counters);
@@ -234,8 +268,7 @@ Response Explorer::adjudicate_position(const Variant& v, const Params& params) c
     if (!v.tables) return error_response(503, v.missing);
     const probe::Adjudicator judge(*v.tables, *rules.rules);
     const probe::Adjudication a = judge.adjudicate(*p, *counters);
-    if (!a.ok())
-        return error_response(status_of(a.status.status), v.tables->to_fen(*p) + ": " + v.tables->explain(a.status));
+    if (!a.ok()) return probe_failure(v, *p, a.status);
     return json_response(json::adjudication_json(*v.tables, *p, rules.name, a), true);
 }
 
@@ -244,7 +277,17 @@ Response Explorer::judge_games(const Variant& v, std::string_view body, const Pa
     const Rules rules = rules_param(params);
     if (!rules.rules) return bad_rules(rules);
     const std::vector<PdnGame> games = read_pdn(body);
-    if (games.empty()) return error_response(400, "no game in the body (a PDN text: tags and moves)");
+    if (!holds_a_game(games)) return error_response(400, "no game in the body (a PDN text: tags and moves)");
+    // Each position followed is judged and answered (about 300 bytes of JSON): the work and the
+    // answer of one request are bounded by the positions, not only by the body's size.
+    std::size_t positions = 0;
+    for (const PdnGame& g : games) positions += g.moves.size() + 1;
+    if (games.size() > kMaxGamesPerRequest || positions > kMaxPositionsPerRequest)
+        return error_response(413, "a request may judge at most " + std::to_string(kMaxGamesPerRequest) +
+                                       " games and " + std::to_string(kMaxPositionsPerRequest) +
+                                       " positions; this body has " + std::to_string(games.size()) + " games and " +
+                                       std::to_string(positions) +
+                                       " positions (split the PDN, or judge the file with dtb adjudicate --pdn)");
     if (!v.tables) return error_response(503, v.missing);
     const probe::Adjudicator judge(*v.tables, *rules.rules);
     probe::GameTables tables;

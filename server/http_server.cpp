@@ -1,105 +1,400 @@
 #include "dtb/server/http_server.hpp"
 
-#include <httplib.h>
+#include <malloc.h>
+#include <sys/resource.h>
 
 #include <algorithm>
-#include <nlohmann/json.hpp>
+#include <array>
+#include <atomic>
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/asio/thread_pool.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <map>
+#include <mutex>
+#include <optional>
 #include <thread>
+#include <vector>
+
+#include "dtb/server/gzip.hpp"
+#include "dtb/server/url.hpp"
 
 namespace dtb::server {
 
-struct HttpServer::Impl {
-    const Explorer& explorer;
-    httplib::Server http;
-    int port = 0;
-    explicit Impl(const Explorer& e) : explorer(e) {}
-};
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace net = boost::asio;
+using tcp = net::ip::tcp;
 
 namespace {
 
-void send(const Response& r, httplib::Response& res) {
-    res.status = r.status;
-    if (r.cross_origin) res.set_header("Access-Control-Allow-Origin", "*");
-    res.set_header("Cache-Control", r.cacheable ? "public, max-age=86400" : "no-cache");
-    res.set_header("X-Content-Type-Options", "nosniff");
-    res.set_content(r.body, r.content_type.c_str());
-}
+// Answers below this size go uncompressed: gzip would save little and cost a call.
+constexpr std::size_t kGzipFrom = 1024;
+constexpr int kGzipLevel = 6;
+// A POST body from this size gives its memory back to the system once answered.
+constexpr std::size_t kTrimFrom = 64 * 1024;
+// After a last answer, what the client still sends is read and dropped, up to these bounds.
+constexpr std::chrono::seconds kDrainTime{2};
+constexpr std::size_t kMaxDrainBytes = 8 << 20;
 
-// Parameters as the explorer takes them: the first value of each name.
-Explorer::Params params_of(const httplib::Request& req) {
-    Explorer::Params params;
-    for (const auto& [name, value] : req.params) params.emplace(name, value);
-    return params;
-}
-
-const char* reason_of(int status) {
-    switch (status) {
-        case 400:
-            return "bad request";
-        case 404:
-            return "not found";
-        case 405:
-            return "method not allowed";
-        case 413:
-            return "the body is larger than 1 MB";
-        case 414:
-            return "the URL is longer than 8 KB";
-        case 431:
-            return "the headers are larger than 8 KB";
-        default:
-            return status >= 500 ? "server error" : "error";
-    }
+bool compressible(std::string_view content_type) {
+    return content_type.starts_with("text/") || content_type.starts_with("application/json") ||
+           content_type.starts_with("application/javascript") || content_type.starts_with("image/svg");
 }
 
 }  // namespace
 
-Expected<std::unique_ptr<HttpServer>> HttpServer::bind(const Explorer& explorer, const HttpOptions& options) {
-    auto impl = std::make_unique<Impl>(explorer);
-    httplib::Server& http = impl->http;
-    // cpp-httplib gives each connection a thread while it is kept alive: the pool bounds the
-    // connections served at once, not the cores used.
-    const int threads = options.threads > 0 ? options.threads : kDefaultThreads;
-    http.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<std::size_t>(threads)); };
-    http.set_payload_max_length(kMaxBodyBytes);
-    http.set_read_timeout(5, 0);
-    http.set_write_timeout(5, 0);
-    http.set_keep_alive_timeout(5);
-    http.set_keep_alive_max_count(1000);
-    http.set_tcp_nodelay(true);  // headers and body go out in two writes: no Nagle delay between them
-    const Explorer* e = &explorer;
-    http.Get(R"(/.*)",
-             [e](const httplib::Request& req, httplib::Response& res) { send(e->get(req.path, params_of(req)), res); });
-    http.Post(R"(/.*)", [e](const httplib::Request& req, httplib::Response& res) {
-        send(e->post(req.path, req.body, params_of(req)), res);
-    });
-    const httplib::Server::Handler other_method = [](const httplib::Request&, httplib::Response& res) {
-        send(error_response(405, "the API takes GET, and POST for games"), res);
-    };
-    http.Put(R"(/.*)", other_method);
-    http.Delete(R"(/.*)", other_method);
-    http.Patch(R"(/.*)", other_method);
-    // What the library answers itself (a URL or a body over its limit, a malformed request)
-    // gets a JSON body too.
-    http.set_error_handler([](const httplib::Request&, httplib::Response& res) {
-        if (!res.body.empty()) return;
-        send(error_response(res.status, reason_of(res.status)), res);
-    });
-    http.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
-        send(error_response(500, "internal error"), res);
-    });
-    if (options.port == 0) {
-        const int port = http.bind_to_any_port(options.host.c_str());
-        if (port <= 0)
-            return Error{"cannot listen on " + options.host + ": no free port or not an address of this machine",
-                         ErrorKind::system};
-        impl->port = port;
-    } else {
-        if (!http.bind_to_port(options.host.c_str(), options.port))
-            return Error{"cannot listen on " + options.host + ":" + std::to_string(options.port) +
-                             " (in use, or not an address of this machine)",
-                         ErrorKind::system};
-        impl->port = options.port;
+// What every connection shares: the explorer, the pools, the counters, the page's files gzipped.
+struct Shared {
+    const Explorer& explorer;
+    std::atomic<int> connections{0};
+    std::atomic<int> queued_posts{0};
+    int max_connections = kMaxConnections;
+    std::chrono::milliseconds request_deadline = kRequestDeadline;
+    std::chrono::milliseconds write_deadline = kWriteDeadline;
+    std::mutex gzipped_mutex;
+    std::map<std::string, std::string, std::less<>> gzipped;  // static files by path
+    // Last, so that they go first: the sessions they still hold touch the members above.
+    net::io_context io;
+    net::thread_pool posts;
+
+    Shared(const Explorer& e, int post_threads) : explorer(e), posts(static_cast<std::size_t>(post_threads)) {}
+
+    // The gzip stream of a static file's body, made once.
+    std::optional<std::string> gzipped_file(const std::string& path, const std::string& body) {
+        std::lock_guard lock(gzipped_mutex);
+        if (const auto it = gzipped.find(path); it != gzipped.end()) return it->second;
+        auto z = gzip(body, kGzipLevel);
+        if (z) gzipped.emplace(path, *z);
+        return z;
     }
+};
+
+// The connection and the acceptor: named (not in an anonymous namespace) because the server's
+// Impl holds the acceptor.
+namespace connection {
+
+// Beast's string_view as the standard one (they are the same type only under
+// BOOST_BEAST_USE_STD_STRING_VIEW).
+std::string_view view(beast::string_view s) {
+    return {s.data(), s.size()};
+}
+
+// One connection: read a request (deadline for header and body together), answer it, and again
+// while the client keeps it alive.
+class Session : public std::enable_shared_from_this<Session> {
+  public:
+    Session(tcp::socket&& socket, Shared& shared) : stream_(std::move(socket)), shared_(shared) {
+        ++shared_.connections;
+    }
+    ~Session() { --shared_.connections; }
+
+    void start() {
+        net::dispatch(stream_.get_executor(), beast::bind_front_handler(&Session::read_request, shared_from_this()));
+    }
+
+  private:
+    using Request = http::request<http::string_body>;
+    using Answer = http::response<http::string_body>;
+
+    void read_request() {
+        parser_.emplace();
+        // The request line and the fields, each checked against its own limit once read; this
+        // bound only stops a flood of header bytes.
+        parser_->header_limit(static_cast<std::uint32_t>(kMaxTargetBytes + kMaxHeaderBytes + 512));
+        parser_->body_limit(kMaxBodyBytes);
+        stream_.expires_after(shared_.request_deadline);
+        http::async_read_header(stream_, buffer_, *parser_,
+                                beast::bind_front_handler(&Session::on_header, shared_from_this()));
+    }
+
+    void on_header(beast::error_code ec, std::size_t) {
+        if (ec) return refuse_after_error(ec);
+        const Request& req = parser_->get();
+        if (req.target().size() > kMaxTargetBytes)
+            return refuse(414, "the URL is longer than 8 KB (" + std::to_string(req.target().size()) + " bytes)");
+        std::size_t field_bytes = 0;
+        for (const auto& f : req) field_bytes += f.name_string().size() + f.value().size() + 4;
+        if (field_bytes > kMaxHeaderBytes)
+            return refuse(431, "the header fields are larger than 8 KB (" + std::to_string(field_bytes) + " bytes)");
+        const http::verb method = req.method();
+        if (method != http::verb::get && method != http::verb::head && method != http::verb::post)
+            return refuse(405, "the API takes GET and HEAD, and POST for games");
+        if (method == http::verb::post && beast::iequals(req[http::field::expect], "100-continue")) {
+            continue_ = std::make_shared<http::response<http::empty_body>>(http::status::continue_, req.version());
+            return http::async_write(stream_, *continue_,
+                                     beast::bind_front_handler(&Session::on_continue, shared_from_this()));
+        }
+        read_body();
+    }
+
+    void on_continue(beast::error_code ec, std::size_t) {
+        continue_.reset();
+        if (ec) return close();
+        read_body();
+    }
+
+    void read_body() {
+        http::async_read(stream_, buffer_, *parser_, beast::bind_front_handler(&Session::on_body, shared_from_this()));
+    }
+
+    void on_body(beast::error_code ec, std::size_t) {
+        if (ec) return refuse_after_error(ec);
+        stream_.expires_never();
+        Request req = parser_->release();
+        parser_.reset();
+        Target target = parse_target(view(req.target()));
+        Asked asked{req.method() == http::verb::head, req.keep_alive() && ++requests_ < kMaxRequestsPerConnection,
+                    accepts_gzip(view(req[http::field::accept_encoding])), req.version(), target.path};
+        if (req.method() != http::verb::post) {
+            send(shared_.explorer.get(target.path, target.params), asked);
+            return;
+        }
+        // Games are judged on their own pool, so that a client's PDN does not hold a thread that
+        // answers positions; at most kMaxQueuedPosts wait or run.
+        if (shared_.queued_posts.fetch_add(1) >= kMaxQueuedPosts) {
+            --shared_.queued_posts;
+            Response busy = error_response(503, "the server is judging " + std::to_string(kMaxQueuedPosts) +
+                                                    " requests of games: try again in a few seconds");
+            retry_after_ = true;
+            send(std::move(busy), asked);
+            return;
+        }
+        net::post(shared_.posts, [self = shared_from_this(), asked = std::move(asked), target = std::move(target),
+                                  body = std::move(req.body())]() mutable {
+            Response r = self->shared_.explorer.post(target.path, body, target.params);
+            const bool large = body.size() >= kTrimFrom || r.body.size() >= kTrimFrom;
+            std::string().swap(body);
+            --self->shared_.queued_posts;
+            net::post(self->stream_.get_executor(),
+                      [self, r = std::move(r), asked = std::move(asked), large]() mutable {
+                          self->send(std::move(r), asked);
+                          // The answer's memory is freed after it is written; what the judging used is
+                          // given back to the system now rather than kept by the allocator.
+                          if (large) ::malloc_trim(0);
+                      });
+        });
+    }
+
+    struct Asked {
+        bool head = false;
+        bool keep_alive = false;
+        bool gzip = false;
+        unsigned version = 11;
+        std::string path;
+    };
+
+    void send(Response r, const Asked& asked) {
+        auto answer = std::make_shared<Answer>(static_cast<http::status>(r.status), asked.version);
+        answer->set(http::field::content_type, r.content_type);
+        answer->set(http::field::cache_control, r.cacheable ? "public, max-age=86400" : "no-cache");
+        answer->set("X-Content-Type-Options", "nosniff");
+        if (r.cross_origin) answer->set(http::field::access_control_allow_origin, "*");
+        if (r.status == 405) answer->set(http::field::allow, r.allow.empty() ? "GET, HEAD, POST" : r.allow);
+        if (retry_after_) answer->set(http::field::retry_after, "2");
+        retry_after_ = false;
+        std::string body = std::move(r.body);
+        if (compressible(r.content_type)) answer->set(http::field::vary, "Accept-Encoding");
+        if (asked.gzip && body.size() >= kGzipFrom && compressible(r.content_type)) {
+            const bool static_file = r.content_type.find("json") == std::string::npos && r.status == 200;
+            auto z = static_file ? shared_.gzipped_file(asked.path, body) : gzip(body, kGzipLevel);
+            if (z) {
+                body = std::move(*z);
+                answer->set(http::field::content_encoding, "gzip");
+            }
+        }
+        answer->keep_alive(asked.keep_alive);
+        answer->content_length(body.size());
+        if (!asked.head) answer->body() = std::move(body);
+        write(std::move(answer), asked.keep_alive);
+    }
+
+    void write(std::shared_ptr<Answer> answer, bool keep_alive) {
+        answer_ = std::move(answer);
+        stream_.expires_after(shared_.write_deadline);
+        // HEAD answers carry the body's length with no body: the serializer must not fix it.
+        http::async_write(stream_, *answer_,
+                          beast::bind_front_handler(&Session::on_written, shared_from_this(), keep_alive));
+    }
+
+    void on_written(bool keep_alive, beast::error_code ec, std::size_t) {
+        answer_.reset();
+        if (ec) return close();
+        if (!keep_alive) return finish();
+        read_request();
+    }
+
+    // The answer is out: stop sending, and read what the client still sends until it closes (a
+    // bounded time and amount), so that closing with unread bytes does not reset the connection
+    // and destroy the answer before the client has read it (a refused flood, an unread body).
+    void finish() {
+        beast::error_code ignored;
+        stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+        stream_.expires_after(kDrainTime);
+        drain();
+    }
+    void drain() {
+        stream_.async_read_some(net::buffer(drain_buffer_),
+                                [self = shared_from_this()](beast::error_code ec, std::size_t n) {
+                                    self->drained_ += n;
+                                    if (ec || self->drained_ > kMaxDrainBytes) return self->close();
+                                    self->drain();
+                                });
+    }
+
+    // An error answer that ends the connection (what follows the bad part cannot be read).
+    void refuse(int status, const std::string& message) {
+        Response r = error_response(status, message);
+        Asked asked;
+        asked.version = parser_ && parser_->is_header_done() ? parser_->get().version() : 11;
+        asked.keep_alive = false;
+        parser_.reset();
+        send(std::move(r), asked);
+    }
+
+    void refuse_after_error(beast::error_code ec) {
+        if (ec == http::error::header_limit || ec == http::error::buffer_overflow) {
+            // The request line alone past its limit is a long URL; else the fields are too many.
+            const auto bytes = static_cast<const char*>(buffer_.data().data());
+            const std::string_view seen(bytes, buffer_.size());
+            const std::size_t line_end = seen.find("\r\n");
+            if (line_end == std::string_view::npos || line_end > kMaxTargetBytes + 32)
+                return refuse(414, "the URL is longer than 8 KB");
+            return refuse(431, "the header fields are larger than 8 KB");
+        }
+        if (ec == http::error::body_limit)
+            return refuse(413, "the body is larger than 1 MB, the limit of a PDN body (split the PDN)");
+        if (ec == http::error::end_of_stream || ec == net::error::eof || ec == beast::error::timeout ||
+            ec == net::error::connection_reset || ec == net::error::operation_aborted || ec == net::error::broken_pipe)
+            return close();
+        return refuse(400, "malformed request: " + ec.message());
+    }
+
+    void close() {
+        beast::error_code ignored;
+        stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+        stream_.close();
+    }
+
+    beast::tcp_stream stream_;
+    Shared& shared_;
+    beast::flat_buffer buffer_;  // grows to the parser's header and body limits at most
+    std::optional<http::request_parser<http::string_body>> parser_;
+    std::shared_ptr<http::response<http::empty_body>> continue_;
+    std::shared_ptr<Answer> answer_;
+    int requests_ = 0;
+    bool retry_after_ = false;
+    std::array<char, 16384> drain_buffer_{};
+    std::size_t drained_ = 0;
+};
+
+// Accepts connections while fewer than the limit are open; closes the others at once.
+class Listener : public std::enable_shared_from_this<Listener> {
+  public:
+    Listener(Shared& shared, tcp::acceptor&& acceptor)
+        : shared_(shared), acceptor_(std::move(acceptor)), retry_(shared.io) {}
+
+    void accept() {
+        acceptor_.async_accept(net::make_strand(shared_.io),
+                               beast::bind_front_handler(&Listener::on_accept, shared_from_this()));
+    }
+    void close() {
+        beast::error_code ignored;
+        acceptor_.close(ignored);
+        retry_.cancel();
+    }
+
+  private:
+    void on_accept(beast::error_code ec, tcp::socket socket) {
+        if (ec == net::error::operation_aborted || !acceptor_.is_open()) return;
+        if (ec) {
+            // Out of file descriptors or a transient error: try again shortly instead of spinning.
+            retry_.expires_after(std::chrono::milliseconds(50));
+            retry_.async_wait([self = shared_from_this()](beast::error_code e) {
+                if (!e) self->accept();
+            });
+            return;
+        }
+        if (shared_.connections.load() >= shared_.max_connections) {
+            beast::error_code ignored;
+            socket.close(ignored);
+        } else {
+            socket.set_option(tcp::no_delay(true), ec);
+            std::make_shared<Session>(std::move(socket), shared_)->start();
+        }
+        accept();
+    }
+
+    Shared& shared_;
+    tcp::acceptor acceptor_;
+    net::steady_timer retry_;
+};
+
+}  // namespace connection
+
+namespace {
+
+// The connections the process may hold: the limit, under the file limit raised to its hard cap.
+int connection_limit() {
+    rlimit limit{};
+    if (::getrlimit(RLIMIT_NOFILE, &limit) != 0) return 256;
+    if (limit.rlim_cur < limit.rlim_max) {
+        limit.rlim_cur = limit.rlim_max;
+        ::setrlimit(RLIMIT_NOFILE, &limit);
+        ::getrlimit(RLIMIT_NOFILE, &limit);
+    }
+    const auto usable = static_cast<long long>(limit.rlim_cur) - 64;
+    return static_cast<int>(std::clamp<long long>(usable, 16, kMaxConnections));
+}
+
+}  // namespace
+
+struct HttpServer::Impl {
+    Shared shared;
+    std::shared_ptr<connection::Listener> listener;
+    int port = 0;
+    int threads = kDefaultThreads;
+    Impl(const Explorer& e, int post_threads) : shared(e, post_threads) {}
+    ~Impl() {
+        shared.io.stop();
+        shared.posts.stop();
+        shared.posts.join();
+    }
+};
+
+Expected<std::unique_ptr<HttpServer>> HttpServer::bind(const Explorer& explorer, const HttpOptions& options) {
+    const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    auto impl = std::make_unique<Impl>(explorer, options.post_threads > 0 ? options.post_threads : cores);
+    impl->threads = options.threads > 0 ? options.threads : kDefaultThreads;
+    impl->shared.max_connections = connection_limit();
+    impl->shared.request_deadline = options.request_deadline;
+    impl->shared.write_deadline = options.write_deadline;
+    const std::string where = options.host + ":" + std::to_string(options.port);
+    beast::error_code ec;
+    tcp::resolver resolver(impl->shared.io);
+    const auto found = resolver.resolve(options.host, std::to_string(options.port),
+                                        tcp::resolver::numeric_service | tcp::resolver::passive, ec);
+    if (ec || found.empty())
+        return Error{"cannot listen on " + where + ": not an address of this machine (" + ec.message() + ")",
+                     ErrorKind::system};
+    const tcp::endpoint endpoint = found.begin()->endpoint();
+    tcp::acceptor acceptor(impl->shared.io);
+    acceptor.open(endpoint.protocol(), ec);
+    if (!ec) acceptor.set_option(net::socket_base::reuse_address(true), ec);
+    if (!ec) acceptor.bind(endpoint, ec);
+    if (!ec) acceptor.listen(net::socket_base::max_listen_connections, ec);
+    if (ec)
+        return Error{"cannot listen on " + where + " (in use, or not an address of this machine: " + ec.message() + ")",
+                     ErrorKind::system};
+    impl->port = acceptor.local_endpoint().port();
+    impl->listener = std::make_shared<connection::Listener>(impl->shared, std::move(acceptor));
+    impl->listener->accept();
     return std::unique_ptr<HttpServer>(new HttpServer(std::move(impl)));
 }
 
@@ -111,10 +406,15 @@ int HttpServer::port() const {
     return impl_->port;
 }
 void HttpServer::run() {
-    impl_->http.listen_after_bind();
+    auto work = net::make_work_guard(impl_->shared.io);
+    std::vector<std::thread> others;
+    for (int i = 1; i < impl_->threads; ++i) others.emplace_back([this] { impl_->shared.io.run(); });
+    impl_->shared.io.run();
+    for (std::thread& t : others) t.join();
 }
 void HttpServer::stop() {
-    impl_->http.stop();
+    net::post(impl_->shared.io, [listener = impl_->listener] { listener->close(); });
+    impl_->shared.io.stop();
 }
 
 }  // namespace dtb::server

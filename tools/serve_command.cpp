@@ -56,11 +56,14 @@ int run_serve(const ServeOptions& o) {
 
 void add_serve_command(CLI::App& app, ServeOptions& o, std::function<int()>& action) {
     auto* cmd = app.add_subcommand("serve", "The explorer: a web page and a JSON API over the tables (docs/API.md)");
-    cmd->add_option("--tables", o.tables, "Folder with one table folder per variant (default data/tb)");
-    cmd->add_option("--host", o.host, "Address to listen on (default 127.0.0.1: this machine only)");
+    cmd->add_option("--tables", o.tables, "Folder with one table folder per variant (default data/tb)")
+        ->check(not_empty());
+    cmd->add_option("--host", o.host, "Address to listen on (default 127.0.0.1: this machine only)")
+        ->check(not_empty());
     cmd->add_option("--port", o.port, "Port (default 8080; 0: any free port, printed)")->check(integer_in(0, 65535));
     cmd->add_option("--threads", o.threads,
-                    "Connections served at once (default 0: 32; each keep-alive connection holds one)")
+                    "Threads answering requests (default 0: 8); a connection holds one only while its request is "
+                    "answered, never while a slow client sends or reads")
         ->check(integer_in(0, gen::kMaxThreads));
     cmd->add_option("--cache-mb", o.cache_mb, "Block cache per variant in MB (default 64)")
         ->check(integer_in(0, 1 << 20));

@@ -23,7 +23,7 @@ export function errorText(r) {
   if (r.ok) return '';
   const msg = r.data && r.data.error ? r.data.error : 'unknown error';
   if (r.status === 0) return msg;
-  const kind = { 400: 'bad input', 404: 'not found', 413: 'too large', 503: 'unavailable' }[r.status] || 'error';
+  const kind = { 400: 'bad input', 404: 'not found', 413: 'too large', 422: 'beyond the tables', 503: 'unavailable' }[r.status] || 'error';
   return `${kind} (${r.status}): ${msg}`;
 }
 
