@@ -183,3 +183,6 @@ class Tablebase:
     def adjudicate_pdn(
         self, text_or_path: str | bytes | os.PathLike[str], rules: _Rules = "fmjd", *, strict: bool = False
     ) -> dict[str, Any]: ...
+    def adjudicate_pdn_file(
+        self, path: str | bytes | os.PathLike[str], rules: _Rules = "fmjd", *, strict: bool = False
+    ) -> dict[str, Any]: ...

@@ -49,7 +49,9 @@ PyAdjudication adjudicate(const PyTablebase& self, const py::object& fen, const 
     const CountingRules rule_set = rules_arg(rules);
     for (const auto& [name, value] : {std::pair{"reversible", std::optional<int>(reversible)},
                                       std::pair{"endgame", endgame}, std::pair{"small", small}})
-        if (value && *value < 0) throw py::value_error(std::string(name) + " must be 0 or more");
+        if (value && (*value < 0 || *value > probe::kMaxCounterPlies))
+            throw py::value_error(std::string(name) + " must be a whole number from 0 to " +
+                                  std::to_string(probe::kMaxCounterPlies) + " (plies), not " + std::to_string(*value));
     const auto tb = self.tables();
     const Position p = position_arg(fen, self.variant());
     probe::Adjudication a;
@@ -75,36 +77,43 @@ PyAdjudication adjudicate(const PyTablebase& self, const py::object& fen, const 
     return out;
 }
 
-// The text of a PDN file: a path (str naming an existing file, or os.PathLike), else PDN text.
-std::string pdn_text(const py::object& text_or_path, std::string& source) {
-    const py::module_ os = py::module_::import("os");
-    bool is_path = py::isinstance(text_or_path, os.attr("PathLike"));
-    if (!is_path && py::isinstance<py::str>(text_or_path)) {
-        const std::string s = text_or_path.cast<std::string>();
-        is_path = s.find('\n') == std::string::npos && os.attr("path").attr("isfile")(text_or_path).cast<bool>();
-        if (!is_path) {
-            source = "the text";
-            return s;
-        }
-    }
-    if (py::isinstance<py::bytes>(text_or_path)) {
-        source = "the text";
-        return text_or_path.cast<std::string>();
-    }
-    if (!is_path) throw py::type_error("adjudicate_pdn takes PDN text (str or bytes) or a path");
-    source = os.attr("fspath")(text_or_path).cast<std::string>();
+// The bytes of a PDN file (str, bytes or os.PathLike path); FileNotFoundError when it is not there.
+std::string pdn_file(const py::object& path, std::string& source) {
+    const std::string name = path_arg(path, "the PDN file");
+    source = name;
     // Read as bytes, as the CLI does (tag text may be in a legacy encoding).
-    const py::object file = py::module_::import("builtins").attr("open")(text_or_path, "rb");
+    const py::object file = py::module_::import("builtins").attr("open")(py::bytes(name), "rb");
     const py::object data = file.attr("read")();
     file.attr("close")();
     return data.cast<std::string>();
 }
 
-py::object adjudicate_pdn(const PyTablebase& self, const py::object& text_or_path, const std::string& rules,
-                          bool strict) {
+// The PDN to judge: text (str or bytes) as it is, or the bytes of a file (os.PathLike, such as
+// pathlib.Path). A str is never taken for a file's name: adjudicate_pdn_file reads one.
+std::string pdn_text(const py::object& text_or_path, std::string& source) {
+    if (py::isinstance<py::bytes>(text_or_path)) {
+        source = "the text";
+        return text_or_path.cast<std::string>();
+    }
+    if (py::isinstance<py::str>(text_or_path)) {
+        source = "the text";
+        std::string text = text_arg(text_or_path, "the PDN text");
+        // A one-line str naming a file is most likely meant as that file: refused with the two
+        // ways to say so, rather than judged as PDN text or read on a guess.
+        if (text.find('\n') == std::string::npos && !text.empty() &&
+            py::module_::import("os").attr("path").attr("exists")(text_or_path).cast<bool>())
+            throw py::value_error("'" + text + "' is the name of a file, and adjudicate_pdn takes a str as PDN text: " +
+                                  "give pathlib.Path('" + text + "') or call adjudicate_pdn_file");
+        return text;
+    }
+    if (!py::hasattr(text_or_path, "__fspath__"))
+        throw py::type_error("adjudicate_pdn takes PDN text (str or bytes) or a pathlib.Path");
+    return pdn_file(text_or_path, source);
+}
+
+py::object judge_pdn(const PyTablebase& self, const std::string& text, const std::string& source,
+                     const std::string& rules, bool strict) {
     const CountingRules rule_set = rules_arg(rules);
-    std::string source;
-    const std::string text = pdn_text(text_or_path, source);
     const auto tb = self.tables();
     std::string dumped;
     std::string failed, bad;  // the first table failure, the first record that cannot be judged
@@ -112,6 +121,7 @@ py::object adjudicate_pdn(const PyTablebase& self, const py::object& text_or_pat
     {
         py::gil_scoped_release unlocked;
         games = read_pdn(text);
+        if (!holds_a_game(games)) games.clear();
         const probe::Adjudicator judge(*tb, rule_set);
         probe::GameTables tables;
         tables.international = &*tb;
@@ -127,12 +137,30 @@ py::object adjudicate_pdn(const PyTablebase& self, const py::object& text_or_pat
         // As the CLI prints it; text that is not UTF-8 (legacy tag encodings) is replaced.
         dumped = json::games_json(rules, games, checks).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     }
-    if (games.empty()) throw py::value_error("no game in " + source);
+    if (games.empty())
+        throw py::value_error("no game in " + source +
+                              (source == "the text"
+                                   ? " (a PDN text: tags and moves; to read a file, give a pathlib.Path "
+                                     "or call adjudicate_pdn_file)"
+                                   : ""));
     if (strict && !bad.empty()) throw py::value_error(bad);
     if (!failed.empty())
         raise_tables(failed.find("corrupt") != std::string::npos ? probe::Status::corrupt : probe::Status::missing,
                      failed);
     return py::module_::import("json").attr("loads")(dumped);
+}
+
+py::object adjudicate_pdn(const PyTablebase& self, const py::object& text_or_path, const std::string& rules,
+                          bool strict) {
+    std::string source;
+    const std::string text = pdn_text(text_or_path, source);
+    return judge_pdn(self, text, source, rules, strict);
+}
+
+py::object adjudicate_pdn_file(const PyTablebase& self, const py::object& path, const std::string& rules, bool strict) {
+    std::string source;
+    const std::string text = pdn_file(path, source);
+    return judge_pdn(self, text, source, rules, strict);
 }
 
 }  // namespace
@@ -192,11 +220,16 @@ void bind_adjudication(py::module_& m, TablebaseClass& c) {
           "class was entered; small: since the 5-move class was entered). Needs the rule tables of `dtb gen`.")
         .def("adjudicate_pdn", &adjudicate_pdn, py::arg("text_or_path"), py::arg("rules") = "fmjd", py::kw_only(),
              py::arg("strict") = false,
-             "Every game of a PDN file (a path, or the PDN text) replayed and judged: a dict with the fields of "
+             "Every game of a PDN text (str or bytes; a pathlib.Path reads that file) replayed and judged: a dict "
+             "with the fields of "
              "`dtb adjudicate --pdn --json` ({'rules', 'games': [...]}). Records that cannot be judged (a syntax "
              "error, a bad FEN, another variant) are reported in their game (judged False, problems), or raise "
              "ValueError with the reader's message when strict; ValueError when the text holds no game; "
-             "TablesMissing / TableCorrupt when the tables fail a game.");
+             "TablesMissing / TableCorrupt when the tables fail a game.")
+        .def("adjudicate_pdn_file", &adjudicate_pdn_file, py::arg("path"), py::arg("rules") = "fmjd", py::kw_only(),
+             py::arg("strict") = false,
+             "adjudicate_pdn of the PDN file at `path` (str, bytes or os.PathLike); FileNotFoundError when it is "
+             "not there.");
 }
 
 }  // namespace dtb::python

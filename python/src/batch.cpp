@@ -87,6 +87,9 @@ std::optional<Failure> probe_all(const probe::Tablebase& tb, const Batch& b, std
 
 py::array_t<std::int8_t> probe_many(const PyTablebase& self, const py::iterable& fens, std::optional<int> missing) {
     if (missing && (*missing < -128 || *missing > 127)) throw py::value_error("missing must fit in an int8");
+    // A str is iterable (by character): one FEN given alone is a mistake, not 40 FENs.
+    if (py::isinstance<py::str>(fens) || py::isinstance<py::bytes>(fens))
+        throw py::type_error("probe_many takes an iterable of FENs or Positions, not one str (use probe() for one)");
     const auto tb = self.tables();
     const Batch batch = collect(fens, self.variant());
     py::array_t<std::int8_t> out(static_cast<py::ssize_t>(batch.given.size()));

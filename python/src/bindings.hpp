@@ -36,6 +36,12 @@ py::object distance_object(Wdl w, int plies);
 VariantId variant_arg(std::string_view name);  // ValueError unless "international" / "turkish"
 // Names: dtb::variant_name (rules/variant.hpp).
 
+// values.cpp: a str as UTF-8 (ValueError naming `what` for text that has no UTF-8 form, such as a
+// lone surrogate); a path (str, bytes or os.PathLike) as the file system's bytes (ValueError for
+// a NUL, which no path holds).
+std::string text_arg(py::handle text, const char* what);
+std::string path_arg(py::handle path, const char* what);
+
 // position.cpp: Position, Move, perft.
 struct PyPosition {
     VariantId variant = VariantId::international;

@@ -99,7 +99,7 @@ std::string fen_of(const Position& p, VariantId variant) {
 
 Position position_arg(py::handle fen_or_position, VariantId variant) {
     if (py::isinstance<py::str>(fen_or_position))
-        return parse_fen_or_raise(fen_or_position.cast<std::string>(), variant);
+        return parse_fen_or_raise(text_arg(fen_or_position, "the FEN"), variant);
     if (py::detail::make_caster<PyPosition> caster; caster.load(fen_or_position, false)) {
         const PyPosition& p = py::detail::cast_op<const PyPosition&>(caster);
         if (p.variant != variant)

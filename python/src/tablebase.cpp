@@ -37,12 +37,11 @@ py::object json_object(const std::string& text) {
 }
 
 std::vector<std::string> directories_arg(const py::object& path) {
-    const py::object fspath = py::module_::import("os").attr("fspath");
     std::vector<std::string> dirs;
-    if (py::isinstance<py::str>(path) || py::hasattr(path, "__fspath__"))
-        dirs.push_back(fspath(path).cast<std::string>());
+    if (py::isinstance<py::str>(path) || py::isinstance<py::bytes>(path) || py::hasattr(path, "__fspath__"))
+        dirs.push_back(path_arg(path, "the tables folder"));
     else
-        for (py::handle h : path) dirs.push_back(fspath(h).cast<std::string>());
+        for (py::handle h : path) dirs.push_back(path_arg(h, "a tables folder"));
     if (dirs.empty()) throw py::value_error("Tablebase: no folder given");
     return dirs;
 }

@@ -61,4 +61,34 @@ VariantId variant_arg(std::string_view name) {
     throw py::value_error("variant must be 'international' or 'turkish', not '" + std::string(name) + "'");
 }
 
+std::string text_arg(py::handle text, const char* what) {
+    if (!py::isinstance<py::str>(text)) throw py::type_error(std::string(what) + " must be a str");
+    Py_ssize_t size = 0;
+    const char* utf8 = PyUnicode_AsUTF8AndSize(text.ptr(), &size);
+    if (!utf8) {
+        PyErr_Clear();
+        throw py::value_error(std::string(what) +
+                              " is not valid text (it holds a lone surrogate, which has no UTF-8 form)");
+    }
+    return std::string(utf8, static_cast<std::size_t>(size));
+}
+
+std::string path_arg(py::handle path, const char* what) {
+    const py::module_ os = py::module_::import("os");
+    if (!py::isinstance<py::str>(path) && !py::isinstance<py::bytes>(path) && !py::hasattr(path, "__fspath__"))
+        throw py::type_error(std::string(what) + " must be a path (str, bytes or os.PathLike)");
+    // os.fsencode: the bytes the file system sees, with undecodable names kept (surrogateescape).
+    py::object encoded;
+    try {
+        encoded = os.attr("fsencode")(path);
+    } catch (py::error_already_set& e) {
+        if (!e.matches(PyExc_UnicodeError)) throw;
+        throw py::value_error(std::string(what) + " is not a valid path (it holds text with no encoding here)");
+    }
+    std::string bytes = encoded.cast<std::string>();
+    if (bytes.find('\0') != std::string::npos) throw py::value_error(std::string(what) + " holds a NUL character");
+    if (bytes.empty()) throw py::value_error(std::string(what) + " is empty");
+    return bytes;
+}
+
 }  // namespace dtb::python

@@ -52,7 +52,8 @@ def test_adjudicate_pdn_equals_cli(tables, cli, rules):
     want = cli(["adjudicate", "--db", folder, "--json", "--pdn", PDN, "--rules", rules], expected_exit=1)[0]
     with dtb.Tablebase(folder) as tb:
         assert tb.adjudicate_pdn(PDN, rules=rules) == want
-        assert tb.adjudicate_pdn(str(PDN), rules=rules) == want
+        assert tb.adjudicate_pdn_file(str(PDN), rules=rules) == want
+        assert tb.adjudicate_pdn_file(PDN, rules=rules) == want
         assert tb.adjudicate_pdn(PDN.read_text(), rules=rules) == want
         assert tb.adjudicate_pdn(PDN.read_bytes(), rules=rules) == want
 
@@ -73,3 +74,8 @@ def test_adjudicate_pdn_bad_records(tables, cli, tmp_path):
             tb.adjudicate_pdn("")
         with pytest.raises(FileNotFoundError):
             tb.adjudicate_pdn(tmp_path / "absent.pdn")
+        with pytest.raises(FileNotFoundError):
+            tb.adjudicate_pdn_file(str(tmp_path / "absent.pdn"))
+        # A str is PDN text, never a file's name: no guess from what exists on disk.
+        with pytest.raises(ValueError, match="pathlib.Path"):
+            tb.adjudicate_pdn(str(pdn))

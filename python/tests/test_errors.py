@@ -22,7 +22,7 @@ def test_bad_input(tables):
             tb.wdl(42)
         with pytest.raises(ValueError, match="rules must be"):
             tb.adjudicate("W:WK2,6:BK50", rules="fide")
-        with pytest.raises(ValueError, match="reversible must be 0 or more"):
+        with pytest.raises(ValueError, match="reversible must be a whole number from 0"):
             tb.adjudicate("W:WK2,6:BK50", reversible=-1)
         with pytest.raises(ValueError, match="missing must fit"):
             tb.probe_many([], missing=1000)
@@ -83,3 +83,30 @@ def test_closed_handle(tables):
     with pytest.raises(ValueError, match="closed"):
         tb.wdl("W:WK1:BK50")
     tb.close()  # twice is fine
+
+
+def test_hostile_arguments(tables, tmp_path):
+    import pathlib
+    folder = tables["international"]
+    with dtb.Tablebase(folder) as tb:
+        # A lone surrogate has no UTF-8 form: ValueError, not a crash or a TypeError.
+        with pytest.raises(ValueError, match="surrogate"):
+            tb.probe("W:WK2,6:BK50\udc80")
+        # One str where an iterable of FENs belongs: TypeError, not 12 one-letter FENs.
+        with pytest.raises(TypeError, match="not one str"):
+            tb.probe_many("W:WK2,6:BK50")
+        # Counters beyond the CLI's limits.
+        with pytest.raises(ValueError, match="whole number from 0"):
+            tb.adjudicate("W:WK2,6:BK50", reversible=10**6 + 1)
+        with pytest.raises(ValueError, match="whole number from 0"):
+            tb.adjudicate("W:WK2,6:BK50", endgame=-1)
+    # A NUL in a path.
+    with pytest.raises(ValueError, match="NUL"):
+        dtb.Tablebase(str(folder) + "\0/x")
+    # A dangling symbolic link is a folder without tables.
+    link = tmp_path / "dangling"
+    link.symlink_to(tmp_path / "nowhere")
+    with pytest.raises(dtb.TablesMissing):
+        dtb.Tablebase(link)
+    with pytest.raises(dtb.TablesMissing):
+        dtb.Tablebase(pathlib.Path(tmp_path / "absent"))
