@@ -16,6 +16,7 @@
 #include "dtb/gen/pair_worker.hpp"
 #include "dtb/gen/run_progress.hpp"
 #include "dtb/gen/run_request.hpp"
+#include "dtb/probe/folder_variant.hpp"
 
 namespace dtb::gen {
 
@@ -96,6 +97,14 @@ class Driver {
 }  // namespace
 
 Expected<FolderLock> open_run_folder(const GenerateOptions& o, const GenerateEvents& e) {
+    if (o.out_dir.empty()) return Error{"the output folder is empty: name a folder", ErrorKind::bad_input};
+    // A folder of the other variant's tables is never written over: its smaller tables would be
+    // replaced while the larger ones that depend on them stay.
+    if (const auto held = format::folder_variant(o.out_dir); held && *held != o.variant)
+        return Error{o.out_dir.string() + " holds " + std::string(variant_name(*held)) + " tables; " +
+                         std::string(variant_name(o.variant)) + " tables go to a folder of their own (--out data/tb/" +
+                         std::string(variant_name(o.variant)) + ", the default)",
+                     ErrorKind::bad_input};
     std::error_code ec;
     if (std::filesystem::exists(o.out_dir, ec) && !std::filesystem::is_directory(o.out_dir, ec))
         return Error{o.out_dir.string() + " is not a folder", ErrorKind::bad_input};

@@ -62,6 +62,16 @@ struct PdnGame {
     static char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 };
 
+// Whether a record of a PDN text is a game: it has a move or a result. A text whose records are
+// all of tags only, or of stray text (a run of '['), holds no game: every front end says so (bad
+// input) instead of judging it. Among games, a record of tags only stays an empty game.
+inline bool is_game(const PdnGame& g) {
+    return !g.moves.empty() || !g.result_token.empty();
+}
+inline bool holds_a_game(const std::vector<PdnGame>& records) {
+    return std::any_of(records.begin(), records.end(), [](const PdnGame& g) { return is_game(g); });
+}
+
 // The result a token stands for; nullopt when it is not a result token.
 inline std::optional<PdnResult> parse_pdn_result(std::string_view token) {
     if (token == "2-0" || token == "1-0") return PdnResult::white_wins;

@@ -25,7 +25,8 @@
 //   % ...                an escape line: '%' first (after blanks) on its line
 //   ( ... )              a variation, nested to any depth, skipped with everything inside
 //   $12                  a NAG, skipped; ! ? !! ?! alone too
-// Line ends LF, CRLF or CR; a UTF-8 byte order mark is skipped.
+// Line ends LF, CRLF or CR; a UTF-8 byte order mark is skipped; a text with a UTF-16 byte order
+// mark is decoded first.
 // Games: a game ends at its result token, where a tag section follows its moves (or repeats a
 // tag of a game without moves: an empty game), or at the end of the text. A result with neither
 // tags nor moves before it makes no game (PDN 3.0 also uses a lone '*' as a game separator).
@@ -461,6 +462,8 @@ class Reader {
 
 // Every game of a PDN file, in file order (see the head of this file).
 inline std::vector<PdnGame> read_pdn(std::string_view text) {
+    std::string decoded;
+    if (pdn_detail::decode_utf16(text, decoded)) text = decoded;
     std::string normalized;
     if (pdn_detail::normalize_line_ends(text, normalized)) return pdn_detail::Reader(normalized).read();
     return pdn_detail::Reader(text).read();

@@ -133,6 +133,53 @@ inline std::string printable(std::string_view s, size_t limit = 40) {
 
 // The text with lone CR line ends (old Mac files) turned into LF; CRLF stays (CR is a blank).
 // Returns false, leaving `out` alone, when there is no lone CR: the text can be read as it is.
+// A text that starts with a UTF-16 byte order mark (FF FE little-endian, FE FF big-endian), as
+// Windows editors save "Unicode" files, decoded to UTF-8 into `out`; false for any other text. A
+// lone surrogate becomes U+FFFD; an odd last byte is dropped.
+inline bool decode_utf16(std::string_view text, std::string& out) {
+    if (text.size() < 2) return false;
+    const auto b0 = static_cast<unsigned char>(text[0]), b1 = static_cast<unsigned char>(text[1]);
+    const bool little = b0 == 0xFF && b1 == 0xFE, big = b0 == 0xFE && b1 == 0xFF;
+    if (!little && !big) return false;
+    const auto unit = [&](std::size_t i) -> unsigned {
+        const auto lo = static_cast<unsigned char>(text[little ? i : i + 1]);
+        const auto hi = static_cast<unsigned char>(text[little ? i + 1 : i]);
+        return hi << 8 | lo;
+    };
+    const auto put = [&](unsigned cp) {
+        if (cp < 0x80) {
+            out += static_cast<char>(cp);
+        } else if (cp < 0x800) {
+            out += static_cast<char>(0xC0 | cp >> 6);
+            out += static_cast<char>(0x80 | (cp & 0x3F));
+        } else if (cp < 0x10000) {
+            out += static_cast<char>(0xE0 | cp >> 12);
+            out += static_cast<char>(0x80 | (cp >> 6 & 0x3F));
+            out += static_cast<char>(0x80 | (cp & 0x3F));
+        } else {
+            out += static_cast<char>(0xF0 | cp >> 18);
+            out += static_cast<char>(0x80 | (cp >> 12 & 0x3F));
+            out += static_cast<char>(0x80 | (cp >> 6 & 0x3F));
+            out += static_cast<char>(0x80 | (cp & 0x3F));
+        }
+    };
+    out.clear();
+    out.reserve(text.size() / 2 * 3 / 2);
+    for (std::size_t i = 2; i + 1 < text.size(); i += 2) {
+        const unsigned u = unit(i);
+        if (u >= 0xD800 && u < 0xDC00 && i + 3 < text.size()) {
+            const unsigned v = unit(i + 2);
+            if (v >= 0xDC00 && v < 0xE000) {
+                put(0x10000 + ((u - 0xD800) << 10) + (v - 0xDC00));
+                i += 2;
+                continue;
+            }
+        }
+        put(u >= 0xD800 && u < 0xE000 ? 0xFFFD : u);
+    }
+    return true;
+}
+
 inline bool normalize_line_ends(std::string_view text, std::string& out) {
     bool lone = false;
     for (size_t i = text.find('\r'); i != std::string_view::npos; i = text.find('\r', i + 1))

@@ -73,7 +73,7 @@ int run_adjudicate(const AdjudicateOptions& o) {
             return kExitBadInput;
         }
         games = read_pdn(*text);
-        if (games.empty()) {
+        if (!holds_a_game(games)) {
             print_error("adjudicate", "no game in " + o.pdn);
             return kExitBadInput;
         }
@@ -114,7 +114,8 @@ int run_adjudicate(const AdjudicateOptions& o) {
 void add_adjudicate_command(CLI::App& app, AdjudicateOptions& o, std::function<int()>& action) {
     auto* cmd = app.add_subcommand("adjudicate",
                                    "Result of a position or of PDN games under the counting rules (international)");
-    cmd->add_option("--db", o.db, "Folder of international tables with rule tables (default data/tb/international)");
+    cmd->add_option("--db", o.db, "Folder of international tables with rule tables (default data/tb/international)")
+        ->check(not_empty());
     cmd->add_option("--turkish-db", o.turkish_db,
                     "--pdn: folder of Turkish tables for Turkish games (default: turkish beside --db, "
                     "else data/tb/turkish)");

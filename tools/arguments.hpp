@@ -36,6 +36,14 @@ inline CLI::Validator integer_in(long long lo, long long hi) {
         "INT in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]", "integer_in");
 }
 
+// A folder or address option given as empty text: refused rather than read as "not given" (which
+// would quietly pick the default folder).
+inline CLI::Validator not_empty() {
+    return CLI::Validator(
+        [](std::string& text) -> std::string { return text.empty() ? "must not be empty" : std::string(); },
+        "not empty", "not_empty");
+}
+
 // --threads for every subcommand that runs in parallel: 0 (all cores) to gen::kMaxThreads.
 inline void add_threads_option(CLI::App* cmd, int& threads) {
     cmd->add_option("--threads", threads, "Threads (default 0: all cores; at most 1024)")

@@ -137,7 +137,7 @@ int run_gen(const GenOptions& o) {
 void add_gen_command(CLI::App& app, GenOptions& o, std::function<int()>& action) {
     auto* cmd = app.add_subcommand("gen", "Generate WDL, DTW and DTC tables up to N pieces");
     add_variant_and_pieces_options(cmd, o.variant, o.pieces);
-    cmd->add_option("--out", o.out, "Output folder (default data/tb/<variant>)");
+    cmd->add_option("--out", o.out, "Output folder (default data/tb/<variant>)")->check(not_empty());
     add_threads_option(cmd, o.threads);
     cmd->add_option("--only", o.only, "Generate only these slices (names like KKMvK)");
     cmd->add_option(

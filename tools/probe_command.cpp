@@ -136,7 +136,8 @@ int run_probe(const ProbeOptions& o) {
 void add_probe_command(CLI::App& app, ProbeOptions& o, std::function<int()>& action) {
     auto* cmd = app.add_subcommand("probe", "Value, moves and principal variation of positions");
     cmd->add_option("--db", o.db, "Table folder, searched in order when repeated (default data/tb/<variant>)")
-        ->allow_extra_args(false);
+        ->allow_extra_args(false)
+        ->check(not_empty());
     cmd->add_option("--variant", o.variant, "international or turkish (default: the folder's own)")
         ->check(CLI::IsMember({"international", "turkish"}))
         ->default_val("international");

@@ -80,7 +80,7 @@ int run_stats(const StatsOptions& o) {
 
 void add_stats_command(CLI::App& app, StatsOptions& o, std::function<int()>& action) {
     auto* cmd = app.add_subcommand("stats", "Value counts, longest wins and losses, and sizes, per slice");
-    cmd->add_option("--db", o.db, "Table folder (default data/tb/<variant>)");
+    cmd->add_option("--db", o.db, "Table folder (default data/tb/<variant>)")->check(not_empty());
     cmd->add_option("--variant", o.variant, "international or turkish (default: the folder's own)")
         ->check(CLI::IsMember({"international", "turkish"}))
         ->default_val("international");

@@ -52,7 +52,7 @@ int run_verify(const VerifyOptions& o) {
 
 void add_verify_command(CLI::App& app, VerifyOptions& o, std::function<int()>& action) {
     auto* cmd = app.add_subcommand("verify", "Check table checksums; with --full re-derive every value");
-    cmd->add_option("--db", o.db, "Table folder (default data/tb/<variant>)");
+    cmd->add_option("--db", o.db, "Table folder (default data/tb/<variant>)")->check(not_empty());
     cmd->add_option("--variant", o.variant, "international or turkish (default: the folder's own)")
         ->check(CLI::IsMember({"international", "turkish"}))
         ->default_val("international");
