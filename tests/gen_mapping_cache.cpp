@@ -126,7 +126,7 @@ TEST_CASE("while spilling, arrays of 4 MB and more are unnamed files in the fold
     MappingCache cache;
     cache.release();
     cache.release_files();
-    const test::TempDir temp("spill");
+    const dtb::test::TempDir temp("spill");
     const fs::path& dir = temp.path;
     const std::uint64_t spilled = cache.spilled_bytes();
     cache.spill_to(dir);
@@ -157,7 +157,7 @@ TEST_CASE("while spilling, arrays of 4 MB and more are unnamed files in the fold
 namespace {
 // A spill folder of this test's own, and a cache spilling into it.
 struct SpillFolder {
-    test::TempDir temp;
+    dtb::test::TempDir temp;
     std::filesystem::path dir = temp.path;
     MappingCache cache;
     explicit SpillFolder(const std::string& name) : temp(name) { cache.spill_to(dir); }
@@ -268,7 +268,7 @@ TEST_CASE("under a memory bound, what would pass it is mapped from files, fronti
     namespace fs = std::filesystem;
     MappingCache cache;
     cache.release();
-    const test::TempDir temp("bound");
+    const dtb::test::TempDir temp("bound");
     const fs::path& dir = temp.path;
     const std::uint64_t base = cache.anonymous_bytes();
     const std::uint64_t overflow = cache.overflow_bytes();

@@ -13,6 +13,8 @@ int main(int argc, char** argv) {
         return cli.app.exit(e);
     } catch (const CLI::CallForAllHelp& e) {
         return cli.app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return cli.app.exit(e);
     } catch (const CLI::ParseError& e) {
         cli.app.exit(e);
         return kExitBadInput;

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Every source file compiles on its own, not only inside a unity batch: each C++ source and header
+# changed since BASE (default: the previous commit), or every one with --all, is compiled alone
+# (-fsyntax-only) with the flags of its target in a build without unity batches. That build is
+# only configured (build-standalone/), never built. Exit 1 and the files that fail.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dir=${STANDALONE_DIR:-build-standalone}
+cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release -DCMAKE_UNITY_BUILD=OFF -DCMAKE_EXPORT_COMPILE_COMMANDS=ON \
+  >/dev/null
+# Files the configure step generates (the embedded page) are made by the build; make that one.
+cmake --build "$dir" --target dtb_explorer >/dev/null 2>&1 || true
+sources() { grep -E '\.(cpp|hpp)$' | grep -vE '^(fuzz/corpus|tests/data|tests/consumer_project|tests/probe_c_consumer)/' || true; }
+if [ "${1:-}" = "--all" ]; then
+  files=$(git ls-files | sources)
+else
+  base=${BASE:-HEAD~1}
+  if ! git rev-parse -q --verify "$base^{commit}" >/dev/null; then
+    files=$(git ls-files | sources)
+  else
+    files=$(git diff --name-only --diff-filter=d "$base" HEAD | sources)
+  fi
+fi
+if [ -z "$files" ]; then
+  echo "check-standalone: no C++ file changed"
+  exit 0
+fi
+# One compile command per file: a source's own; a header gets the flags of a source of its folder
+# (its module's target), compiled as C++ with nothing before it.
+echo "$files" | /usr/bin/python3 - "$dir/compile_commands.json" "$PWD" > "$dir/standalone-commands.txt" <<'PY'
+import json, os, shlex, sys
+entries = json.load(open(sys.argv[1]))
+root = sys.argv[2]
+by_file = {os.path.realpath(e["file"]): e for e in entries}
+by_dir = {}
+for e in entries:
+    by_dir.setdefault(os.path.dirname(os.path.realpath(e["file"])), e)
+def flags(e):
+    args = shlex.split(e["command"]) if "command" in e else list(e["arguments"])
+    out, skip = [], False
+    for a in args[1:]:
+        if skip:
+            skip = False
+            continue
+        if a in ("-o", "-c", "-MF", "-MT", "-MQ"):
+            skip = a != "-c"
+            continue
+        if a.endswith((".cpp", ".cxx", ".c")) and os.path.isabs(a) or a == e["file"]:
+            continue
+        if a in ("-MD", "-MMD"):
+            continue
+        out.append(a)
+    return args[0], out, e["directory"]
+for f in sys.stdin.read().split():
+    path = os.path.realpath(os.path.join(root, f))
+    e = by_file.get(path)
+    header = f.endswith(".hpp")
+    if e is None:
+        d = os.path.dirname(path)
+        while d.startswith(root) and d not in by_dir:
+            d = os.path.dirname(d)
+        e = by_dir.get(d)
+    if e is None:
+        print("skip\t" + f)
+        continue
+    cc, fl, cwd = flags(e)
+    cmd = [cc] + fl + ["-fsyntax-only"] + (["-x", "c++"] if header else []) + [path]
+    print(cwd + "\t" + f + "\t" + shlex.join(cmd))
+PY
+failed="$dir/standalone-failed.txt"
+: > "$failed"
+grep -v '^skip' "$dir/standalone-commands.txt" | tr '\n' '\0' |
+  xargs -0 -P "$(nproc)" -I{} bash -c '
+    IFS=$'"'"'\t'"'"' read -r cwd file cmd <<< "$1"
+    if ! (cd "$cwd" && eval "$cmd") > "$2.$$.log" 2>&1; then
+      { echo "== $file"; head -20 "$2.$$.log"; } >> "$2"
+    fi
+    rm -f "$2.$$.log"' _ {} "$failed"
+checked=$(grep -vc '^skip' "$dir/standalone-commands.txt" || true)
+if [ -s "$failed" ]; then
+  cat "$failed" >&2
+  echo "check-standalone: $(grep -c '^== ' "$failed") of $checked file(s) do not compile on their own" >&2
+  exit 1
+fi
+echo "check-standalone: $checked file(s) compile on their own"
