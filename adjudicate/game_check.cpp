@@ -277,11 +277,12 @@ void compare_result(const PdnGame& g, GameCheck& c, const std::optional<int>& dr
                     (c.rules == CountingRules::none ? std::string()
                                                     : " under the rules (theoretical: " + c.end.theoretical + ")");
         else
-            shown = "a forced win remains" + std::string(c.rules == CountingRules::none ? "" : " within the limits") +
-                    " at the end (ply " + std::to_string(c.plies) + "): " + proven +
-                    (c.end.plies >= 0 && c.end.theoretical == proven
-                         ? " (theoretically in " + std::to_string(c.end.plies) + " plies)"
-                         : "");
+            shown =
+                "a forced win remains" + std::string(c.rules == CountingRules::none ? "" : " within the limits") +
+                " at the end (ply " + std::to_string(c.plies) + "): " + proven +
+                (c.end.plies >= 0 && c.end.theoretical == proven
+                     ? " (theoretically in " + std::to_string(c.end.plies) + (c.end.plies == 1 ? " ply)" : " plies)")
+                     : "");
     }
     const std::string rec = recorded_result_text(recorded);
     if (recorded != PdnResult::unknown && !proven.empty() && rec != proven) {

@@ -3,6 +3,8 @@
 #include "dtb/probe/probe.hpp"
 
 #include <algorithm>
+#include <string>
+#include <string_view>
 
 #include "dtb/probe/probe_engine.hpp"
 
@@ -24,6 +26,32 @@ std::string_view to_string(Status s) {
     return "unknown";
 }
 
+// Move texts in the order of their square numbers ("2-7" before "11-6", "d3-d4" before
+// "d3-e3"): runs of digits compare as numbers, other characters as themselves.
+bool natural_less(const std::string& a, const std::string& b) {
+    std::size_t i = 0, j = 0;
+    while (i < a.size() && j < b.size()) {
+        const bool da = a[i] >= '0' && a[i] <= '9', db = b[j] >= '0' && b[j] <= '9';
+        if (da && db) {
+            std::size_t ei = i, ej = j;
+            while (ei < a.size() && a[ei] >= '0' && a[ei] <= '9') ++ei;
+            while (ej < b.size() && b[ej] >= '0' && b[ej] <= '9') ++ej;
+            const std::string_view na = std::string_view(a).substr(i, ei - i),
+                                   nb = std::string_view(b).substr(j, ej - j);
+            // Without leading zeros (square names have none), the shorter run is the smaller number.
+            if (na.size() != nb.size()) return na.size() < nb.size();
+            if (na != nb) return na < nb;
+            i = ei;
+            j = ej;
+            continue;
+        }
+        if (a[i] != b[j]) return a[i] < b[j];
+        ++i;
+        ++j;
+    }
+    return a.size() - i < b.size() - j;
+}
+
 bool better_move(const MoveValue& a, const MoveValue& b) {
     // Rank: wins first, then draws, then losses.
     const auto rank = [](Wdl w) { return w == Wdl::win ? 0 : w == Wdl::draw ? 1 : 2; };
@@ -35,7 +63,7 @@ bool better_move(const MoveValue& a, const MoveValue& b) {
         if (a.dtw != b.dtw) return a.dtw > b.dtw;
         if (a.dtc != b.dtc) return a.dtc > b.dtc;
     }
-    return a.text < b.text;
+    return natural_less(a.text, b.text);
 }
 
 Tablebase::Tablebase(std::unique_ptr<detail::Engine> engine) : engine_(std::move(engine)) {}

@@ -126,7 +126,8 @@ struct MoveValue {
 };
 
 // True when a is a better move than b for the side that plays them: wins by smaller DTW, then
-// draws, then losses by larger DTW; ties by DTC (wins: smaller; losses: larger), then notation.
+// draws, then losses by larger DTW; ties by DTC (wins: smaller; losses: larger), then by the
+// square numbers of the notation ("2-7" before "11-6").
 bool better_move(const MoveValue& a, const MoveValue& b);
 
 // A position's value, its moves best first and its principal variation (best moves to the end

@@ -2,6 +2,7 @@
 // 31-35 or K31-35 are accepted and a final '.' is ignored; on output the form is canonical: White
 // first, squares ascending (dense order), no ranges.
 #pragma once
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -22,6 +23,23 @@ inline std::string_view trim(std::string_view s) {
     return s;
 }
 }  // namespace fen_detail
+
+// The variant a FEN is written for, from how it names squares: a letter and a digit ("d4") is
+// Turkish, a number ("31") international; nullopt when it names no square of either kind (the
+// caller then says which flag decides).
+inline std::optional<VariantId> fen_variant(std::string_view text) {
+    // The first square named after the side to move: skip "W:" or "B:", then colour letters and
+    // the king mark.
+    const std::size_t colon = text.find(':');
+    if (colon == std::string_view::npos) return std::nullopt;
+    for (std::size_t i = colon + 1; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c >= '0' && c <= '9') return VariantId::international;
+        if (c >= 'a' && c <= 'h' && i + 1 < text.size() && text[i + 1] >= '1' && text[i + 1] <= '8')
+            return VariantId::turkish;
+    }
+    return std::nullopt;
+}
 
 template <class R>
 Expected<Position> parse_fen(std::string_view text) {

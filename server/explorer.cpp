@@ -9,6 +9,7 @@
 #include "dtb/adjudicate/game_check.hpp"
 #include "dtb/json/game_json.hpp"
 #include "dtb/json/probe_json.hpp"
+#include "dtb/probe/table_folders.hpp"
 #include "dtb/rules/fen.hpp"
 #include "dtb/rules/pdn.hpp"
 #include "dtb/rules/quote.hpp"
@@ -215,10 +216,8 @@ Response Explorer::probe_failure(const Variant& v, const Position& p, const prob
     const int pieces = std::popcount(p.occupied());
     const std::string name(variant_name(v.id));
     if (r.status == probe::Status::missing && pieces > v.largest_pieces)
-        return error_response(422, fen + ": beyond the tables: this server holds " + name + " tables up to " +
-                                       std::to_string(v.largest_pieces) + " pieces and the position has " +
-                                       std::to_string(pieces) + " (dtb gen --variant " + name + " --pieces " +
-                                       std::to_string(pieces) + " makes them)");
+        return error_response(422, fen + " (" + r.slice.name() +
+                                       "): " + probe::beyond_tables(v.id, "this server", v.largest_pieces, pieces));
     const int status = r.status == probe::Status::illegal ? 400 : 503;
     return error_response(status, fen + ": " + relative_names(v.tables->explain(r), v.folder, name));
 }

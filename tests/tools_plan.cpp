@@ -101,3 +101,41 @@ TEST_CASE("dtb plan: a memory that holds some pair on no node exits 2 naming it"
     // Enough for every pair, whole or by levels (MMMvKMM needs 17,977 MB whole).
     CHECK(run_dtb({"plan", "--pieces", "6", "--memory", "24"}).exit_code == 0);
 }
+
+TEST_CASE(
+    "dtb plan: without --memory, a cluster that this machine's memory cannot model is planned on the least "
+    "node that holds every pair",
+    "[plan]") {
+    const RunResult r = run_dtb({"plan", "--variant", "international", "--pieces", "7", "--nodes", "32", "--json"});
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.err.find("the least that does") != std::string::npos);
+    const auto j = nlohmann::json::parse(r.out);
+    const std::uint64_t mb = j["memory_mb"];
+    // The least: one GB less is refused with an explicit --memory.
+    const RunResult less =
+        run_dtb({"plan", "--pieces", "7", "--nodes", "32", "--memory", std::to_string(mb / 1024 - 1)});
+    CHECK(less.exit_code == 2);
+}
+
+TEST_CASE("dtb plan and gen: --memory takes sizes with units (16G, 1T, 512M), a bare number in its old unit",
+          "[plan]") {
+    const auto memory_of = [](const std::string& memory) {
+        const RunResult r = run_dtb({"plan", "--pieces", "5", "--memory", memory, "--json"});
+        INFO(memory << ": " << r.err);
+        REQUIRE(r.exit_code == 0);
+        return nlohmann::json::parse(r.out)["memory_mb"].get<std::uint64_t>();
+    };
+    CHECK(memory_of("64") == 64 * 1024);
+    CHECK(memory_of("64G") == 64 * 1024);
+    CHECK(memory_of("64GiB") == 64 * 1024);
+    CHECK(memory_of("1T") == 1024 * 1024);
+    CHECK(memory_of("65536M") == 64 * 1024);
+    for (const char* bad : {"512M", "12X", "1.5G", "G", "-4G", "0G"}) {
+        INFO(bad);
+        CHECK(run_dtb({"plan", "--pieces", "5", "--memory", bad}).exit_code == 2);
+        CHECK(run_dtb({"gen", "--pieces", "2", "--memory", bad == std::string("512M") ? "7X" : bad, "--out",
+                       "/nonexistent/never"})
+                  .exit_code == 2);
+    }
+}

@@ -58,8 +58,13 @@ int run_adjudicate(const AdjudicateOptions& o) {
         print_error("adjudicate", "--rules must be fmjd, ffjd or none");
         return kExitBadInput;
     }
-    if (o.fen.empty() == o.pdn.empty()) {
-        print_error("adjudicate", "give exactly one of --fen and --pdn");
+    if (!o.fen.empty() && !o.fen_argument.empty()) {
+        print_error("adjudicate", "give the position once: as --fen FEN or as FEN, not both");
+        return kExitBadInput;
+    }
+    const std::string fen = o.fen.empty() ? o.fen_argument : o.fen;
+    if (fen.empty() == o.pdn.empty()) {
+        print_error("adjudicate", "give exactly one of a position (FEN, or --fen FEN) and --pdn FILE");
         return kExitBadInput;
     }
     // The input is read before the tables are opened: malformed input is exit 2 whatever state
@@ -78,7 +83,7 @@ int run_adjudicate(const AdjudicateOptions& o) {
             return kExitBadInput;
         }
     } else {
-        auto parsed = parse_fen<International>(o.fen);
+        auto parsed = parse_fen<International>(fen);
         if (!parsed) {
             print_error("adjudicate", parsed.error());
             return kExitBadInput;
@@ -88,7 +93,7 @@ int run_adjudicate(const AdjudicateOptions& o) {
     probe::Options options;
     options.variant = VariantId::international;
     options.metrics = probe::kAllMetrics | probe::kRuleMetrics;
-    options.directories.emplace_back(table_folder(o.db, "international"));
+    options.directories.emplace_back(table_folder(o.db, o.tables, "international"));
     auto tb = probe::Tablebase::open(options);
     if (!tb) {
         print_error("adjudicate", tb.error());
@@ -102,7 +107,8 @@ int run_adjudicate(const AdjudicateOptions& o) {
     counters.small = o.small;
     const Adjudication a = judge.adjudicate(*p, counters);
     if (!a.ok()) {
-        print_error("adjudicate", tb->to_fen(*p) + ": " + tb->explain(a.status));
+        print_error("adjudicate",
+                    probe_failure_text(*tb, *p, a.status, VariantId::international, options.directories.front()));
         return a.status.status == probe::Status::illegal ? kExitBadInput : kExitTables;
     }
     print_position(*tb, *p, o, a);
@@ -114,21 +120,29 @@ int run_adjudicate(const AdjudicateOptions& o) {
 void add_adjudicate_command(CLI::App& app, AdjudicateOptions& o, std::function<int()>& action) {
     auto* cmd = app.add_subcommand("adjudicate",
                                    "Result of a position or of PDN games under the counting rules (international)");
-    cmd->add_option("--db", o.db, "Folder of international tables with rule tables (default data/tb/international)")
+    cmd->add_option("--db", o.db,
+                    "Folder of international tables with rule tables (default <tables root>/international)")
         ->check(not_empty());
+    add_tables_option(cmd, o.tables);
     cmd->add_option("--turkish-db", o.turkish_db,
                     "--pdn: folder of Turkish tables for Turkish games (default: turkish beside --db, "
-                    "else data/tb/turkish)");
+                    "else <tables root>/turkish)");
     cmd->add_option("--rules", o.rules, "fmjd (25/16/5-move rules), ffjd (25/16-move, 2K v K drawn) or none")
         ->default_val("fmjd");
     cmd->add_option("--fen", o.fen, "The position (PDN FEN, side to move first)");
+    cmd->add_option("fen", o.fen_argument, "The position, as --fen");
     cmd->add_option("--pdn", o.pdn, "A PDN file: every game is replayed and checked");
-    cmd->add_option("--reversible", o.reversible, "Plies since the last man move or capture")
+    // Counters are plies (half-moves: a move of each side is 2), as the rules' moves are counted
+    // by arbiters in moves of both sides: 25 moves = 50 plies. Each flag has a name after its rule.
+    cmd->add_option("--reversible,--25-move-plies", o.reversible,
+                    "25-move rule: plies since the last man move or capture (25 moves = 50 plies)")
         ->check(integer_in(0, probe::kMaxCounterPlies))
         ->default_val(0);
-    cmd->add_option("--endgame", o.endgame, "Plies since the 16-move class was entered")
+    cmd->add_option("--endgame,--16-move-plies", o.endgame,
+                    "16-move rule: plies since the 16-move class was entered (16 moves = 32 plies)")
         ->check(integer_in(0, probe::kMaxCounterPlies));
-    cmd->add_option("--small", o.small, "Plies since the 5-move class was entered (fmjd)")
+    cmd->add_option("--small,--5-move-plies", o.small,
+                    "5-move rule (fmjd): plies since the 5-move class was entered (5 moves = 10 plies)")
         ->check(integer_in(0, probe::kMaxCounterPlies));
     cmd->add_flag("--json", o.json, "JSON output (one object per position; for --pdn one object)");
     cmd->footer(

@@ -19,10 +19,11 @@ namespace dtb::tools {
 
 namespace {
 
-// The Turkish folder: --turkish-db, else "turkish" beside the --db folder, else data/tb/turkish.
+// The Turkish folder: --turkish-db, else "turkish" beside the --db folder, else the tables
+// root's turkish/.
 std::string turkish_folder(const AdjudicateOptions& o) {
     if (!o.turkish_db.empty()) return o.turkish_db;
-    if (o.db.empty()) return "data/tb/turkish";
+    if (o.db.empty()) return table_folder({}, o.tables, "turkish").string();
     std::filesystem::path db(o.db);
     if (!db.has_filename()) db = db.parent_path();  // "tb/international/"
     return (db.parent_path() / "turkish").string();

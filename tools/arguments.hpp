@@ -3,16 +3,22 @@
 // code of each kind of error (README.md, "Exit codes").
 #pragma once
 #include <CLI/CLI.hpp>
+#include <bit>
+#include <cctype>
 #include <cstdint>
 #include <filesystem>
 #include <iostream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "dtb/format/regular_file.hpp"
 #include "dtb/gen/generate.hpp"
 #include "dtb/probe/folder_variant.hpp"
+#include "dtb/probe/probe.hpp"
+#include "dtb/probe/table_folders.hpp"
 #include "dtb/rules/expected.hpp"
+#include "dtb/rules/fen.hpp"
 #include "dtb/rules/quote.hpp"
 #include "dtb/rules/variant.hpp"
 #include "dtb/rules/whole_number.hpp"
@@ -42,6 +48,45 @@ inline CLI::Validator not_empty() {
     return CLI::Validator(
         [](std::string& text) -> std::string { return text.empty() ? "must not be empty" : std::string(); },
         "not empty", "not_empty");
+}
+
+// A memory size: a whole number with an optional unit K, M, G or T (powers of 1024: "16G",
+// "512M", "1.5" is refused; "16GB" and "16GiB" too), a bare number being in `bare_unit_mb` (1: MB,
+// 1024: GB). Rewritten as a whole number of `out_unit_mb`, from 1 to `max_out`.
+inline CLI::Validator memory_size(std::uint64_t bare_unit_mb, std::uint64_t out_unit_mb, std::uint64_t max_out) {
+    return CLI::Validator(
+        [=](std::string& text) -> std::string {
+            std::string digits = text, unit;
+            while (!digits.empty() && !(digits.back() >= '0' && digits.back() <= '9')) {
+                unit.insert(unit.begin(), static_cast<char>(std::toupper(static_cast<unsigned char>(digits.back()))));
+                digits.pop_back();
+            }
+            if (unit.size() > 1 && (unit.substr(1) == "B" || unit.substr(1) == "IB")) unit.resize(1);
+            std::uint64_t unit_kb = 0;
+            if (unit.empty())
+                unit_kb = bare_unit_mb * 1024;
+            else if (unit == "K")
+                unit_kb = 1;
+            else if (unit == "M")
+                unit_kb = 1024;
+            else if (unit == "G")
+                unit_kb = 1024 * 1024;
+            else if (unit == "T")
+                unit_kb = std::uint64_t{1024} * 1024 * 1024;
+            const auto n =
+                is_whole_number_text(digits) ? parse_whole_number(digits, 0, std::int64_t{1} << 40) : std::nullopt;
+            if (!unit_kb || !n)
+                return quote_input(text, 24) + " is not a memory size (a whole number with K, M, G or T: 16G, 512M)";
+            const std::uint64_t kb = static_cast<std::uint64_t>(*n) * unit_kb, out_kb = out_unit_mb * 1024;
+            if (kb % out_kb != 0 && out_unit_mb > 1) return quote_input(text, 24) + " is not a whole number of GB";
+            const std::uint64_t out = kb / out_kb;
+            if (out < 1 || out > max_out)
+                return quote_input(text, 24) + " is out of range: 1 to " + std::to_string(max_out) +
+                       (out_unit_mb == 1 ? " MB" : " GB");
+            text = std::to_string(out);
+            return {};
+        },
+        "SIZE (16G, 512M; bare: " + std::string(bare_unit_mb == 1 ? "MB" : "GB") + ")", "memory_size");
 }
 
 // --threads for every subcommand that runs in parallel: 0 (all cores) to gen::kMaxThreads.
@@ -81,24 +126,52 @@ inline void print_error(std::string_view command, std::string_view message) {
     std::cerr << "dtb " << command << ": " << escape_text(message) << "\n" << std::flush;
 }
 
-// One variant's table folder: the one given (--db, --out), else data/tb/<variant>, where dtb gen
-// writes by default.
-inline std::filesystem::path table_folder(const std::string& given, std::string_view variant) {
-    return given.empty() ? std::filesystem::path("data/tb") / variant : std::filesystem::path(given);
+// Why a position could not be probed, for a user: beyond the tables (more pieces than the largest
+// slice in the folder) says how many the folder holds and which command makes more; anything else
+// is the probe library's explanation.
+inline std::string probe_failure_text(const probe::Tablebase& tb, const Position& p, const probe::Result& r,
+                                      VariantId variant, const std::filesystem::path& folder) {
+    const int pieces = std::popcount(p.occupied());
+    if (r.status == probe::Status::missing) {
+        const int largest = probe::largest_pieces_in(folder);
+        if (pieces > largest)
+            return tb.to_fen(p) + " (" + r.slice.name() +
+                   "): " + probe::beyond_tables(variant, folder.string(), largest, pieces);
+    }
+    return tb.to_fen(p) + ": " + tb.explain(r);
 }
 
-// The variant to read a table folder as: --variant when given; else the folder's own (its
-// tables' headers say it; the choice is said on stderr when it is not the default); else
-// international.
+// --tables: the tables root every command reads or writes one variant's folder of.
+inline void add_tables_option(CLI::App* cmd, std::string& tables) {
+    cmd->add_option("--tables", tables,
+                    "Tables root holding international/ and turkish/ (default $DTB_TABLES, else data/tb)")
+        ->check(not_empty());
+}
+
+// One variant's table folder: the one given (--db, --out), else <tables root>/<variant>, the root
+// being --tables, else $DTB_TABLES, else data/tb (probe/table_folders.hpp).
+inline std::filesystem::path table_folder(const std::string& given, const std::string& tables,
+                                          std::string_view variant) {
+    if (!given.empty()) return given;
+    return probe::tables_root(tables) / std::string(variant);
+}
+
+// The variant to read as: --variant when given; else the folder's own when --db names one (its
+// tables' headers say it); else the position's, from how its FEN names squares; else
+// international. A choice that is not the default is said on stderr.
 inline VariantId variant_for(std::string_view command, const std::string& variant, bool variant_given,
-                             const std::string& db) {
+                             const std::string& db, const std::vector<std::string>& fens = {}) {
     if (variant_given) return variant == "turkish" ? VariantId::turkish : VariantId::international;
-    if (!db.empty())
-        if (auto v = format::folder_variant(db); v && *v != VariantId::international) {
-            std::cerr << "dtb " << command << ": " << escape_text(db) << " holds " << variant_name(*v)
-                      << " tables: reading them as --variant " << variant_name(*v) << "\n";
+    if (!db.empty()) {
+        if (auto v = format::folder_variant(db); v) {
+            if (*v != VariantId::international)
+                std::cerr << "dtb " << command << ": " << escape_text(db) << " holds " << variant_name(*v)
+                          << " tables: reading them as --variant " << variant_name(*v) << "\n";
             return *v;
         }
+    }
+    for (const std::string& fen : fens)
+        if (const auto v = fen_variant(fen)) return *v;
     return VariantId::international;
 }
 

@@ -34,7 +34,8 @@ struct CommandLine {
         help->callback([this] {
             action = [this] {
                 if (help_topic.empty()) {
-                    std::cout << app.help();
+                    // app.help() would show the help of the subcommand parsed ("help" itself).
+                    std::cout << app.get_formatter()->make_help(&app, "dtb", CLI::AppFormatMode::Normal);
                     return 0;
                 }
                 for (const CLI::App* sub : app.get_subcommands({}))

@@ -30,6 +30,7 @@ struct GenOptions {
     std::string variant = "international";
     int pieces = 0;
     std::string out;
+    std::string tables;  // the tables root (--tables); out, when given, is the variant's folder
     int threads = 0;
     std::vector<std::string> only;
     std::uint64_t memory_mb = 0;
@@ -42,6 +43,7 @@ void add_gen_command(CLI::App& app, GenOptions& o, std::function<int()>& action)
 
 struct VerifyOptions {
     std::string db;
+    std::string tables;
     std::string variant = "international";
     bool variant_given = false;  // else the folder's own (tools/arguments.hpp)
     bool full = false;
@@ -54,16 +56,19 @@ void add_perft_command(CLI::App& app, PerftOptions& o, std::function<int()>& act
 
 struct ProbeOptions {
     std::vector<std::string> db;
+    std::string tables;
     std::string variant = "international";
     bool variant_given = false;  // else the folder's own (tools/arguments.hpp)
     bool json = false;
     std::size_t cache_mb = 64;
     std::vector<std::string> fens;
+    std::vector<std::string> fen_options;  // --fen FEN, as the positional FENs
 };
 void add_probe_command(CLI::App& app, ProbeOptions& o, std::function<int()>& action);
 
 struct StatsOptions {
     std::string db;
+    std::string tables;
     std::string variant = "international";
     bool variant_given = false;  // else the folder's own (tools/arguments.hpp)
     bool json = false;
@@ -73,9 +78,11 @@ void add_stats_command(CLI::App& app, StatsOptions& o, std::function<int()>& act
 
 struct AdjudicateOptions {
     std::string db;
+    std::string tables;
     std::string turkish_db;  // --pdn: Turkish games' tables (default: "turkish" beside --db)
     std::string rules = "fmjd";
     std::string fen;
+    std::string fen_argument;  // the FEN given without --fen
     std::string pdn;
     int reversible = 0;
     std::optional<int> endgame;
@@ -85,7 +92,7 @@ struct AdjudicateOptions {
 void add_adjudicate_command(CLI::App& app, AdjudicateOptions& o, std::function<int()>& action);
 
 struct ServeOptions {
-    std::string tables = "data/tb";
+    std::string tables;  // empty: $DTB_TABLES, else data/tb
     std::string host = "127.0.0.1";
     int port = 8080;
     int threads = 0;

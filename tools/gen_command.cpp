@@ -79,7 +79,7 @@ int run_gen(const GenOptions& o) {
     gen::GenerateOptions g;
     g.variant = o.variant == "turkish" ? VariantId::turkish : VariantId::international;
     g.max_pieces = o.pieces;
-    g.out_dir = table_folder(o.out, o.variant);
+    g.out_dir = table_folder(o.out, o.tables, o.variant);
     g.threads = o.threads;
     g.only = o.only;
     g.memory_mb = o.memory_mb;
@@ -137,15 +137,17 @@ int run_gen(const GenOptions& o) {
 void add_gen_command(CLI::App& app, GenOptions& o, std::function<int()>& action) {
     auto* cmd = app.add_subcommand("gen", "Generate WDL, DTW and DTC tables up to N pieces");
     add_variant_and_pieces_options(cmd, o.variant, o.pieces);
-    cmd->add_option("--out", o.out, "Output folder (default data/tb/<variant>)")->check(not_empty());
+    cmd->add_option("--out", o.out, "Output folder of the variant's tables (default <tables root>/<variant>)")
+        ->check(not_empty());
+    add_tables_option(cmd, o.tables);
     add_threads_option(cmd, o.threads);
     cmd->add_option("--only", o.only, "Generate only these slices (names like KKMvK)");
     cmd->add_option(
            "--memory", o.memory_mb,
-           "Memory bound in MB (default: the machine's physical memory): an international pair with men that "
-           "would exceed it is solved by levels with its arrays spilled to files in the output folder; a slice "
-           "that cannot fit even so is refused (exit 2)")
-        ->check(integer_in(1, std::int64_t{1} << 30));
+           "Memory bound, as 16G or 4096M (a bare number is MB; default: the machine's physical memory): an "
+           "international pair with men that would exceed it is solved by levels with its arrays spilled to files "
+           "in the output folder; a slice that cannot fit even so is refused (exit 2)")
+        ->transform(memory_size(1, 1, std::uint64_t{1} << 30));
     cmd->add_flag("--spill", o.spill,
                   "Solve every international pair with men by levels with its arrays in files in the output folder, "
                   "as is done anyway for a pair that does not fit in memory");

@@ -84,6 +84,31 @@ int run_plan(const PlanOptions& o) {
     r.cores = o.cores ? o.cores : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     r.memory_mb = o.memory_gb ? o.memory_gb * 1024 : gen::MemoryBudget{}.bound_mb();
     auto plan = gen::make_plan(r);
+    if (!plan && o.memory_gb == 0) {
+        // No --memory and this machine's memory does not hold every pair: plan with the smallest
+        // node (whole GB) that does, and say so, instead of refusing the question.
+        std::uint64_t fits = 0;
+        for (std::uint64_t gb = 1; gb <= static_cast<std::uint64_t>(kMaxMemoryGb); gb *= 2) {
+            r.memory_mb = gb * 1024;
+            if (gen::make_plan(r)) {
+                fits = gb;
+                break;
+            }
+        }
+        if (fits) {
+            std::uint64_t lo = fits / 2, hi = fits;  // lo fails (or is 0), hi fits
+            while (hi - lo > 1) {
+                const std::uint64_t mid = lo + (hi - lo) / 2;
+                r.memory_mb = mid * 1024;
+                (gen::make_plan(r) ? hi : lo) = mid;
+            }
+            r.memory_mb = hi * 1024;
+            plan = gen::make_plan(r);
+            std::cerr << "dtb plan: this machine's memory (" << gen::MemoryBudget{}.bound_mb() / 1024
+                      << " GB) does not hold every pair; planned on nodes of " << hi
+                      << " GB, the least that does (--memory GB plans another size)\n";
+        }
+    }
     if (!plan) {
         print_error("plan", plan.error());
         return exit_code_of(plan.error_kind());
@@ -106,8 +131,10 @@ void add_plan_command(CLI::App& app, PlanOptions& o, std::function<int()>& actio
     cmd->add_option("--nodes", o.nodes, "Nodes (default 1)")->check(integer_in(1, gen::kMaxPlanNodes));
     cmd->add_option("--cores", o.cores, "Cores per node (default: this machine's)")
         ->check(integer_in(1, gen::kMaxThreads));
-    cmd->add_option("--memory", o.memory_gb, "Memory per node in GB of 1024 MB (default: this machine's)")
-        ->check(integer_in(1, kMaxMemoryGb));
+    cmd->add_option("--memory", o.memory_gb,
+                    "Memory per node, as 256G or 1T (a bare number is GB of 1024 MB; default: this machine's, or "
+                    "the least that holds every pair)")
+        ->transform(memory_size(1024, 1024, static_cast<std::uint64_t>(kMaxMemoryGb)));
     cmd->add_flag("--json", o.json, "One JSON object (keys: docs/CLI.md)");
     cmd->callback([&]() { action = [&]() { return run_plan(o); }; });
 }

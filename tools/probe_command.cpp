@@ -90,18 +90,25 @@ void print_json(const probe::Tablebase& tb, const Position& p, const probe::Anal
 
 int run_probe(const ProbeOptions& o) {
     probe::Options options;
-    options.variant = variant_for("probe", o.variant, o.variant_given, o.db.empty() ? std::string() : o.db.front());
+    std::vector<std::string> fens = o.fen_options;
+    fens.insert(fens.end(), o.fens.begin(), o.fens.end());
+    if (fens.empty()) {
+        print_error("probe", "give a position: dtb probe FEN (or --fen FEN)");
+        return kExitBadInput;
+    }
+    options.variant =
+        variant_for("probe", o.variant, o.variant_given, o.db.empty() ? std::string() : o.db.front(), fens);
     const std::string variant(variant_name(options.variant));
     options.cache_mb = o.cache_mb;
     if (o.db.empty())
-        options.directories.push_back(table_folder({}, variant));
+        options.directories.push_back(table_folder({}, o.tables, variant));
     else
         for (const std::string& d : o.db) options.directories.emplace_back(d);
     // The positions are read before the tables are opened: malformed input is exit 2 whatever
     // state the tables are in.
     int code = kExitOk;
     std::vector<Position> positions;
-    for (const std::string& fen : o.fens) {
+    for (const std::string& fen : fens) {
         auto p = with_variant(options.variant, [&](auto v) { return parse_fen<decltype(v)>(fen); });
         if (!p) {
             print_error("probe", p.error());
@@ -119,7 +126,7 @@ int run_probe(const ProbeOptions& o) {
     for (const Position& p : positions) {
         const probe::Analysis a = tb->analyse(p);
         if (!a.result.ok()) {
-            print_error("probe", tb->to_fen(p) + ": " + tb->explain(a.result));
+            print_error("probe", probe_failure_text(*tb, p, a.result, options.variant, options.directories.front()));
             if (code == kExitOk) code = exit_code_of(a.result.status);
             continue;
         }
@@ -135,17 +142,21 @@ int run_probe(const ProbeOptions& o) {
 
 void add_probe_command(CLI::App& app, ProbeOptions& o, std::function<int()>& action) {
     auto* cmd = app.add_subcommand("probe", "Value, moves and principal variation of positions");
-    cmd->add_option("--db", o.db, "Table folder, searched in order when repeated (default data/tb/<variant>)")
+    cmd->add_option("--db", o.db,
+                    "Table folder of one variant, searched in order when repeated (default <tables root>/<variant>)")
         ->allow_extra_args(false)
         ->check(not_empty());
-    cmd->add_option("--variant", o.variant, "international or turkish (default: the folder's own)")
-        ->check(CLI::IsMember({"international", "turkish"}))
-        ->default_val("international");
+    add_tables_option(cmd, o.tables);
+    cmd->add_option("--variant", o.variant,
+                    "international or turkish (default: the folder's own with --db, else the FEN's: squares a1-h8 "
+                    "are Turkish)")
+        ->check(CLI::IsMember({"international", "turkish"}));
     cmd->add_flag("--json", o.json, "One JSON object per position per line");
     cmd->add_option("--cache-mb", o.cache_mb, "Block cache budget in MB")
         ->check(integer_in(0, 1 << 30))
         ->default_val(64);
-    cmd->add_option("fen", o.fens, "Positions in PDN FEN (W:W31,K46:B1,K5)")->required();
+    cmd->add_option("fen", o.fens, "Positions in PDN FEN (W:W31,K46:B1,K5)");
+    cmd->add_option("--fen", o.fen_options, "A position, as the positional FENs (repeatable)")->allow_extra_args(false);
     cmd->footer(
         "Prints, per position: the value for the side to move with DTW and DTC (plies),\n"
         "every legal move best first with the result and distances of the side that\n"

@@ -15,7 +15,7 @@ namespace {
 
 int run_serve(const ServeOptions& o) {
     server::ExplorerOptions eo;
-    eo.tables = o.tables;
+    eo.tables = probe::tables_root(o.tables);
     eo.cache_mb = o.cache_mb;
     const server::Explorer explorer(eo);
     // SIGINT and SIGTERM are taken by a thread of their own (sigwait), so every thread the
@@ -56,7 +56,8 @@ int run_serve(const ServeOptions& o) {
 
 void add_serve_command(CLI::App& app, ServeOptions& o, std::function<int()>& action) {
     auto* cmd = app.add_subcommand("serve", "The explorer: a web page and a JSON API over the tables (docs/API.md)");
-    cmd->add_option("--tables", o.tables, "Folder with one table folder per variant (default data/tb)")
+    cmd->add_option("--tables", o.tables,
+                    "Tables root holding international/ and turkish/ (default $DTB_TABLES, else data/tb)")
         ->check(not_empty());
     cmd->add_option("--host", o.host, "Address to listen on (default 127.0.0.1: this machine only)")
         ->check(not_empty());

@@ -63,7 +63,7 @@ void print_text(const std::vector<verify::SliceStats>& stats, const std::string&
 
 template <class R>
 int run_stats(const StatsOptions& o) {
-    const std::filesystem::path dir = table_folder(o.db, R::kName);
+    const std::filesystem::path dir = table_folder(o.db, o.tables, R::kName);
     auto stats = verify::table_stats<R>(dir, o.threads);
     if (!stats) {
         print_error("stats", stats.error());
@@ -80,10 +80,10 @@ int run_stats(const StatsOptions& o) {
 
 void add_stats_command(CLI::App& app, StatsOptions& o, std::function<int()>& action) {
     auto* cmd = app.add_subcommand("stats", "Value counts, longest wins and losses, and sizes, per slice");
-    cmd->add_option("--db", o.db, "Table folder (default data/tb/<variant>)")->check(not_empty());
+    cmd->add_option("--db", o.db, "Table folder of one variant (default <tables root>/<variant>)")->check(not_empty());
+    add_tables_option(cmd, o.tables);
     cmd->add_option("--variant", o.variant, "international or turkish (default: the folder's own)")
-        ->check(CLI::IsMember({"international", "turkish"}))
-        ->default_val("international");
+        ->check(CLI::IsMember({"international", "turkish"}));
     cmd->add_flag("--json", o.json, "Print one JSON object");
     add_threads_option(cmd, o.threads);
     cmd->callback([&o, &action, cmd]() {

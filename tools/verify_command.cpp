@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <iostream>
 
@@ -18,7 +19,7 @@ namespace {
 template <class R>
 int run_verify(const VerifyOptions& o) {
     verify::VerifyRequest request;
-    request.dir = table_folder(o.db, R::kName);
+    request.dir = table_folder(o.db, o.tables, R::kName);
     request.full = o.full;
     request.threads = o.threads;
     const bool tty = isatty(2);
@@ -26,14 +27,29 @@ int run_verify(const VerifyOptions& o) {
     // Each finding printed at once, flushed: what was found stays on record if the run is cut short.
     if (!o.json)
         events.found = [](const verify::Finding& f) { std::cout << escape_text(verify::finding_line(f)) << std::endl; };
-    events.progress = [tty](const std::string& slice, verify::VerifyStage stage, std::uint64_t done,
-                            std::uint64_t total) {
-        if (stage == verify::VerifyStage::values)
-            std::fprintf(stderr, "%sverify %s %5.1f%%%s", tty ? "\r\033[K" : "", slice.c_str(),
-                         100.0 * static_cast<double>(done) / static_cast<double>(std::max<std::uint64_t>(total, 1)),
-                         tty ? "" : "\n");
-        else
+    // Each slice's share, and the whole run's with an estimate of the time left (from the rate
+    // since the first values were checked).
+    using Clock = std::chrono::steady_clock;
+    const Clock::time_point start = Clock::now();
+    std::uint64_t all_done = 0, all_total = 0;
+    events.overall = [&](std::uint64_t done, std::uint64_t total) {
+        all_done = done;
+        all_total = total;
+    };
+    events.progress = [&, tty](const std::string& slice, verify::VerifyStage stage, std::uint64_t done,
+                               std::uint64_t total) {
+        if (stage != verify::VerifyStage::values) {
             std::fprintf(stderr, "%sverify %s rule tables\n", tty ? "\r\033[K" : "", slice.c_str());
+            return;
+        }
+        const double secs = std::chrono::duration<double>(Clock::now() - start).count();
+        const double share = static_cast<double>(all_done) / static_cast<double>(std::max<std::uint64_t>(all_total, 1));
+        char eta[48] = "";
+        if (share > 0.001 && secs > 1) std::snprintf(eta, sizeof eta, ", ETA %.0f s", secs * (1 - share) / share);
+        std::fprintf(stderr, "%sverify %s %5.1f%%; all %5.1f%% of %.3g M entries%s%s", tty ? "\r\033[K" : "",
+                     slice.c_str(),
+                     100.0 * static_cast<double>(done) / static_cast<double>(std::max<std::uint64_t>(total, 1)),
+                     100.0 * share, static_cast<double>(all_total) / 1e6, eta, tty ? "" : "\n");
     };
     auto report = verify::verify_folder<R>(request, events);
     if (tty && o.full) std::cerr << "\r\033[K";
@@ -52,10 +68,10 @@ int run_verify(const VerifyOptions& o) {
 
 void add_verify_command(CLI::App& app, VerifyOptions& o, std::function<int()>& action) {
     auto* cmd = app.add_subcommand("verify", "Check table checksums; with --full re-derive every value");
-    cmd->add_option("--db", o.db, "Table folder (default data/tb/<variant>)")->check(not_empty());
+    cmd->add_option("--db", o.db, "Table folder of one variant (default <tables root>/<variant>)")->check(not_empty());
+    add_tables_option(cmd, o.tables);
     cmd->add_option("--variant", o.variant, "international or turkish (default: the folder's own)")
-        ->check(CLI::IsMember({"international", "turkish"}))
-        ->default_val("international");
+        ->check(CLI::IsMember({"international", "turkish"}));
     cmd->add_flag("--full", o.full, "Re-derive every stored value from its successors");
     cmd->add_flag("--json", o.json, "Print one JSON object");
     add_threads_option(cmd, o.threads);

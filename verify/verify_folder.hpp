@@ -39,6 +39,8 @@ struct VerifyEvents {
     // Each finding as it is made (the first 100 mismatches only), from one thread at a time.
     std::function<void(const Finding&)> found;
     std::function<void(const std::string& slice, VerifyStage stage, std::uint64_t done, std::uint64_t total)> progress;
+    // The whole --full run: entries of the values re-derived so far, of all its slices.
+    std::function<void(std::uint64_t done, std::uint64_t total)> overall;
 };
 
 // Mismatches kept in the report and told to events.found; the rest are only counted.
@@ -154,6 +156,8 @@ Expected<FolderReport> verify_folder(const VerifyRequest& request, const VerifyE
     }
     std::atomic<std::uint64_t> mismatches{0};
     FullTables<R> tables(dir, request.threads);
+    std::uint64_t all_entries = 0, entries_before = 0;
+    for (const Material& m : to_derive) all_entries += SliceIndex<R>(m).size();
     for (const Material& m : to_derive) {
         auto on_mismatch = [&](const Mismatch& x) {
             Finding f;
@@ -167,6 +171,7 @@ Expected<FolderReport> verify_folder(const VerifyRequest& request, const VerifyE
             findings.add_mismatch(std::move(f));
         };
         auto progress = [&](std::uint64_t done, std::uint64_t total) {
+            if (events.overall) events.overall(entries_before + done, all_entries);
             if (events.progress) events.progress(m.name(), VerifyStage::values, done, total);
         };
         const SliceIndex<R> index(m);
@@ -178,6 +183,7 @@ Expected<FolderReport> verify_folder(const VerifyRequest& request, const VerifyE
         }
         report.entries += *r;
         report.positions += index.num_positions();
+        entries_before += index.size();
     }
     if constexpr (R::kCountingRules) {
         static_assert(!SliceIndex<R>::kMirror, "rule entries are counted as positions");

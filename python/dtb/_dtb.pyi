@@ -155,7 +155,10 @@ class Adjudication:
 class Tablebase:
     """A folder (or folders, searched in order) of tables of one variant."""
     def __init__(
-        self, path: _PathLike | Sequence[_PathLike], variant: _Variant = "international", cache_mb: int = 64
+        self,
+        path: _PathLike | Sequence[_PathLike] | None = None,
+        variant: _Variant | None = None,
+        cache_mb: int = 64,
     ) -> None: ...
     def __enter__(self) -> Tablebase: ...
     def __exit__(self, *args: object) -> bool: ...

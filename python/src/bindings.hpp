@@ -7,6 +7,7 @@
 #include <pybind11/stl.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -56,7 +57,9 @@ std::string fen_of(const Position& p, VariantId variant);
 // GIL, so close() in one thread never pulls them from under a probe running in another.
 class PyTablebase {
   public:
-    PyTablebase(const py::object& path, const std::string& variant, std::size_t cache_mb);
+    // path: a variant's folder, a list of them, or a tables root (None: $DTB_TABLES, else data/tb);
+    // variant: None for the tables' own (a root's international/ unless said).
+    PyTablebase(const py::object& path, const std::optional<std::string>& variant, std::size_t cache_mb);
     std::shared_ptr<const probe::Tablebase> tables() const;  // ValueError once closed
     void close() { tb_.reset(); }
     bool closed() const { return !tb_; }

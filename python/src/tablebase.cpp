@@ -4,6 +4,8 @@
 #include <filesystem>
 
 #include "dtb/json/probe_json.hpp"
+#include "dtb/probe/folder_variant.hpp"
+#include "dtb/probe/table_folders.hpp"
 #include "src/bindings.hpp"
 
 namespace dtb::python {
@@ -84,8 +86,14 @@ probe::Result probe_one(const PyTablebase& self, const py::object& fen) {
 
 }  // namespace
 
-PyTablebase::PyTablebase(const py::object& path, const std::string& variant, std::size_t cache_mb)
-    : variant_(variant_arg(variant)), directories_(directories_arg(path)) {
+PyTablebase::PyTablebase(const py::object& path, const std::optional<std::string>& variant, std::size_t cache_mb)
+    : variant_(variant ? variant_arg(*variant) : VariantId::international),
+      directories_(path.is_none() ? std::vector<std::string>{probe::tables_root().string()} : directories_arg(path)) {
+    // A tables root stands for its variant's folder; a variant's folder says its variant.
+    for (std::string& d : directories_)
+        if (probe::is_tables_root(d)) d = probe::variant_folder(d, variant_).string();
+    if (!variant && directories_.size() == 1)
+        if (const auto held = format::folder_variant(directories_.front())) variant_ = *held;
     probe::Options options;
     options.variant = variant_;
     options.cache_mb = cache_mb;
@@ -152,10 +160,12 @@ TablebaseClass bind_tablebase(py::module_& m) {
     TablebaseClass c(m, "Tablebase",
                      "A folder (or folders, searched in order) of tables of one variant. Use as a context manager or "
                      "call close(). Safe to share between threads; probes release the GIL.");
-    c.def(py::init<const py::object&, const std::string&, std::size_t>(), py::arg("path"),
-          py::arg("variant") = "international", py::arg("cache_mb") = 64,
-          "Opens the tables in `path` (a folder, or a list of folders). Raises TablesMissing when a folder does not "
-          "exist or holds no table, ValueError for an unknown variant. Table files open on first use.")
+    c.def(py::init<const py::object&, const std::optional<std::string>&, std::size_t>(), py::arg("path") = py::none(),
+          py::arg("variant") = py::none(), py::arg("cache_mb") = 64,
+          "Opens the tables in `path`: one variant's folder, a list of folders, or a tables root holding "
+          "international/ and turkish/ (None: $DTB_TABLES, else data/tb). `variant` None: the folder's own (its "
+          "tables say it), international for a root. Raises TablesMissing when a folder does not exist or holds no "
+          "table, ValueError for an unknown variant. Table files open on first use.")
         .def("__enter__", [](py::object self) { return self; })
         .def("__exit__",
              [](PyTablebase& self, const py::args&) {
