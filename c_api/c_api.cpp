@@ -86,6 +86,13 @@ dtb::Bitboard from_dense(std::uint64_t dense) {
 
 }  // namespace
 
+namespace {
+// A distance as the C interface gives it: -1 for a draw (which has none) and for one not known.
+int distance_of(dtb::Wdl wdl, int plies) {
+    return wdl == dtb::Wdl::draw || plies < 0 ? -1 : plies;
+}
+}  // namespace
+
 extern "C" {
 
 int dtb_version(void) {
@@ -130,8 +137,10 @@ int dtb_open(const char* directories, int variant, unsigned cache_mb, unsigned f
         dtb::probe::Options o;
         o.variant = static_cast<dtb::VariantId>(variant);
         o.cache_mb = cache_mb;
-        o.metrics = flags & DTB_ALL;
-        if (flags & DTB_RULE_TABLES) o.metrics |= dtb::probe::kRuleMetrics;
+        o.metrics = flags & DTB_DISTANCES;
+        // Turkish draughts has no counting rules: DTB_RULE_TABLES (in DTB_ALL) asks nothing there.
+        if ((flags & DTB_RULE_TABLES) && o.variant == dtb::VariantId::international)
+            o.metrics |= dtb::probe::kRuleMetrics;
         std::string dirs = directories;
         for (std::size_t start = 0; start <= dirs.size();) {
             const std::size_t colon = std::min(dirs.find(':', start), dirs.size());
@@ -162,7 +171,7 @@ int dtb_probe_dtw(const dtb_tablebase* tb, const char* fen, int* wdl, int* dtw) 
     if (!wdl || !dtw) return fail(DTB_BAD_ARGUMENT, "NULL output pointer");
     return with_fen(tb, fen, [&](const dtb::Position& p) {
         const Result r = tb->tb.probe_dtw(p);
-        if (r.ok()) *wdl = static_cast<int>(r.wdl), *dtw = r.dtw;
+        if (r.ok()) *wdl = static_cast<int>(r.wdl), *dtw = distance_of(r.wdl, r.dtw);
         return code_of(tb, r);
     });
 }
@@ -171,7 +180,7 @@ int dtb_probe_dtc(const dtb_tablebase* tb, const char* fen, int* wdl, int* dtc) 
     if (!wdl || !dtc) return fail(DTB_BAD_ARGUMENT, "NULL output pointer");
     return with_fen(tb, fen, [&](const dtb::Position& p) {
         const Result r = tb->tb.probe_dtc(p);
-        if (r.ok()) *wdl = static_cast<int>(r.wdl), *dtc = r.dtc;
+        if (r.ok()) *wdl = static_cast<int>(r.wdl), *dtc = distance_of(r.wdl, r.dtc);
         return code_of(tb, r);
     });
 }
@@ -210,8 +219,8 @@ int dtb_probe_position(const dtb_tablebase* tb, const dtb_position* pos, unsigne
         dtb::Position p;
         if (!to_position(tb, pos, p)) return fail(DTB_ILLEGAL, "illegal position: a bit outside the board's squares");
         const auto access = (what & DTB_CACHE_ONLY) ? dtb::probe::Access::cache_only : dtb::probe::Access::load;
-        const Result r = tb->tb.probe(p, what & DTB_ALL, access);
-        if (r.ok()) *out = dtb_value{static_cast<int>(r.wdl), r.dtw, r.dtc};
+        const Result r = tb->tb.probe(p, what & DTB_DISTANCES, access);
+        if (r.ok()) *out = dtb_value{static_cast<int>(r.wdl), distance_of(r.wdl, r.dtw), distance_of(r.wdl, r.dtc)};
         return code_of(tb, r);
     });
 }
@@ -251,8 +260,8 @@ int dtb_best_move(const dtb_tablebase* tb, const char* fen, char* move, size_t s
         if (text.size() + 1 > size) return fail(DTB_BAD_ARGUMENT, "move text longer than the buffer");
         std::memcpy(move, text.c_str(), text.size() + 1);
         if (wdl) *wdl = static_cast<int>(r.wdl);
-        if (dtw) *dtw = r.dtw;
-        if (dtc) *dtc = r.dtc;
+        if (dtw) *dtw = distance_of(r.wdl, r.dtw);
+        if (dtc) *dtc = distance_of(r.wdl, r.dtc);
         return DTB_OK;
     });
 }

@@ -8,6 +8,7 @@
 #   include/dtb/{rules,index,format,probe,adjudicate}/*.hpp
 #   lib/libdtb_{format,probe,adjudicate,c_api}.a
 #   lib/cmake/dtb/               dtbConfig.cmake, dtbConfigVersion.cmake, dtbTargets*.cmake
+#   lib/pkgconfig/dtb.pc         the same library for pkg-config (C and C++ consumers)
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -47,6 +48,15 @@ if(TARGET dtb)
   install(TARGETS dtb RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
 install(EXPORT dtbTargets NAMESPACE dtb:: DESTINATION ${DTB_INSTALL_CMAKEDIR})
+# The build tree is a package too (CMAKE_PREFIX_PATH=<build>): its dtbConfig.cmake reads this.
+export(EXPORT dtbTargets NAMESPACE dtb:: FILE ${PROJECT_BINARY_DIR}/dtbTargets.cmake)
+
+# pkg-config (lib/pkgconfig/dtb.pc): cc app.c $(pkg-config --cflags --libs dtb).
+# Relocatable: the prefix is found from the file's own place, as `cmake --install --prefix` puts it.
+file(RELATIVE_PATH DTB_PC_TO_PREFIX ${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig ${CMAKE_INSTALL_PREFIX})
+string(REGEX REPLACE "/$" "" DTB_PC_TO_PREFIX "${DTB_PC_TO_PREFIX}")
+configure_file(${CMAKE_CURRENT_LIST_DIR}/dtb.pc.in ${PROJECT_BINARY_DIR}/dtb.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/dtb.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/dtbConfig.cmake.in
                               ${PROJECT_BINARY_DIR}/dtbConfig.cmake

@@ -63,9 +63,10 @@ enum {
     DTB_WDL = 1,
     DTB_DTW = 2,
     DTB_DTC = 4,
-    DTB_ALL = 7,
+    DTB_DISTANCES = 7, /* WDL, DTW and DTC */
     DTB_CACHE_ONLY = 8,
-    DTB_RULE_TABLES = 16 /* dtb_open: also the rule tables (.fmjd, .ffjd, .ffjd16) */
+    DTB_RULE_TABLES = 16, /* dtb_open: also the rule tables (.fmjd, .ffjd, .ffjd16; international) */
+    DTB_ALL = 23          /* dtb_open: every table (DTB_DISTANCES | DTB_RULE_TABLES); as `what`, DTB_DISTANCES */
 };
 
 /* Rule sets of the counting rules (international draughts, RULES.md 1). */
@@ -94,7 +95,7 @@ typedef struct dtb_position {
     int side_to_move; /* 0 White, 1 Black */
 } dtb_position;
 
-/* Values filled in by dtb_probe_position; a distance not asked for is -1. */
+/* Values filled in by dtb_probe_position; a distance not asked for, or of a draw, is -1. */
 typedef struct dtb_value {
     int wdl;
     int dtw;
@@ -118,7 +119,8 @@ const char* dtb_last_error(void);
 int dtb_open(const char* directories, int variant, unsigned cache_mb, unsigned flags, dtb_tablebase** out);
 void dtb_close(dtb_tablebase* tb);
 
-/* FEN forms, e.g. "W:WK2,6:BK50" or "B:Wd4:Bd6" (turkish). */
+/* FEN forms, e.g. "W:WK2,6:BK50" or "B:Wd4:Bd6" (turkish). wdl: DTB_LOSS, DTB_DRAW or DTB_WIN for the
+ * side to move; dtw, dtc: plies, -1 for a draw. */
 int dtb_probe_wdl(const dtb_tablebase* tb, const char* fen, int* wdl);
 int dtb_probe_dtw(const dtb_tablebase* tb, const char* fen, int* wdl, int* dtw);
 int dtb_probe_dtc(const dtb_tablebase* tb, const char* fen, int* wdl, int* dtc);

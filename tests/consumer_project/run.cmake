@@ -41,4 +41,23 @@ run_step("configure" ${CMAKE_COMMAND} -S "${CONSUMER_SOURCE_DIR}" -B "${WORK_DIR
 run_step("build" ${CMAKE_COMMAND} --build "${WORK_DIR}/build" -j2)
 run_step("run consumer" "${WORK_DIR}/build/consumer" "${TABLES}")
 run_step("run consumer_c" "${WORK_DIR}/build/consumer_c" "${TABLES}")
+# The same C program from a C-only CMake project, and built with pkg-config and the C compiler.
+run_step("configure the C-only project" ${CMAKE_COMMAND} -S "${CONSUMER_SOURCE_DIR}/c_only" -B "${WORK_DIR}/build-c"
+         -DCMAKE_BUILD_TYPE=Release "-DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix" -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF
+         "-DCMAKE_C_COMPILER=${C_COMPILER}")
+run_step("build the C-only project" ${CMAKE_COMMAND} --build "${WORK_DIR}/build-c")
+run_step("run consumer_c_only" "${WORK_DIR}/build-c/consumer_c_only" "${TABLES}")
+file(GLOB pc_dirs "${WORK_DIR}/prefix/lib*/pkgconfig" "${WORK_DIR}/prefix/lib/*/pkgconfig")
+if(NOT pc_dirs)
+  message(FATAL_ERROR "no dtb.pc installed under ${WORK_DIR}/prefix")
+endif()
+list(GET pc_dirs 0 pc_dir)
+execute_process(COMMAND ${CMAKE_COMMAND} -E env "PKG_CONFIG_PATH=${pc_dir}" pkg-config --cflags --libs dtb
+                RESULT_VARIABLE rc OUTPUT_VARIABLE pc_flags ERROR_VARIABLE pc_err OUTPUT_STRIP_TRAILING_WHITESPACE)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "pkg-config --cflags --libs dtb failed: ${pc_err}")
+endif()
+separate_arguments(pc_flags UNIX_COMMAND "${pc_flags}")
+run_step("build with pkg-config" "${C_COMPILER}" "${CONSUMER_SOURCE_DIR}/main.c" -o "${WORK_DIR}/consumer_pc" ${pc_flags})
+run_step("run consumer_pc" "${WORK_DIR}/consumer_pc" "${TABLES}")
 file(REMOVE_RECURSE "${WORK_DIR}")
