@@ -104,6 +104,8 @@ async function show(variant, fen, how = {}) {
   } else {
     S.error = errorText(r);
     if (!stale) message(`No analysis for this position: ${S.error}`);
+    // 400: the server read the FEN but no game can reach it (a man on its promotion row, ...).
+    if (r.status === 400) $('fen-input').setAttribute('aria-invalid', 'true');
   }
   document.body.dataset.state = stale ? 'invalid' : r.ok ? 'ready' : 'error';
   render();

@@ -462,6 +462,11 @@ def step_errors(page):
     page.wait_analysis(shown, "a good FEN after the malformed one")
     check(page.el("#fen-input").get_attribute("aria-invalid") is None and page.js("return document.body.dataset.stale") is None,
           "the marks of the malformed FEN stay after a good one")
+    # A FEN the page reads but the server refuses (400): no game reaches it.
+    page.load_fen("W:W1:B50")
+    page.wait(lambda: page.state() == "error" and "promotion row" in page.message(), "the server's reason for W:W1:B50")
+    check(page.el("#fen-input").get_attribute("aria-invalid") == "true", "the FEN box is not marked wrong after a 400")
+    print(f"  unreachable: {page.message()}")
     big = "W:WK46,K47,K48,K49:BK1,K2"  # 6 pieces: beyond 2-4 piece tables
     page.load_fen(big)
     page.wait(lambda: page.js("return document.body.dataset.fen") == big and page.state() == "error" and page.message(),
@@ -660,6 +665,13 @@ def step_turkish(page):
     files = sorted(e.text for e in page.els("#board .coord.file"))
     ranks = sorted(e.text for e in page.els("#board .coord.rank"))
     check(files == list("abcdefgh") and ranks == [str(n) for n in range(1, 9)], f"the coordinates a-h/1-8 are not shown: {files} {ranks}")
+    # The best line's PDN is a Turkish game (GameType 30) that the games route follows to its end.
+    if answer["pv"]:
+        text = page.el("#pv-export").get_attribute("data-pdn")
+        status, judged = get_json("api/v1/international/games", text.encode())
+        g = judged["games"][0] if status == 200 and judged.get("games") else {}
+        check('[GameType "30"]' in text and g.get("variant") == "turkish" and g.get("plies") == len(answer["pv"]) and g.get("consistent"),
+              f"the Turkish best line's PDN is not a consistent Turkish game: {status} {g.get('reason')}\n{text}")
     page.el("#show-names").click()
     page.wait(lambda: not page.els("#board .coord"), "the coordinates off")
     page.el("#show-names").click()
