@@ -322,6 +322,14 @@ def step_sticky(page, answer):
     page.el("body").send_keys(Keys.ARROW_LEFT)
     page.wait_analysis(answer["fen"], "one ply back after the tap")
     check(page.marked_squares() == [], f"the tapped move stays marked on the board after going back: {page.marked_squares()}")
+    # Hover styles only where a pointer hovers: a touch screen would keep a tapped button marked.
+    loose = page.js("""const out = [];
+      const walk = (rules, hover) => { for (const r of rules) {
+        if (r.cssRules && r.media) walk(r.cssRules, hover || /hover:\s*hover/.test(r.media.mediaText));
+        else if (r.selectorText && /:hover/.test(r.selectorText) && !hover) out.push(r.selectorText); } };
+      for (const sheet of document.styleSheets) walk(sheet.cssRules, false);
+      return out;""")
+    check(not loose, f"hover styles outside @media (hover: hover): {loose}")
     print(f"  no mark left after hovering, or tapping, {first['move']}")
 
 
