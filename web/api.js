@@ -22,8 +22,10 @@ export async function api(path, init) {
 export function errorText(r) {
   if (r.ok) return '';
   const msg = r.data && r.data.error ? r.data.error : 'unknown error';
-  if (r.status === 0) return msg;
-  const kind = { 400: 'bad input', 404: 'not found', 413: 'too large', 422: 'beyond the tables', 503: 'unavailable' }[r.status] || 'error';
+  // Beyond the tables: the server's sentence says how many pieces it holds and which command
+  // makes more; a status code would add nothing to it.
+  if (r.status === 0 || r.status === 422) return msg;
+  const kind = { 400: 'bad input', 404: 'not found', 413: 'too large', 503: 'unavailable' }[r.status] || 'error';
   return `${kind} (${r.status}): ${msg}`;
 }
 

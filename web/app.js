@@ -1,16 +1,17 @@
 // The explorer page: board, moves, principal variation, set-up, counting rules. docs/API.md.
 import { VARIANTS, parseFen, writeFen, drawBoard, squareFromPoint, svgPoint } from './board.js';
-import { api, errorText, probeUrl, counterQuery } from './api.js';
+import { api, errorText, probeUrl } from './api.js';
 import { initGames } from './game.js';
-
-const $ = (id) => document.getElementById(id);
-const WDL = { win: 'Win', draw: 'Draw', loss: 'Loss' };
-const SIDE = { W: 'White', B: 'Black' };
+import { DEFAULT_COUNTERS, detectVariant, hashOf, decode, fromLocation } from './url.js';
+import { pvPdn, pvFileName } from './pdn.js';
+import { $, WDL, SIDE, moveButton } from './dom.js';
+import { readCounters, writeCounters, showVerdict } from './rules.js';
 
 const S = {
   variant: 'international', fen: '', pos: null, answer: null, error: '',
-  line: [], cursor: 0, flipped: false, names: false, setup: false,
-  sel: null, via: [], preview: null, status: null, seq: 0, adjSeq: 0, lastFen: {},
+  line: [], cursor: 0, flipped: false, names: true, setup: false,
+  sel: null, via: [], preview: null, anim: null, status: null, seq: 0, lastFen: {},
+  pdnUrl: '',
 };
 
 // ---- messages ----
@@ -20,51 +21,30 @@ function message(text) {
   m.hidden = !text;
 }
 
-// ---- loading a position ----
-function detectVariant(text) {
-  const lists = String(text).trim().split(':').slice(1).map((l) => l.trim().slice(1));
-  const items = lists.join(',').split(',').map((x) => x.trim().replace(/^k/i, '')).filter((x) => x);
-  if (items.some((x) => /^[a-h][1-8]/i.test(x))) return 'turkish';
-  if (items.some((x) => /^\d/.test(x))) return 'international';
-  return null;
+// A note under the board about the last move tried there (an illegal one), cleared by the next.
+function moveNote(text) {
+  const m = $('move-note');
+  m.textContent = text || '';
+  m.hidden = !text;
 }
 
-// The URL's hash: #variant/FEN, then ?rules=&reversible=&endgame=&small= when the counters of an
-// international position are not the defaults (FMJD, 0, none, none): a shared link restores them.
-function hashOf(variant, fen, k) {
-  const extra = variant === 'international' && k && !isDefault(k) ? `?${counterQuery(k)}` : '';
-  return `#${variant}/${fen}${extra}`;
+// A FEN that cannot be read: the box is marked wrong, and the board and the move list, which
+// still show the previous position, are marked stale until a position is shown again.
+function invalidFen(why) {
+  const shown = S.fen ? ` The board still shows the previous position, ${S.fen}.` : '';
+  message(`FEN not understood: ${why}.${shown}`);
+  const box = $('fen-input');
+  box.setAttribute('aria-invalid', 'true');
+  $('fen-error').textContent = `Not a FEN of this variant: ${why}.${shown}`;
+  $('fen-error').hidden = false;
+  document.body.dataset.stale = 'true';
+  document.body.dataset.state = 'invalid';
 }
 
-// ---- counters (international) ----
-const DEFAULT_COUNTERS = { rules: 'fmjd', reversible: 0, endgame: null, small: null };
-function isDefault(k) {
-  return (k.rules || 'fmjd') === 'fmjd' && !Number(k.reversible) && (k.endgame ?? '') === '' && (k.small ?? '') === '';
-}
-// The counters the form holds: {rules, reversible, endgame, small} (null: not in force).
-function readCounters() {
-  const n = (id) => ($(id).value === '' ? null : Math.max(0, Math.floor(Number($(id).value)) || 0));
-  return { rules: $('rules').value || 'fmjd', reversible: n('reversible') ?? 0, endgame: n('endgame'), small: n('small') };
-}
-// Puts counters in the form (a rule set the server does not offer is left as it is).
-function writeCounters(k) {
-  if (!k) return;
-  if (k.rules && [...$('rules').options].some((o) => o.value === k.rules)) $('rules').value = k.rules;
-  $('reversible').value = String(k.reversible ?? 0);
-  $('endgame').value = k.endgame == null ? '' : String(k.endgame);
-  $('small').value = k.small == null ? '' : String(k.small);
-}
-// Counters from URL parameters (rules, reversible, endgame, small), or null when none is given.
-function countersFrom(params) {
-  if (!['rules', 'reversible', 'endgame', 'small'].some((n) => params.has(n))) return null;
-  const n = (name) => {
-    const v = params.get(name);
-    return v == null || v === '' || !/^\d{1,7}$/.test(v) ? null : Number(v);
-  };
-  return { rules: params.get('rules') || 'fmjd', reversible: n('reversible') ?? 0, endgame: n('endgame'), small: n('small') };
-}
-function decode(text) {
-  try { return decodeURIComponent(text); } catch { return text; }
+function clearInvalid() {
+  $('fen-input').removeAttribute('aria-invalid');
+  $('fen-error').hidden = true;
+  delete document.body.dataset.stale;
 }
 
 // Shows `fen` of `variant`: board, URL, then the API's answers. how.history: push|replace|none;
@@ -76,9 +56,11 @@ async function show(variant, fen, how = {}) {
   try {
     pos = parseFen(variant, fen);
   } catch (e) {
-    message(`FEN not understood: ${e.message}`);
+    invalidFen(e.message);
     return false;
   }
+  clearInvalid();
+  moveNote('');
   if (variant !== S.variant) {
     S.variant = variant;
     S.sel = null;
@@ -103,24 +85,31 @@ async function show(variant, fen, how = {}) {
   else if (h !== 'none') history.replaceState({ variant, fen: S.fen, counters }, '', url);
   $('fen-input').value = S.fen;
   syncVariantUi();
+  S.preview = null;
   S.answer = null;
   S.error = '';
   document.body.dataset.state = 'loading';
   document.body.dataset.fen = S.fen;
   render();
+  // The game panel marks the ply shown when the line is its game's (game.js).
+  document.dispatchEvent(new CustomEvent('dtb:shown', { detail: { owner: S.line.owner, cursor: S.cursor } }));
   const seq = ++S.seq;
   const r = await api(probeUrl(variant, S.fen, counters));
   if (seq !== S.seq) return false;
+  // A FEN typed wrong meanwhile keeps its message and the stale marks.
+  const stale = !!document.body.dataset.stale;
   if (r.ok) {
     S.answer = r.data;
-    message('');
+    if (!stale) message('');
   } else {
     S.error = errorText(r);
-    message(`No analysis for this position: ${S.error}`);
+    if (!stale) message(`No analysis for this position: ${S.error}`);
+    // 400: the server read the FEN but no game can reach it (a man on its promotion row, ...).
+    if (r.status === 400) $('fen-input').setAttribute('aria-invalid', 'true');
   }
-  document.body.dataset.state = r.ok ? 'ready' : 'error';
+  document.body.dataset.state = stale ? 'invalid' : r.ok ? 'ready' : 'error';
   render();
-  adjudicate();
+  showVerdict(S.variant, S.fen, S.pos.side, (text) => playMove(findMove(text)));
   return r.ok;
 }
 
@@ -150,8 +139,9 @@ function renderBoard() {
     variant: S.variant, pos: S.pos, flipped: S.flipped, names: S.names, selected: S.sel,
     targets: S.sel ? new Set(candidates().map((m) => lastOf(m.path))) : null,
     via: new Set(S.via), origins,
-    last: S.preview || (entry && entry.path) || null,
+    last: S.preview || (entry && entry.path) || null, anim: S.anim,
   });
+  S.anim = null;
   const pieces = [...S.pos.pieces].map(([sq, p]) => `${p[0] === 'w' ? 'white' : 'black'} ${p[1] === 'k' ? 'king' : 'man'} ${sq}`);
   $('board').setAttribute('aria-label', `${VARIANTS[S.variant].label} board, ${SIDE[S.pos.side]} to move: ${pieces.join(', ') || 'empty'}`);
 }
@@ -182,6 +172,7 @@ function renderAnalysis() {
   table.dataset.counters = k ? `${k.reversible}/${k.endgame ?? ''}/${k.small ?? ''}` : '';
   const body = $('moves-body');
   body.replaceChildren();
+  S.preview = null;
   for (const m of moves()) {
     const tr = document.createElement('tr');
     tr.className = `wdl-${m.wdl}`;
@@ -192,8 +183,10 @@ function renderAnalysis() {
     b.textContent = m.move;
     b.setAttribute('aria-label', `Play ${m.move}: ${valueText(m.wdl, m.dtw, m.dtc)}`);
     b.addEventListener('click', () => playMove(m));
-    tr.addEventListener('mouseenter', () => { S.preview = m.path || null; renderBoard(); });
-    tr.addEventListener('mouseleave', () => { S.preview = null; renderBoard(); });
+    // A mouse over a row shows the move on the board; a touch is a tap, not a hover: it would
+    // leave the mark behind, as a row replaced by the next answer never sees the pointer leave.
+    tr.addEventListener('pointerenter', (e) => { if (e.pointerType === 'mouse') { S.preview = m.path || null; renderBoard(); } });
+    tr.addEventListener('pointerleave', (e) => { if (e.pointerType === 'mouse' && S.preview) { S.preview = null; renderBoard(); } });
     const notes = [];
     if (m.captures) notes.push(`captures ${m.captures}`);
     if (m.promotes) notes.push('promotes');
@@ -207,16 +200,6 @@ function renderAnalysis() {
     body.appendChild(tr);
   }
   renderLine();
-}
-
-function moveButton(text, onclick, attrs = {}) {
-  const b = document.createElement('button');
-  b.type = 'button';
-  b.className = 'link';
-  b.textContent = text;
-  for (const [k, v] of Object.entries(attrs)) b.setAttribute(k, v);
-  b.addEventListener('click', onclick);
-  return b;
 }
 
 function renderLine() {
@@ -242,9 +225,38 @@ function renderLine() {
       pv.append(' ');
     });
   }
+  renderPvExport(list);
   $('nav-back').disabled = $('nav-start').disabled = S.cursor === 0;
   $('nav-forward').disabled = !(S.cursor < S.line.length - 1 || list.length);
   $('nav-end').disabled = !list.length;
+}
+
+// The best line as a PDN game: a copy button and a download link (a Blob URL, renewed with the
+// line).
+function renderPvExport(list) {
+  const box = $('pv-export');
+  if (S.pdnUrl) { URL.revokeObjectURL(S.pdnUrl); S.pdnUrl = ''; }
+  box.hidden = !list.length;
+  const a = $('pv-download');
+  if (!list.length) { a.removeAttribute('href'); box.dataset.pdn = ''; return; }
+  const text = pvPdn(S.variant, S.fen, list, S.answer.wdl);
+  box.dataset.pdn = text;
+  S.pdnUrl = URL.createObjectURL(new Blob([text], { type: 'application/x-draughts-pdn' }));
+  a.href = S.pdnUrl;
+  a.download = pvFileName(S.variant, S.fen);
+}
+
+async function copyPv() {
+  const text = $('pv-export').dataset.pdn;
+  if (!text) return;
+  const b = $('pv-copy');
+  try {
+    await navigator.clipboard.writeText(text);
+    b.textContent = 'Copied';
+  } catch {
+    b.textContent = 'Copy failed: use the download';
+  }
+  setTimeout(() => { b.textContent = 'Copy PDN'; }, 1500);
 }
 
 function render() {
@@ -259,12 +271,14 @@ function playMove(m) {
     return Promise.resolve(false);
   }
   const next = S.line[S.cursor + 1];
+  S.anim = m.path || null;
   // The counters after the move, as the server gives them (the probe asked with counters).
   const counters = m.counters ? { ...m.counters, rules: (S.answer && S.answer.rules) || readCounters().rules } : null;
   if (next && next.move === m.move) {
     S.cursor++;
     if (counters) next.counters = counters;
   } else {
+    // A move off the line: the line is the page's own from here (no longer a judged game's).
     S.line = S.line.slice(0, S.cursor + 1);
     S.line.push({ fen: m.fen, move: m.move, path: m.path, counters });
     S.cursor = S.line.length - 1;
@@ -276,6 +290,7 @@ function playMove(m) {
 // reached by playing or loading, as in an analysis board.
 function goto(i) {
   if (i < 0 || i >= S.line.length) return Promise.resolve(false);
+  S.anim = i === S.cursor + 1 ? S.line[i].path : null;
   S.cursor = i;
   return show(S.variant, S.line[i].fen, { line: 'keep', history: 'replace', counters: S.line[i].counters });
 }
@@ -337,9 +352,24 @@ function onSquare(name) {
     }
   }
   closeChooser();
+  const origin = all.some((m) => m.path && m.path[0] === name);
+  const own = (S.pos.pieces.get(name) || '')[0] === S.pos.side.toLowerCase();
+  if (S.answer && S.sel && S.sel !== name && !origin) illegal(`${S.sel}-${name}`, all);
+  else if (S.answer && !S.sel && own && !origin) illegal(`the piece on ${name} cannot move`, all);
+  else moveNote('');
   S.via = [];
-  S.sel = all.some((m) => m.path && m.path[0] === name) && S.sel !== name ? name : null;
+  S.sel = origin && S.sel !== name ? name : null;
   renderBoard();
+}
+
+// A move tried on the board that the position does not allow: said under the board, with the
+// compulsory capture when that is why.
+function illegal(what, all) {
+  const capture = all.some((m) => m.captures);
+  const why = !all.length ? 'no move is legal here'
+    : capture ? `a capture is compulsory (${[...new Set(all.map((m) => m.move))].slice(0, 6).join(', ')})`
+    : 'not a legal move here';
+  moveNote(`Illegal move: ${what}; ${why}.`);
 }
 
 let drag = null, suppressClick = false;
@@ -406,44 +436,6 @@ function setupClick(name) {
   setupChanged();
 }
 
-// ---- counting rules (international) ----
-let adjTimer = 0;
-async function adjudicate() {
-  const box = $('adjudication');
-  if (S.variant !== 'international') { box.replaceChildren(); return; }
-  const q = new URLSearchParams({ fen: S.fen, rules: $('rules').value, reversible: $('reversible').value || '0' });
-  for (const k of ['endgame', 'small']) if ($(k).value !== '') q.set(k, $(k).value);
-  const seq = ++S.adjSeq;
-  box.dataset.state = 'loading';
-  const r = await api(`api/v1/international/adjudicate?${q}`);
-  if (seq !== S.adjSeq) return;
-  box.replaceChildren();
-  if (!r.ok) {
-    box.dataset.state = 'error';
-    box.textContent = `No verdict: ${errorText(r)}`;
-    return;
-  }
-  const d = r.data;
-  box.dataset.state = 'ready';
-  box.dataset.result = d.result;
-  const side = SIDE[S.pos.side];
-  const p = (t, cls) => { const e = document.createElement('p'); e.textContent = t; if (cls) e.className = cls; box.appendChild(e); return e; };
-  const rulesName = d.rules === 'none' ? 'without counting rules' : `under the ${String(d.rules).toUpperCase()} rules`;
-  p(`Verdict ${rulesName}: ${side} to move, ${WDL[d.result] || d.result}` +
-    (d.plies != null ? ` in ${d.plies} plies.` : '.'), `verdict wdl-${d.result}`).id = 'verdict-text';
-  if (d.rule && d.rule !== 'none') p(`Rule that draws: the ${d.rule} rule.`).id = 'verdict-rule';
-  p(`Theoretical value (no counting rules): ${d.theoretical ? WDL[d.theoretical] || d.theoretical : 'not known'}` +
-    (d.theoretical_dtw != null ? `, DTW ${d.theoretical_dtw}.` : '.'));
-  const ms = Array.isArray(d.moves) ? d.moves : [];
-  const e = p(ms.length ? 'Moves that keep the result: ' : 'No move keeps the result (or no legal move).');
-  e.id = 'verdict-moves';
-  for (const m of ms) {
-    e.appendChild(moveButton(`${m.move} (${WDL[m.result] || m.result}${m.plies != null ? `, ${m.plies}` : ''})`,
-      () => playMove(findMove(m.move)), { 'data-keep-move': m.move }));
-    e.append(' ');
-  }
-}
-
 // ---- status ----
 async function loadStatus() {
   const r = await api('api/v1/status');
@@ -465,26 +457,9 @@ export function largestPieces(variant) {
   return v ? v.largest_pieces || 0 : 4;
 }
 
-// ---- URL ----
-function fromLocation() {
-  const q = new URLSearchParams(location.search);
-  let variant = q.get('variant'), fen = q.get('fen'), counters = countersFrom(q);
-  let h = decode(location.hash.slice(1));
-  if (h) {
-    const at = h.indexOf('?');
-    if (at >= 0) {
-      counters = countersFrom(new URLSearchParams(h.slice(at + 1)));
-      h = h.slice(0, at);
-    }
-    const i = h.indexOf('/');
-    if (i > 0) { variant = h.slice(0, i); fen = h.slice(i + 1); } else fen = h;
-  }
-  if (fen && !VARIANTS[variant]) variant = detectVariant(fen) || 'international';
-  if (!VARIANTS[variant]) variant = 'international';
-  return { variant, fen: fen || VARIANTS[variant].example, counters };
-}
-
 // ---- wiring ----
+// Counters typed in are sent once the typing pauses.
+let adjTimer = 0;
 function init() {
   initBoardInput();
   $('fen-form').addEventListener('submit', (e) => {
@@ -493,6 +468,7 @@ function init() {
     show(detectVariant(text) || S.variant, text);
   });
   $('fen-input').addEventListener('paste', () => setTimeout(() => $('fen-form').requestSubmit(), 0));
+  $('fen-input').addEventListener('input', () => $('fen-input').removeAttribute('aria-invalid'));
   $('fen-copy').addEventListener('click', async () => {
     try { await navigator.clipboard.writeText(S.fen); message(''); } catch {
       $('fen-input').select(); document.execCommand('copy');
@@ -508,6 +484,8 @@ function init() {
   }
   $('flip').addEventListener('click', () => { S.flipped = !S.flipped; $('board').dataset.flipped = String(S.flipped); renderBoard(); });
   $('show-names').addEventListener('change', (e) => { S.names = e.target.checked; renderBoard(); });
+  $('show-names').checked = S.names;
+  $('pv-copy').addEventListener('click', copyPv);
   $('setup-toggle').addEventListener('click', () => setSetup(!S.setup));
   $('setup-done').addEventListener('click', () => setSetup(false));
   $('setup-clear').addEventListener('click', () => { S.pos.pieces.clear(); setupChanged(); });
@@ -546,12 +524,14 @@ function init() {
   initGames({
     api, largestPieces,
     // Shows a game: its positions become the line, `index` the current one; counters[k] (when the
-    // server gave them) the game's counters at ply k, under `rules`.
-    showLine(fens, moveTexts, paths, index, counters, rules) {
+    // server gave them) the game's counters at ply k, under `rules`; `owner` names the game in the
+    // 'dtb:shown' events while the line is its own.
+    showLine(fens, moveTexts, paths, index, counters, rules, owner) {
       S.line = fens.map((fen, i) => ({
         fen, move: i ? moveTexts[i - 1] : null, path: i ? paths[i - 1] : null,
         counters: counters && counters[i] ? { ...counters[i], rules: rules || 'fmjd' } : null,
       }));
+      S.line.owner = owner;
       S.cursor = Math.min(index, S.line.length - 1);
       if (S.setup) setSetup(false);
       return show('international', S.line[S.cursor].fen, { line: 'keep', counters: S.line[S.cursor].counters });

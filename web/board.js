@@ -105,17 +105,23 @@ function el(name, attrs, parent) {
 const PIECE_NAMES = { wm: 'white man', wk: 'white king', bm: 'black man', bk: 'black king' };
 
 // Draws the board into `svg`. o: {variant, pos, flipped, names, selected, targets: Set, via: Set,
-// origins: Set, last: [squares]}.
+// origins: Set, last: [squares], anim: [squares] (the path of the move that led here: its piece
+// slides along it)}. The pieces are kept when the position and the view are those already drawn,
+// so that a redraw (marks, the answer arriving) does not cut a piece's slide short.
 export function drawBoard(svg, o) {
   const size = VARIANTS[o.variant].size;
   svg.setAttribute('viewBox', `0 0 ${size} ${size}`);
   svg.setAttribute('data-variant', o.variant);
   svg.setAttribute('data-size', String(size));
+  const key = `${o.variant}/${o.flipped}/${o.pos.side}/${[...o.pos.pieces].join(';')}`;
+  const old = svg.querySelector(':scope > g.pieces');
+  const keep = !o.anim && old && old.dataset.key === key && !svg.querySelector('.dragging');
   svg.replaceChildren();
   const place = (name) => {
     const c = coords(o.variant, name);
     return o.flipped ? { x: size - 1 - c.col, y: size - 1 - c.row } : { x: c.col, y: c.row };
   };
+  const squaresLayer = el('g', { class: 'squares' }, svg);
   for (let row = 0; row < size; row++) {
     for (let col = 0; col < size; col++) {
       const name = squareAt(o.variant, row, col);
@@ -128,36 +134,63 @@ export function drawBoard(svg, o) {
         if (o.selected === name) cls.push('sel');
         if (o.via && o.via.has(name)) cls.push('via');
       }
-      const r = el('rect', { x, y, width: 1, height: 1, class: cls.join(' ') }, svg);
+      const r = el('rect', { x, y, width: 1, height: 1, class: cls.join(' ') }, squaresLayer);
       if (name) r.setAttribute('data-square', name);
     }
   }
-  if (o.names) {
-    for (const name of squares(o.variant)) {
+  if (o.names) drawCoordinates(svg, o.variant, o.flipped, place);
+  if (keep) svg.appendChild(old);
+  else drawPieces(el('g', { class: 'pieces', 'data-key': key }, svg), o, place);
+  if (o.targets) {
+    const layer = el('g', { class: 'targets' }, svg);
+    for (const name of o.targets) {
       const { x, y } = place(name);
-      if (o.variant === 'international') {
-        el('text', { x: x + 0.06, y: y + 0.24, class: 'sqname' }, svg).textContent = name;
-      } else {
-        el('text', { x: x + 0.05, y: y + 0.22, class: 'sqname' }, svg).textContent = name;
-      }
+      el('circle', { cx: x + 0.5, cy: y + 0.5, r: 0.14, class: 'target', 'data-target': name }, layer);
     }
   }
+}
+
+// International: each square's number in its corner. Turkish: files a-h along the bottom edge
+// and ranks 1-8 along the left edge, as the board is seen.
+function drawCoordinates(svg, variant, flipped, place) {
+  const layer = el('g', { class: 'coords' }, svg);
+  if (variant === 'international') {
+    for (const name of squares(variant)) {
+      const { x, y } = place(name);
+      el('text', { x: x + 0.06, y: y + 0.24, class: 'sqname' }, layer).textContent = name;
+    }
+    return;
+  }
+  const size = VARIANTS[variant].size;
+  for (let i = 0; i < size; i++) {
+    const file = FILES[flipped ? size - 1 - i : i], rank = String(flipped ? i + 1 : size - i);
+    el('text', { x: i + 0.94, y: size - 0.06, class: 'coord file', 'text-anchor': 'end', 'data-coord': file }, layer).textContent = file;
+    el('text', { x: 0.06, y: i + 0.26, class: 'coord rank', 'data-coord': rank }, layer).textContent = rank;
+  }
+}
+
+// A piece's slide along a move's path, in ms; under ~200 ms so that play is not slowed.
+const SLIDE_MS = 150;
+
+function drawPieces(layer, o, place) {
   for (const [name, p] of o.pos.pieces) {
     if (!coords(o.variant, name)) continue;
     const { x, y } = place(name);
     const g = el('g', { class: `piece ${p}`, 'data-piece': p, 'data-piece-square': name,
-      transform: `translate(${x + 0.5} ${y + 0.5})` }, svg);
+      transform: `translate(${x + 0.5} ${y + 0.5})` }, layer);
     el('title', {}, g).textContent = `${PIECE_NAMES[p]} on ${name}`;
     el('circle', { r: 0.4, class: 'body' }, g);
     el('circle', { r: 0.28, class: 'ring' }, g);
     if (p[1] === 'k') el('path', { class: 'crown', d: 'M-.2 .1 L-.22 -.12 L-.1 -.02 L0 -.18 L.1 -.02 L.22 -.12 L.2 .1 Z' }, g);
   }
-  if (o.targets) {
-    for (const name of o.targets) {
-      const { x, y } = place(name);
-      el('circle', { cx: x + 0.5, cy: y + 0.5, r: 0.14, class: 'target', 'data-target': name }, svg);
-    }
-  }
+  const path = o.anim;
+  if (!path || path.length < 2 || typeof layer.animate !== 'function') return;
+  if (window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches) return;
+  const g = layer.querySelector(`[data-piece-square="${path[path.length - 1]}"]`);
+  if (!g || !path.every((sq) => coords(o.variant, sq))) return;
+  // A CSS transform on SVG content is in user units: 1px is a square's side.
+  const frames = path.map((sq) => { const { x, y } = place(sq); return { transform: `translate(${x + 0.5}px, ${y + 0.5}px)` }; });
+  g.animate(frames, { duration: SLIDE_MS, easing: 'ease-out' });
 }
 
 // The square under a pointer event, or null.

@@ -71,6 +71,19 @@ function perPly(g) {
   }));
 }
 
+// The first ply whose value differs from the ply before's (both known): the theoretical value or
+// the value under the rules, whichever changes first. {ply, key, from, to} or null.
+function firstChange(plies) {
+  for (let k = 1; k < plies.length; k++) {
+    const a = plies[k - 1], b = plies[k];
+    if (!a || !b) continue;
+    for (const key of ['theo', 'rule']) {
+      if (a[key] != null && b[key] != null && a[key] !== b[key]) return { ply: k, key, from: a[key], to: b[key] };
+    }
+  }
+  return null;
+}
+
 function matchMove(list, text) {
   const exact = list.find((m) => m.move === text);
   if (exact) return exact;
@@ -145,6 +158,10 @@ function drawChart(svg, g, plies, onPly) {
   // One point per ply, on top: its value under the rules (else the theory), and a hit area as
   // wide as the ply.
   const cursor = svgEl('line', { x1: 0, x2: 0, y1: 8, y2: 100, class: 'ply-cursor', visibility: 'hidden' }, svg);
+  svg.markPly = (k) => {
+    cursor.setAttribute('visibility', k == null ? 'hidden' : 'visible');
+    if (k != null) { cursor.setAttribute('x1', x(k)); cursor.setAttribute('x2', x(k)); }
+  };
   const step = (W - L - R) / n;
   for (const p of plies) {
     if (!p) continue;
@@ -159,12 +176,7 @@ function drawChart(svg, g, plies, onPly) {
     if (p.started) parts.push(`${p.started} count starts`);
     if (p.drawn) parts.push(`drawn by ${p.drawn}`);
     svgEl('title', {}, gEl, parts.join('; '));
-    const go = () => {
-      cursor.setAttribute('x1', x(p.ply));
-      cursor.setAttribute('x2', x(p.ply));
-      cursor.setAttribute('visibility', 'visible');
-      onPly(p.ply);
-    };
+    const go = () => onPly(p.ply);
     gEl.addEventListener('click', go);
     gEl.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); go(); } });
   }
@@ -172,6 +184,17 @@ function drawChart(svg, g, plies, onPly) {
 
 export function initGames(ctx) {
   let answer = null, parsed = [], seq = 0;
+  // The game shown: the token its line carries on the board, and the ply the board shows (null
+  // when the board has left the game's line).
+  let shown = { owner: null, ply: null, mark: () => {} };
+
+  // The board changed: the game's ply list and chart mark the ply shown, or nothing once the
+  // board shows another line (a tapped ply must not stay marked).
+  document.addEventListener('dtb:shown', (e) => {
+    const d = e.detail || {};
+    shown.ply = d.owner && d.owner === shown.owner ? d.cursor : null;
+    shown.mark();
+  });
 
   const el = (tag, text, attrs = {}) => {
     const e = document.createElement(tag);
@@ -227,7 +250,12 @@ export function initGames(ctx) {
     if (title) box.appendChild(el('h3', title));
     const verdict = el('div', null, { id: 'game-verdict', 'data-consistent': String(!!g.consistent), 'data-judged': String(g.judged !== false), 'data-outcome': g.outcome || '' });
     const unjudged = g.judged === false || (g.first_judged_ply == null && g.consistent);
-    const status = g.judged === false ? 'Not judged'
+    // A record that stops at a move: an illegal (or ambiguous) one makes the game inconsistent,
+    // an unreadable one leaves it not judged (docs/CLI.md); neither is a result that disagrees.
+    const stopped = g.stopped_at_ply ?? null;
+    if (stopped != null) verdict.dataset.stoppedAt = String(stopped);
+    const status = g.judged === false ? (stopped != null ? `Not judged: the move at ply ${stopped} cannot be read` : 'Not judged')
+      : stopped != null ? `Illegal move at ply ${stopped}: the game cannot be followed from there`
       : !g.consistent ? 'Inconsistent: the recorded result disagrees with the tables'
       : g.first_judged_ply == null ? 'Nothing to judge: no position of this game is within the tables'
       : 'Consistent: the recorded result agrees with the tables';
@@ -274,6 +302,9 @@ export function initGames(ctx) {
     // The squares of each move, for the board's last-move marks (the replay fills in captures).
     const paths = moveTexts.map((t) => String(t).toLowerCase().split(/[-x:]/));
 
+    const jumps = el('p', null, { id: 'game-jumps' });
+    box.appendChild(jumps);
+
     box.appendChild(el('h4', 'Values along the game'));
     const chart = document.createElementNS(NS, 'svg');
     chart.id = 'game-chart';
@@ -293,11 +324,39 @@ export function initGames(ctx) {
       for (let k = 0; plies[k] && plies[k].fen; k++) fens.push(plies[k].fen);
       return fens;
     };
+    const owner = {};
     const clickPly = (k) => {
       const fens = fensUpTo();
       if (k >= fens.length) { note.textContent = `The position after ply ${k} is not available.`; return; }
-      ctx.showLine(fens, moveTexts, paths, k, plies.map((p) => (p && p.counters) || null), g.rules);
-      for (const b of ol.querySelectorAll('button')) b.setAttribute('aria-current', String(Number(b.dataset.ply) === k));
+      ctx.showLine(fens, moveTexts, paths, k, plies.map((p) => (p && p.counters) || null), g.rules, owner);
+    };
+    shown = {
+      owner, ply: null,
+      mark() {
+        for (const b of ol.querySelectorAll('button[data-ply]')) b.setAttribute('aria-current', String(Number(b.dataset.ply) === this.ply));
+        if (chart.markPly) chart.markPly(this.ply);
+      },
+    };
+    // The position the verdict rests on: the decisive ply (where the game is drawn or ends, or
+    // the illegal move was tried), else the end; the last position known when it is beyond.
+    const judgedPly = () => {
+      const last = fensUpTo().length - 1;
+      return last < 0 ? null : Math.min(g.decisive_ply ?? g.plies ?? last, last);
+    };
+    const renderJumps = () => {
+      jumps.replaceChildren();
+      const j = judgedPly();
+      if (j == null) return;
+      jumps.appendChild(el('button', `Judged position: ply ${j}`, { type: 'button', id: 'game-jump-judged', 'data-ply': String(j) }));
+      jumps.lastChild.addEventListener('click', () => clickPly(j));
+      const c = firstChange(plies);
+      jumps.append(' ');
+      if (!c) { jumps.appendChild(el('span', 'The value never changes along the game.', { class: 'muted', id: 'game-no-change' })); return; }
+      const p = plies[c.ply];
+      const label = `First change of value: ply ${c.ply}${p.move ? ` (${p.move})` : ''}, ${c.key === 'theo' ? 'theoretical' : 'under the rules'} ${VALUE_TEXT[c.from]} to ${VALUE_TEXT[c.to]}`;
+      const b = el('button', label, { type: 'button', id: 'game-jump-change', 'data-ply': String(c.ply), 'data-key': c.key });
+      b.addEventListener('click', () => clickPly(c.ply));
+      jumps.appendChild(b);
     };
     const renderPlies = () => {
       ol.replaceChildren();
@@ -317,6 +376,8 @@ export function initGames(ctx) {
         if (b) b.parentNode.appendChild(el('span', ` [${e.event}]`, { class: 'ply-event', 'data-event': e.event }));
       }
       drawChart(chart, g, plies, clickPly);
+      renderJumps();
+      shown.mark();
     };
     function button(label, k) {
       const p = plies[k];
@@ -333,6 +394,10 @@ export function initGames(ctx) {
       return b;
     }
     renderPlies();
+
+    // Judging moves the board to the position the verdict rests on.
+    const j = judgedPly();
+    if (j != null) clickPly(j);
 
     const hasFens = plies.length > 1 && plies.every((p) => p && p.fen);
     if (!hasFens && pieceCount(startFen) <= ctx.largestPieces('international')) {

@@ -1,11 +1,16 @@
 #!/usr/bin/python3
-"""Browser test of the explorer page served by `dtb serve` (issue 46).
+"""Browser test of the explorer page served by `dtb serve` (issues 46 and 57).
 
 Drives Debian's headless chromium with Selenium (python3-selenium, chromium, chromium-driver):
 loads the page, pastes a FEN and compares the move list with the API's own answer, plays a move
-on the board and one from the list, goes back (arrow key and browser Back), places a king in
-set-up mode, judges a pasted PDN game, switches to Turkish, checks error messages and the narrow
-(phone) layout. Saves a PNG screenshot of each step.
+on the board and one from the list, goes back (arrow key and browser Back), reports an illegal
+move tried on the board, leaves no move marked after a hover or a tap once the board changed,
+slides the piece of a move played (and not when less motion is asked), exports the best line as
+PDN, places a king in set-up mode (the controls in view at 1280x900), judges a pasted PDN game
+(the board moves to the judged position, the first change of value is offered, an illegal move
+is named), switches to Turkish (coordinates a-h/1-8 shown by default), checks error messages
+(a malformed FEN marks the box and the stale board), the dark theme and the narrow (phone)
+layout. Saves a PNG screenshot of each step.
 
     DTB_URL=http://127.0.0.1:18080/ DTB_SCREENSHOTS=/tmp/shots /usr/bin/python3 tests/web/test_page.py
 
@@ -13,6 +18,7 @@ Exits 0 when every check passes, 1 with a message naming the failed step otherwi
 """
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -23,6 +29,10 @@ import urllib.request
 from selenium import webdriver
 from selenium.common.exceptions import TimeoutException, WebDriverException
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.actions import interaction
+from selenium.webdriver.common.actions.action_builder import ActionBuilder
+from selenium.webdriver.common.actions.pointer_input import PointerInput
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
@@ -46,6 +56,14 @@ PDN = """[Event "16-move limit passed, then a win recorded"]
 7. 27-22 30-48 8. 22-28 48-43 9. 18-12 43-27 10. 28-11 27-43 11. 12-18 43-16 12. 18-7 16-43
 13. 11-22 43-21 14. 7-2 21-38 15. 22-13 38-32 16. 2-8 32-49 17. 13-22 49-38 2-0
 """
+# A well-formed move that is not legal where it is played (50-39 is no diagonal step), at ply 3.
+ILLEGAL_PDN = """[Event "An illegal move"]
+[GameType "20"]
+[SetUp "1"]
+[FEN "W:WK40,K45,50:BK11"]
+[Result "2-0"]
+1. 40-18 11-28 2. 50-39 28-11 2-0
+"""
 WDL_TEXT = {"win": "Win", "draw": "Draw", "loss": "Loss"}
 
 
@@ -65,6 +83,15 @@ def get_json(path, data=None):
             return r.status, json.loads(r.read().decode())
     except urllib.error.HTTPError as e:
         return e.code, json.loads(e.read().decode() or "{}")
+
+
+def white_value(value, fen):
+    """A side-to-move value (win/draw/loss) from White's point of view: 1, 0, -1, or None."""
+    if value is None:
+        return None
+    if value == "draw":
+        return 0
+    return 1 if (value == "win") == (fen[0] == "W") else -1
 
 
 def probe(variant, fen):
@@ -135,6 +162,15 @@ class Page:
     def click_square(self, square):
         self.el(f'#board rect[data-square="{square}"]').click()
 
+    def marked_squares(self):
+        """The squares the board marks as the last move (or the move under the mouse)."""
+        return sorted(e.get_attribute("data-square") for e in self.els("#board rect.sq.last"))
+
+    def media(self, **features):
+        """Emulates CSS media features (prefers_color_scheme="dark", ...); none: the defaults."""
+        self.d.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+            "features": [{"name": k.replace("_", "-"), "value": v} for k, v in features.items()]})
+
 
 def compare_moves(page, answer, what):
     rows = page.move_rows()
@@ -156,6 +192,13 @@ def step_load(page):
     check(page.els("#moves-body tr"), "the first position shows no move")
     page.wait(lambda: page.el("#server-status").text.startswith("dtb"), "the server status line")
     page.shot("loaded")
+
+
+def step_coordinates(page):
+    print("coordinates on by default: the square numbers of the 10x10 board")
+    check(page.el("#show-names").is_selected(), "the coordinates are not on by default")
+    names = [e.text for e in page.els("#board .sqname")]
+    check(sorted(names, key=int) == [str(n) for n in range(1, 51)], f"the square numbers 1-50 are not shown by default: {names[:5]}...")
 
 
 def step_fen(page):
@@ -225,10 +268,159 @@ def step_play(page, answer):
         print(f"  the forward button played the PV's {answer['pv'][0]}")
 
 
+def step_illegal_board(page, answer):
+    print("an illegal move tried on the board is named")
+    page.load_fen(FEN)
+    page.wait_analysis(answer["fen"], "the FEN loaded")
+    origins = {m["path"][0] for m in answer["moves"]}
+    first = answer["moves"][0]
+    targets = {m["path"][-1] for m in answer["moves"] if m["path"][0] == first["path"][0]}
+    occupied = {e.get_attribute("data-piece-square") for e in page.els("#board [data-piece-square]")}
+    wrong = next(str(n) for n in range(1, 51) if str(n) not in targets | origins | occupied)
+    page.click_square(first["path"][0])
+    page.wait(lambda: page.els("#board [data-target]"), "the destinations marked")
+    page.click_square(wrong)
+    page.wait(lambda: page.el("#move-note").is_displayed() and "illegal move" in page.el("#move-note").text.lower(),
+              f"'illegal move' under the board after {first['path'][0]}-{wrong}")
+    note = page.el("#move-note").text
+    check(f"{first['path'][0]}-{wrong}" in note, f"the illegal move is not named: {note!r}")
+    check(page.fen_box() == answer["fen"] and page.piece_at(first["path"][0]), "an illegal move changed the position")
+    print(f"  {note}")
+    page.shot("illegal-move-on-board")
+    page.click_square(first["path"][0])
+    page.click_square(first["path"][-1])
+    page.wait_analysis(probe("international", first["fen"])["fen"], f"after the legal {first['move']}")
+    check(not page.el("#move-note").is_displayed(), "the illegal-move note stays after a legal move")
+
+
+def step_sticky(page, answer):
+    print("a move hovered or tapped in the list leaves no mark once the board changed")
+    first = answer["moves"][0]
+    after = probe("international", first["fen"])
+
+    def from_start():
+        page.load_fen(FEN)
+        page.wait_analysis(answer["fen"], "the FEN loaded")
+        check(page.marked_squares() == [], f"a fresh position shows marked squares {page.marked_squares()}")
+
+    from_start()
+    row = page.el(f'#moves-body tr[data-move="{first["move"]}"]')
+    ActionChains(page.d).move_to_element(row).perform()
+    page.wait(lambda: page.marked_squares() == sorted(set(first["path"])), "the hovered move marked on the board")
+    row.find_element(By.TAG_NAME, "button").click()
+    page.wait_analysis(after["fen"], f"after clicking {first['move']}")
+    ActionChains(page.d).move_to_element(page.el("h1")).perform()
+    page.el("body").send_keys(Keys.ARROW_LEFT)
+    page.wait_analysis(answer["fen"], "one ply back")
+    check(page.marked_squares() == [], f"the clicked move stays marked on the board after going back: {page.marked_squares()}")
+
+    from_start()
+    finger = ActionBuilder(page.d, mouse=PointerInput(interaction.POINTER_TOUCH, "finger"))
+    finger.pointer_action.move_to(page.el(f'#moves-body tr[data-move="{first["move"]}"] button')).pointer_down().pointer_up()
+    finger.perform()
+    page.wait_analysis(after["fen"], f"after tapping {first['move']}")
+    page.el("body").send_keys(Keys.ARROW_LEFT)
+    page.wait_analysis(answer["fen"], "one ply back after the tap")
+    check(page.marked_squares() == [], f"the tapped move stays marked on the board after going back: {page.marked_squares()}")
+    # Hover styles only where a pointer hovers: a touch screen would keep a tapped button marked.
+    loose = page.js("""const out = [];
+      const walk = (rules, hover) => { for (const r of rules) {
+        if (r.cssRules && r.media) walk(r.cssRules, hover || /hover:\s*hover/.test(r.media.mediaText));
+        else if (r.selectorText && /:hover/.test(r.selectorText) && !hover) out.push(r.selectorText); } };
+      for (const sheet of document.styleSheets) walk(sheet.cssRules, false);
+      return out;""")
+    check(not loose, f"hover styles outside @media (hover: hover): {loose}")
+    print(f"  no mark left after hovering, or tapping, {first['move']}")
+
+
+def step_animation(page, answer):
+    print("a move played slides its piece (not when less motion is asked)")
+    page.load_fen(FEN)
+    page.wait_analysis(answer["fen"], "the FEN loaded")
+    # Records each animation the page starts: its element's square, frames and duration.
+    page.js("""window.__slides = [];
+      if (!Element.prototype.__dtbAnimate) {
+        Element.prototype.__dtbAnimate = Element.prototype.animate;
+        Element.prototype.animate = function (frames, opts) {
+          window.__slides.push({square: this.getAttribute('data-piece-square'), frames: frames.length,
+                                duration: typeof opts === 'number' ? opts : opts && opts.duration});
+          return this.__dtbAnimate(frames, opts);
+        };
+      }""")
+    first = answer["moves"][0]
+    page.el(f'#moves-body tr[data-move="{first["move"]}"] button').click()
+    after = probe("international", first["fen"])
+    page.wait_analysis(after["fen"], f"after {first['move']}")
+    slides = page.js("return window.__slides")
+    check(len(slides) == 1 and slides[0]["square"] == first["path"][-1] and slides[0]["frames"] == len(first["path"]),
+          f"playing {first['move']} did not slide its piece to {first['path'][-1]} along its path: {slides}")
+    check(0 < slides[0]["duration"] <= 200, f"the slide lasts {slides[0]['duration']} ms (at most 200)")
+    page.el("body").send_keys(Keys.ARROW_LEFT)
+    page.wait_analysis(answer["fen"], "one ply back")
+    check(len(page.js("return window.__slides")) == 1, "going back slid a piece")
+    page.media(prefers_reduced_motion="reduce")
+    try:
+        page.el("body").send_keys(Keys.ARROW_RIGHT)
+        page.wait_analysis(after["fen"], "one ply forward, less motion asked")
+        check(len(page.js("return window.__slides")) == 1, "a piece slid though the system asks for less motion")
+    finally:
+        page.media()
+    print(f"  {first['move']}: one slide of {slides[0]['duration']} ms along {first['path']}; none with reduced motion")
+
+
+def step_pv_export(page, answer):
+    print("the best line exported as PDN: copy and download")
+    check(answer["pv"], f"{FEN} has no best line to export")
+    page.load_fen(FEN)
+    page.wait_analysis(answer["fen"], "the FEN loaded")
+    page.wait(lambda: page.el("#pv-export").is_displayed(), "the PDN export of the best line")
+    link = page.el("#pv-download")
+    name = link.get_attribute("download")
+    check(name.endswith(".pdn") and link.get_attribute("href").startswith("blob:"), f"the download link: {name!r} {link.get_attribute('href')!r}")
+    text = page.d.execute_async_script("const done = arguments[arguments.length - 1];"
+                                       "fetch(arguments[0]).then((r) => r.text()).then(done, (e) => done('failed: ' + e));",
+                                       link.get_attribute("href"))
+    # The clipboard is stood in for: a headless browser may refuse to write to the real one.
+    page.js("window.__copied = null; navigator.clipboard.writeText = async (t) => { window.__copied = t; };")
+    page.el("#pv-copy").click()
+    page.wait(lambda: page.js("return window.__copied") is not None, "the PDN copied")
+    check(page.js("return window.__copied") == text, "the copied PDN differs from the downloaded one")
+    # A PDN game: the position's FEN tag, the PV's moves numbered from it, the result.
+    tags = dict(re.findall(r'^\[(\w+) "([^"]*)"\]$', text, re.M))
+    check(tags.get("FEN") == answer["fen"] and tags.get("SetUp") == "1" and tags.get("GameType") == "20", f"the PDN's tags: {tags}")
+    words = text[text.rindex("]") + 1:].split()
+    check(words[-1] == tags.get("Result") and words[-1] in ("2-0", "0-2"), f"the movetext does not end with the result: {words[-3:]}")
+    moves, numbers = [], []
+    for w in words[:-1]:
+        (numbers if re.fullmatch(r"\d+\.(\.\.)?", w) else moves).append(w)
+    check(moves == answer["pv"], f"the PDN's moves {moves}, the API's pv {answer['pv']}")
+    want = []
+    for i in range(len(moves)):
+        ply = i + (0 if answer["fen"][0] == "W" else 1)
+        if ply % 2 == 0:
+            want.append(f"{ply // 2 + 1}.")
+        elif i == 0:
+            want.append("1...")
+    check(numbers == want, f"move numbers {numbers}, expected {want}")
+    status, judged = get_json("api/v1/international/games", text.encode())
+    check(status == 200 and len(judged["games"]) == 1, f"the games route on the exported PDN: {status} {judged}")
+    g = judged["games"][0]
+    check(g["plies"] == len(answer["pv"]) and g["consistent"] and g["judged"] and g["stopped_at_ply"] is None,
+          f"the exported PDN is not a consistent game of {len(answer['pv'])} plies: {g['reason']}")
+    print(f"  {name}: {' '.join(words)} (judged: {g['reason']})")
+
+
 def step_setup(page):
     print("set-up mode: place a white king")
+    page.d.set_window_size(1280, 900)
+    page.js("window.scrollTo(0, 0)")
     page.el("#setup-toggle").click()
     page.wait(lambda: page.el("#setup-panel").is_displayed(), "the set-up panel")
+    height = page.js("return window.innerHeight")
+    for css in ("#setup-toggle", "#palette", "#setup-clear", "#setup-start", "#setup-done", "#side-b"):
+        r = page.js("const r = arguments[0].getBoundingClientRect(); return [r.top, r.bottom]", page.el(css))
+        check(0 <= r[0] and r[1] <= height, f"{css} is out of view at 1280x900 (top {r[0]:.0f}, bottom {r[1]:.0f}, window {height})")
+    page.shot("setup-in-view-1280x900")
     page.el("#side-w").click()
     page.el("#setup-clear").click()
     page.wait(lambda: page.fen_box() == "W:W:B", f"an empty board after Clear (FEN box {page.fen_box()!r})")
@@ -253,18 +445,43 @@ def step_setup(page):
     page.shot("setup-start-position")
     page.el("#setup-done").click()
     page.wait(lambda: not page.el("#setup-panel").is_displayed(), "set-up mode to end")
+    page.d.set_window_size(1280, 1000)
 
 
 def step_errors(page):
     print("errors are shown as messages")
+    page.load_fen(FEN)
+    shown = probe("international", FEN)["fen"]
+    page.wait_analysis(shown, "a position before the malformed FEN")
+    check(page.el("#fen-input").get_attribute("aria-invalid") is None, "the FEN box is marked wrong before any error")
+    hash_before = page.js("return location.hash")
     page.load_fen("W:W51:B1")
     page.wait(lambda: "FEN not understood" in page.message(), "a message for a FEN with square 51")
     print(f"  bad FEN: {page.message()}")
+    check(page.el("#fen-input").get_attribute("aria-invalid") == "true", "the FEN box is not marked wrong")
+    check(page.el("#fen-error").is_displayed() and "still shows" in page.el("#fen-error").text, "no note by the box that the board is the previous position")
+    check(page.js("return document.body.dataset.stale") == "true" and page.state() == "invalid", "the page is not marked stale")
+    opacity = float(page.js("return getComputedStyle(document.getElementById('board')).opacity"))
+    check(opacity < 1, f"the board of the previous position still looks current (opacity {opacity})")
+    check(shown in page.message(), f"the message does not say the board shows {shown}: {page.message()!r}")
+    check(page.js("return location.hash") == hash_before, "the URL changed for a FEN that could not be read")
+    page.shot("error-malformed-fen")
+    page.load_fen(FEN)
+    page.wait_analysis(shown, "a good FEN after the malformed one")
+    check(page.el("#fen-input").get_attribute("aria-invalid") is None and page.js("return document.body.dataset.stale") is None,
+          "the marks of the malformed FEN stay after a good one")
+    # A FEN the page reads but the server refuses (400): no game reaches it.
+    page.load_fen("W:W1:B50")
+    page.wait(lambda: page.state() == "error" and "promotion row" in page.message(), "the server's reason for W:W1:B50")
+    check(page.el("#fen-input").get_attribute("aria-invalid") == "true", "the FEN box is not marked wrong after a 400")
+    print(f"  unreachable: {page.message()}")
     big = "W:WK46,K47,K48,K49:BK1,K2"  # 6 pieces: beyond 2-4 piece tables
     page.load_fen(big)
     page.wait(lambda: page.js("return document.body.dataset.fen") == big and page.state() == "error" and page.message(),
               "a message for a position beyond the tables")
     print(f"  beyond the tables: {page.message()}")
+    check("beyond the tables" in page.message() and "dtb gen" in page.message() and "422" not in page.message(),
+          f"the message for a position beyond the tables is not the server's sentence: {page.message()!r}")
     check(page.els("#board [data-piece]"), "the board is not drawn when the API has no answer")
     page.shot("error-beyond-tables")
 
@@ -289,6 +506,35 @@ def step_game(page):
     check(events == [e["event"] for e in game["events"]], f"events {events}, API {[e['event'] for e in game['events']]}")
     check(len(page.els("#game-chart .event")) == len(game["events"]), "the chart does not mark every event")
     check(len(page.els("#game-moves button[data-ply]")) == game["plies"] + 1, "the ply list does not hold every ply")
+    # Judging moves the board to the position the verdict rests on, and offers the first ply
+    # whose value changes.
+    positions = game["positions"]
+    judged = min(game["decisive_ply"] if game["decisive_ply"] is not None else game["plies"], game["plies"])
+    page.wait(lambda: page.fen_box() == positions[judged]["fen"] and page.state() in ("ready", "error"),
+              f"the judged position, ply {judged} ({positions[judged]['fen']}), on the board (FEN box {page.fen_box()!r})")
+    check(page.el(f'#game-moves button[data-ply="{judged}"]').get_attribute("aria-current") == "true", "the judged ply is not marked in the list")
+    change = None
+    for k in range(1, len(positions)):
+        a, b = positions[k - 1], positions[k]
+        for key in ("theoretical", "rule_value"):
+            va, vb = white_value(a[key], a["fen"]), white_value(b[key], b["fen"])
+            if change is None and va is not None and vb is not None and va != vb:
+                change = k
+        if change is not None:
+            break
+    if change is None:
+        check(page.els("#game-no-change"), "no word that the value never changes")
+    else:
+        jump = page.el("#game-jump-change")
+        check(jump.get_attribute("data-ply") == str(change), f"first change offered at ply {jump.get_attribute('data-ply')}, expected {change}")
+        jump.click()
+        page.wait(lambda: page.fen_box() == positions[change]["fen"], f"the first change of value, ply {change}, on the board")
+        print(f"  judged at ply {judged}; {jump.text}")
+        # The list marks the ply the board shows, and follows it.
+        page.el("body").send_keys(Keys.ARROW_LEFT)
+        page.wait(lambda: page.fen_box() == positions[change - 1]["fen"], "one ply back along the game")
+        marked = [b.get_attribute("data-ply") for b in page.els('#game-moves button[aria-current="true"]')]
+        check(marked == [str(change - 1)], f"the list marks plies {marked} while the board shows ply {change - 1}")
     # The chart: one point per ply, from the answer's positions; clicking one shows its position,
     # with the game's counters at that ply.
     positions = game["positions"]
@@ -328,6 +574,26 @@ def step_game(page):
         print(f"  ply 3 shown: {page.fen_box()}")
     page.el("#game-panel").location_once_scrolled_into_view
     page.shot("game-judged")
+    # Another position on the board: no ply of the game stays marked.
+    page.js("window.scrollTo(0, 0)")
+    page.load_fen(FEN)
+    page.wait_analysis(probe("international", FEN)["fen"], "a FEN after the game")
+    marked = [b.get_attribute("data-ply") for b in page.els('#game-moves button[aria-current="true"]')]
+    check(not marked, f"plies {marked} of the game stay marked after the board left it")
+    check(page.els("#game-chart .ply-cursor[visibility=hidden]"), "the chart's cursor stays after the board left the game")
+    # An illegal move in a game: named as such, and the board shows where it was tried.
+    status, bad = get_json("api/v1/international/games", ILLEGAL_PDN.encode())
+    check(status == 200 and bad["games"][0]["stopped_at_ply"] == 3, f"the games route on an illegal move: {status} {bad}")
+    page.js("arguments[0].value = arguments[1]", area, ILLEGAL_PDN)
+    page.el("#pdn-submit").click()
+    page.wait(lambda: page.els('#game-verdict[data-stopped-at="3"]'), "the verdict of the game with an illegal move")
+    text = page.el("#game-status").text
+    check("illegal move" in text.lower() and "ply 3" in text and "disagree" not in text, f"the illegal move is reported as {text!r}")
+    before = bad["games"][0]["positions"][-1]["fen"]
+    page.wait(lambda: page.fen_box() == before, f"the position where the illegal move was tried ({before}) on the board")
+    print(f"  {text}; board at {before}")
+    page.el("#game-panel").location_once_scrolled_into_view
+    page.shot("game-illegal-move")
     # A body without a game: a readable error.
     page.js("arguments[0].value = 'not a game'", area)
     page.el("#pdn-submit").click()
@@ -404,8 +670,20 @@ def step_turkish(page):
     compare_moves(page, answer, TURKISH_FEN)
     check(page.piece_at("d6") == "bm" and page.piece_at("a2") == "wm", "the Turkish pieces are not on d6 and a2")
     check(page.el("#rules-panel").is_displayed() is False, "the counting rules panel is shown for Turkish")
+    files = sorted(e.text for e in page.els("#board .coord.file"))
+    ranks = sorted(e.text for e in page.els("#board .coord.rank"))
+    check(files == list("abcdefgh") and ranks == [str(n) for n in range(1, 9)], f"the coordinates a-h/1-8 are not shown: {files} {ranks}")
+    # The best line's PDN is a Turkish game (GameType 30) that the games route follows to its end.
+    if answer["pv"]:
+        text = page.el("#pv-export").get_attribute("data-pdn")
+        status, judged = get_json("api/v1/international/games", text.encode())
+        g = judged["games"][0] if status == 200 and judged.get("games") else {}
+        check('[GameType "30"]' in text and g.get("variant") == "turkish" and g.get("plies") == len(answer["pv"]) and g.get("consistent"),
+              f"the Turkish best line's PDN is not a consistent Turkish game: {status} {g.get('reason')}\n{text}")
     page.el("#show-names").click()
-    page.wait(lambda: len(page.els("#board .sqname")) == 64, "the square names a1-h8")
+    page.wait(lambda: not page.els("#board .coord"), "the coordinates off")
+    page.el("#show-names").click()
+    page.wait(lambda: len(page.els("#board .coord")) == 16, "the coordinates on again")
     page.shot("turkish")
     # Play a Turkish move on the board.
     m = answer["moves"][0]
@@ -414,6 +692,25 @@ def step_turkish(page):
     page.wait_analysis(probe("turkish", m["fen"])["fen"], f"after the Turkish move {m['move']}")
     page.el("#flip").click()
     page.shot("turkish-move-flipped")
+
+
+def step_dark(page):
+    print("a dark theme when the system asks for one")
+
+    def luminance(css):
+        rgb = [int(x) for x in re.findall(r"\d+", page.js(f"return getComputedStyle({css}).backgroundColor"))[:3]]
+        return (0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2]) / 255
+
+    page.js("window.scrollTo(0, 0)")
+    check(luminance("document.documentElement") > 0.8, "the page is not light by default")
+    page.media(prefers_color_scheme="dark")
+    try:
+        page.wait(lambda: luminance("document.documentElement") < 0.2, "a dark background")
+        check(luminance("document.getElementById('analysis')") < 0.2, "the panels stay light in the dark theme")
+        page.shot("dark")
+    finally:
+        page.media()
+    print("  dark background under prefers-color-scheme: dark")
 
 
 def step_phone(page):
@@ -464,10 +761,17 @@ def main():
         answer = step_fen(page)
         # The later steps are independent: each runs, failures are collected.
         failures = []
-        for name, step in (("play", lambda: step_play(page, answer)), ("set-up", lambda: step_setup(page)),
+        for name, step in (("coordinates", lambda: step_coordinates(page)),
+                           ("play", lambda: step_play(page, answer)),
+                           ("illegal move", lambda: step_illegal_board(page, answer)),
+                           ("sticky mark", lambda: step_sticky(page, answer)),
+                           ("animation", lambda: step_animation(page, answer)),
+                           ("PDN export", lambda: step_pv_export(page, answer)),
+                           ("set-up", lambda: step_setup(page)),
                            ("errors", lambda: step_errors(page)), ("game", lambda: step_game(page)),
                            ("counters", lambda: step_counters(page)),
-                           ("turkish", lambda: step_turkish(page)), ("phone", lambda: step_phone(page))):
+                           ("turkish", lambda: step_turkish(page)), ("dark", lambda: step_dark(page)),
+                           ("phone", lambda: step_phone(page))):
             try:
                 step()
             except Failure as e:
