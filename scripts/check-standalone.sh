@@ -8,8 +8,6 @@ cd "$(dirname "$0")/.."
 dir=${STANDALONE_DIR:-build-standalone}
 cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release -DCMAKE_UNITY_BUILD=OFF -DCMAKE_EXPORT_COMPILE_COMMANDS=ON \
   >/dev/null
-# Files the configure step generates (the embedded page) are made by the build; make that one.
-cmake --build "$dir" --target dtb_explorer >/dev/null 2>&1 || true
 sources() { grep -E '\.(cpp|hpp)$' | grep -vE '^(fuzz/corpus|tests/data|tests/consumer_project|tests/probe_c_consumer)/' || true; }
 if [ "${1:-}" = "--all" ]; then
   files=$(git ls-files | sources)
@@ -27,7 +25,8 @@ if [ -z "$files" ]; then
 fi
 # One compile command per file: a source's own; a header gets the flags of a source of its folder
 # (its module's target), compiled as C++ with nothing before it.
-echo "$files" | /usr/bin/python3 - "$dir/compile_commands.json" "$PWD" > "$dir/standalone-commands.txt" <<'PY'
+echo "$files" > "$dir/standalone-files.txt"
+/usr/bin/python3 - "$dir/compile_commands.json" "$PWD" "$dir/standalone-files.txt" > "$dir/standalone-commands.txt" <<'PY'
 import json, os, shlex, sys
 entries = json.load(open(sys.argv[1]))
 root = sys.argv[2]
@@ -51,7 +50,7 @@ def flags(e):
             continue
         out.append(a)
     return args[0], out, e["directory"]
-for f in sys.stdin.read().split():
+for f in open(sys.argv[3]).read().split():
     path = os.path.realpath(os.path.join(root, f))
     e = by_file.get(path)
     header = f.endswith(".hpp")
@@ -69,7 +68,7 @@ for f in sys.stdin.read().split():
 PY
 failed="$dir/standalone-failed.txt"
 : > "$failed"
-grep -v '^skip' "$dir/standalone-commands.txt" | tr '\n' '\0' |
+{ grep -v '^skip' "$dir/standalone-commands.txt" || true; } | tr '\n' '\0' |
   xargs -0 -P "$(nproc)" -I{} bash -c '
     IFS=$'"'"'\t'"'"' read -r cwd file cmd <<< "$1"
     if ! (cd "$cwd" && eval "$cmd") > "$2.$$.log" 2>&1; then
