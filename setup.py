@@ -31,6 +31,8 @@ class CMakeBuild(build_ext):
             "-DDTB_BUILD_PYTHON=ON",
             *shlex.split(os.environ.get("DTB_CMAKE_ARGS", "")),
         ]
+        # pip shows this only with -v; python/README.md says so.
+        print(f"dtb: building the C++ module with CMake in {build} (minutes)", file=sys.stderr, flush=True)
         subprocess.run(["cmake", "-S", str(ROOT), "-B", str(build), *args], check=True)
         jobs = str(self.parallel or os.cpu_count() or 1)
         subprocess.run(["cmake", "--build", str(build), "--target", "_dtb", "-j", jobs], check=True)

@@ -6,8 +6,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${STANDALONE_DIR:-build-standalone}
+# CMAKE_ARGS: more configure arguments (e.g. -DCMAKE_CXX_COMPILER=clang++ to read the files with
+# the sanitizer build's compiler).
 cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release -DCMAKE_UNITY_BUILD=OFF -DCMAKE_EXPORT_COMPILE_COMMANDS=ON \
-  >/dev/null
+  ${CMAKE_ARGS:-} >/dev/null
 sources() { grep -E '\.(cpp|hpp)$' | grep -vE '^(fuzz/corpus|tests/data|tests/consumer_project|tests/probe_c_consumer)/' || true; }
 if [ "${1:-}" = "--all" ]; then
   files=$(git ls-files | sources)
