@@ -12,7 +12,6 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/asio/strand.hpp>
 #include <boost/asio/thread_pool.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
@@ -60,11 +59,20 @@ struct Shared {
     std::chrono::milliseconds write_deadline = kWriteDeadline;
     std::mutex gzipped_mutex;
     std::map<std::string, std::string, std::less<>> gzipped;  // static files by path
-    // Last, so that they go first: the sessions they still hold touch the members above.
-    net::io_context io;
+    std::atomic<std::size_t> next_context{0};
+    // Last, so that they go first: the sessions they still hold touch the members above. One
+    // context a thread: a connection stays on the thread that accepted it, and the threads share
+    // no queue of handlers (one shared context measured a quarter slower under load).
+    std::vector<std::unique_ptr<net::io_context>> contexts;
     net::thread_pool posts;
 
-    Shared(const Explorer& e, int post_threads) : explorer(e), posts(static_cast<std::size_t>(post_threads)) {}
+    Shared(const Explorer& e, int threads, int post_threads)
+        : explorer(e), posts(static_cast<std::size_t>(post_threads)) {
+        for (int i = 0; i < threads; ++i) contexts.push_back(std::make_unique<net::io_context>(1));
+    }
+    net::io_context& first() { return *contexts.front(); }
+    // The context of the next connection, in turn.
+    net::io_context& next() { return *contexts[next_context.fetch_add(1) % contexts.size()]; }
 
     // The gzip stream of a static file's body, made once.
     std::optional<std::string> gzipped_file(const std::string& path, const std::string& body) {
@@ -152,23 +160,26 @@ class Session : public std::enable_shared_from_this<Session> {
         Target target = parse_target(view(req.target()));
         Asked asked{req.method() == http::verb::head, req.keep_alive() && ++requests_ < kMaxRequestsPerConnection,
                     accepts_gzip(view(req[http::field::accept_encoding])), req.version(), target.path};
-        if (req.method() != http::verb::post) {
+        // A position's probe is answered here, at once. Games and the adjudicate route's search
+        // (up to a second) go to a pool of their own, so that they never hold the thread of the
+        // connections that share it; at most kMaxQueuedPosts wait or run.
+        const bool post = req.method() == http::verb::post;
+        if (!post && !target.path.ends_with("/adjudicate")) {
             send(shared_.explorer.get(target.path, target.params), asked);
             return;
         }
-        // Games are judged on their own pool, so that a client's PDN does not hold a thread that
-        // answers positions; at most kMaxQueuedPosts wait or run.
         if (shared_.queued_posts.fetch_add(1) >= kMaxQueuedPosts) {
             --shared_.queued_posts;
             Response busy = error_response(503, "the server is judging " + std::to_string(kMaxQueuedPosts) +
-                                                    " requests of games: try again in a few seconds");
+                                                    " requests of games or adjudications: try again in a few seconds");
             retry_after_ = true;
             send(std::move(busy), asked);
             return;
         }
         net::post(shared_.posts, [self = shared_from_this(), asked = std::move(asked), target = std::move(target),
-                                  body = std::move(req.body())]() mutable {
-            Response r = self->shared_.explorer.post(target.path, body, target.params);
+                                  body = std::move(req.body()), post]() mutable {
+            Response r = post ? self->shared_.explorer.post(target.path, body, target.params)
+                              : self->shared_.explorer.get(target.path, target.params);
             const bool large = body.size() >= kTrimFrom || r.body.size() >= kTrimFrom;
             std::string().swap(body);
             --self->shared_.queued_posts;
@@ -298,11 +309,10 @@ class Session : public std::enable_shared_from_this<Session> {
 class Listener : public std::enable_shared_from_this<Listener> {
   public:
     Listener(Shared& shared, tcp::acceptor&& acceptor)
-        : shared_(shared), acceptor_(std::move(acceptor)), retry_(shared.io) {}
+        : shared_(shared), acceptor_(std::move(acceptor)), retry_(shared.first()) {}
 
     void accept() {
-        acceptor_.async_accept(net::make_strand(shared_.io),
-                               beast::bind_front_handler(&Listener::on_accept, shared_from_this()));
+        acceptor_.async_accept(shared_.next(), beast::bind_front_handler(&Listener::on_accept, shared_from_this()));
     }
     void close() {
         beast::error_code ignored;
@@ -359,10 +369,9 @@ struct HttpServer::Impl {
     Shared shared;
     std::shared_ptr<connection::Listener> listener;
     int port = 0;
-    int threads = kDefaultThreads;
-    Impl(const Explorer& e, int post_threads) : shared(e, post_threads) {}
+    Impl(const Explorer& e, int threads, int post_threads) : shared(e, threads, post_threads) {}
     ~Impl() {
-        shared.io.stop();
+        for (auto& c : shared.contexts) c->stop();
         shared.posts.stop();
         shared.posts.join();
     }
@@ -370,21 +379,21 @@ struct HttpServer::Impl {
 
 Expected<std::unique_ptr<HttpServer>> HttpServer::bind(const Explorer& explorer, const HttpOptions& options) {
     const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-    auto impl = std::make_unique<Impl>(explorer, options.post_threads > 0 ? options.post_threads : cores);
-    impl->threads = options.threads > 0 ? options.threads : kDefaultThreads;
+    auto impl = std::make_unique<Impl>(explorer, options.threads > 0 ? options.threads : kDefaultThreads,
+                                       options.post_threads > 0 ? options.post_threads : cores);
     impl->shared.max_connections = connection_limit();
     impl->shared.request_deadline = options.request_deadline;
     impl->shared.write_deadline = options.write_deadline;
     const std::string where = options.host + ":" + std::to_string(options.port);
     beast::error_code ec;
-    tcp::resolver resolver(impl->shared.io);
+    tcp::resolver resolver(impl->shared.first());
     const auto found = resolver.resolve(options.host, std::to_string(options.port),
                                         tcp::resolver::numeric_service | tcp::resolver::passive, ec);
     if (ec || found.empty())
         return Error{"cannot listen on " + where + ": not an address of this machine (" + ec.message() + ")",
                      ErrorKind::system};
     const tcp::endpoint endpoint = found.begin()->endpoint();
-    tcp::acceptor acceptor(impl->shared.io);
+    tcp::acceptor acceptor(impl->shared.first());
     acceptor.open(endpoint.protocol(), ec);
     if (!ec) acceptor.set_option(net::socket_base::reuse_address(true), ec);
     if (!ec) acceptor.bind(endpoint, ec);
@@ -406,15 +415,17 @@ int HttpServer::port() const {
     return impl_->port;
 }
 void HttpServer::run() {
-    auto work = net::make_work_guard(impl_->shared.io);
+    auto& contexts = impl_->shared.contexts;
+    std::vector<net::executor_work_guard<net::io_context::executor_type>> work;
+    for (auto& c : contexts) work.push_back(net::make_work_guard(*c));
     std::vector<std::thread> others;
-    for (int i = 1; i < impl_->threads; ++i) others.emplace_back([this] { impl_->shared.io.run(); });
-    impl_->shared.io.run();
+    for (std::size_t i = 1; i < contexts.size(); ++i) others.emplace_back([c = contexts[i].get()] { c->run(); });
+    contexts.front()->run();
     for (std::thread& t : others) t.join();
 }
 void HttpServer::stop() {
-    net::post(impl_->shared.io, [listener = impl_->listener] { listener->close(); });
-    impl_->shared.io.stop();
+    net::post(impl_->shared.first(), [listener = impl_->listener] { listener->close(); });
+    for (auto& c : impl_->shared.contexts) c->stop();
 }
 
 }  // namespace dtb::server
