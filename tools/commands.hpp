@@ -84,6 +84,24 @@ struct AdjudicateOptions {
 };
 void add_adjudicate_command(CLI::App& app, AdjudicateOptions& o, std::function<int()>& action);
 
+struct SolveOptions {
+    std::string db;
+    std::string variant = "international";
+    bool variant_given = false;  // else the folder's own (tools/arguments.hpp)
+    std::string fen;
+    std::string rules = "none";
+    int reversible = 0;
+    std::optional<int> endgame;
+    std::optional<int> small;
+    double time = 60;
+    std::uint64_t nodes = 0;
+    std::size_t memory_mb = 256;
+    std::string proof;
+    std::string check;
+    bool json = false;
+};
+void add_solve_command(CLI::App& app, SolveOptions& o, std::function<int()>& action);
+
 struct ServeOptions {
     std::string tables = "data/tb";
     std::string host = "127.0.0.1";
