@@ -129,6 +129,7 @@ class Search {
         const std::uint64_t hash = hash_of(key);
         const std::uint64_t nodes_before = stats_.nodes;
         const bool or_node = p.side_to_move == attacker_;
+        ++stats_.nodes;  // an expansion counts, so that a search among stored values alone ends too
         push_path(p, after_irreversible);
         std::vector<Child> children;
         {
@@ -142,7 +143,7 @@ class Search {
         }
         NodeValue v;
         while (true) {
-            refresh(children);
+            if (options_.refresh_children) refresh(children);
             v = aggregate(children, or_node);
             if (depth == 0) root_ = v;
             if (v.pn >= th_pn || v.dn >= th_dn || out_of_budget()) break;

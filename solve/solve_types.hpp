@@ -55,6 +55,9 @@ struct ProverOptions {
     int max_depth = 500;                        // plies from the root; deeper lines stay open
     double epsilon = 0.25;                      // the 1+epsilon trick (Pawlewicz, Lew); 0: plain
     InitialNumbers initial = InitialNumbers::mobility;
+    // Re-read the open children's numbers from the transposition table at every step of a node
+    // (they move when a transposition is searched elsewhere); else only when a child is made.
+    bool refresh_children = true;
     std::function<void(const Progress&)> progress;  // may be empty
     std::uint64_t progress_every = 1 << 16;         // nodes between two progress calls
 };

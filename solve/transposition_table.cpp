@@ -15,7 +15,7 @@ TranspositionTable::TranspositionTable(std::size_t memory_bytes) {
 const TableEntry* TranspositionTable::find(const StateKey& key, std::uint64_t hash) const {
     const std::size_t b = bucket_of(hash);
     for (std::size_t i = b; i < b + kBucket; ++i)
-        if (entries_[i].work != 0 && entries_[i].key == key) return &entries_[i];
+        if (live(entries_[i]) && entries_[i].key == key) return &entries_[i];
     return nullptr;
 }
 
@@ -24,25 +24,33 @@ void TranspositionTable::store(const StateKey& key, std::uint64_t hash, ProofNum
     const std::size_t b = bucket_of(hash);
     const auto w = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(work, 1, 0xFFFFFFFF));
     TableEntry* victim = nullptr;
+    std::uint32_t victim_work = 0;
     for (std::size_t i = b; i < b + kBucket; ++i) {
         TableEntry& e = entries_[i];
-        if (e.work != 0 && e.key == key) {
+        if (live(e) && e.key == key) {
             e.pn = pn;
             e.dn = dn;
             e.work = std::max(e.work, w);
             return;
         }
-        if (victim == nullptr || e.work < victim->work) victim = &e;
+        const std::uint32_t e_work = live(e) ? e.work : 0;
+        if (victim == nullptr || e_work < victim_work) {
+            victim = &e;
+            victim_work = e_work;
+        }
     }
-    if (victim->work == 0)
+    if (victim_work == 0)
         ++used_;
     else
         ++replaced_;
-    *victim = TableEntry{key, pn, dn, w};
+    *victim = TableEntry{key, pn, dn, w, age_};
 }
 
 void TranspositionTable::clear() {
-    std::fill(entries_.begin(), entries_.end(), TableEntry{});
+    if (++age_ == 0) {  // wrapped: the ages of old entries could come back
+        std::fill(entries_.begin(), entries_.end(), TableEntry{});
+        age_ = 1;
+    }
     used_ = 0;
     replaced_ = 0;
 }

@@ -18,6 +18,7 @@ struct TableEntry {
     ProofNumber pn = 0;
     ProofNumber dn = 0;
     std::uint32_t work = 0;  // nodes searched below this state, 0 for an empty entry
+    std::uint32_t age = 0;   // the table's age when stored: older entries count as empty
 };
 
 class TranspositionTable {
@@ -29,7 +30,7 @@ class TranspositionTable {
 
     const TableEntry* find(const StateKey& key, std::uint64_t hash) const;
     void store(const StateKey& key, std::uint64_t hash, ProofNumber pn, ProofNumber dn, std::uint64_t work);
-    void clear();
+    void clear();  // every entry out, in constant time (entries of an older age are empty)
 
     std::size_t capacity() const { return entries_.size(); }
     std::size_t used() const { return used_; }
@@ -38,7 +39,9 @@ class TranspositionTable {
   private:
     std::size_t bucket_of(std::uint64_t hash) const { return static_cast<std::size_t>(hash & mask_) * kBucket; }
     std::vector<TableEntry> entries_;
+    bool live(const TableEntry& e) const { return e.work != 0 && e.age == age_; }
     std::uint64_t mask_ = 0;
+    std::uint32_t age_ = 1;
     std::size_t used_ = 0;
     std::uint64_t replaced_ = 0;
 };

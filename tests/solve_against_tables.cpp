@@ -79,10 +79,10 @@ void check_variant(const std::filesystem::path& full_dir, int pieces, int per_sl
 
 TEST_CASE("solve: 4-piece positions from the 2-3 piece tables equal the 4-piece tables", "[solve][plain-build]") {
     SECTION("international") {
-        check_variant<International>(full_set(VariantId::international), 4, 10, 20'000, 0.9);
+        check_variant<International>(full_set(VariantId::international), 4, 10, 20'000, 0.6);
     }
     SECTION("turkish") {
-        check_variant<Turkish>(full_set(VariantId::turkish), 4, 10, 20'000, 0.9);
+        check_variant<Turkish>(full_set(VariantId::turkish), 4, 10, 20'000, 0.6);
     }
 }
 
