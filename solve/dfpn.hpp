@@ -109,7 +109,7 @@ class Search {
         }
         if (popcount(ch.pos.occupied()) > oracle_.table_pieces)
             if (const TableEntry* e = tt_.find(ch.key, ch.hash)) {
-                ch.value = {e->pn, e->dn, kClean};
+                ch.value = {e->pn, e->dn, kClean, e->distance};
                 return ch;
             }
         ch.leaf = evaluate(ch.pos, ch.counters);
@@ -172,7 +172,7 @@ class Search {
         const TableEntry* old = tt_.find(key, hash);
         const std::uint64_t work = (old ? old->work : 0) + (stats_.nodes - nodes_before) + 1;
         if (v.disproven() && v.repetition >= depth) v.repetition = kClean;  // the repetition is inside
-        if (!v.disproven() || v.repetition == kClean) tt_.store(key, hash, v.pn, v.dn, work);
+        if (!v.disproven() || v.repetition == kClean) tt_.store(key, hash, v.pn, v.dn, v.distance, work);
         if (out != nullptr) *out = std::move(children);
         return v;
     }
@@ -228,29 +228,38 @@ class Search {
     void refresh(std::vector<Child>& children) const {
         for (Child& ch : children) {
             if (ch.value.final() || ch.leaf.kind != LeafKind::open) continue;
-            if (const TableEntry* e = tt_.find(ch.key, ch.hash)) ch.value = {e->pn, e->dn, kClean};
+            if (const TableEntry* e = tt_.find(ch.key, ch.hash)) ch.value = {e->pn, e->dn, kClean, e->distance};
         }
     }
 
     static NodeValue aggregate(const std::vector<Child>& children, bool or_node) {
         NodeValue v;
+        std::uint32_t low = 0xFFFFFFFF, high = 0;  // distances of the children that decide
         if (or_node) {  // pn = min, dn = sum
-            v = {kInfinity, 0, kClean};
+            v = {kInfinity, 0, kClean, 0};
             for (const Child& ch : children) {
                 v.pn = std::min(v.pn, ch.value.pn);
                 v.dn = add_capped(v.dn, ch.value.dn);
                 v.repetition = std::min(v.repetition, ch.value.repetition);
+                if (ch.value.proven()) low = std::min(low, ch.value.distance);
+                high = std::max(high, ch.value.distance);
             }
             if (v.pn != kInfinity) v.repetition = kClean;
+            v.distance = 1 + (v.pn == 0 ? low : high);
         } else {  // pn = sum, dn = min; a disproof takes the child whose disproof holds highest
-            v = {0, kInfinity, kClean};
+            v = {0, kInfinity, kClean, 0};
             int rep = kDepthLimited - 1;
             for (const Child& ch : children) {
                 v.pn = add_capped(v.pn, ch.value.pn);
                 v.dn = std::min(v.dn, ch.value.dn);
-                if (ch.value.disproven()) rep = std::max(rep, ch.value.repetition);
+                if (ch.value.disproven()) {
+                    rep = std::max(rep, ch.value.repetition);
+                    low = std::min(low, ch.value.distance);
+                }
+                high = std::max(high, ch.value.distance);
             }
             v.repetition = v.dn == 0 ? rep : kClean;
+            v.distance = 1 + (v.dn == 0 ? low : high);
         }
         return v;
     }

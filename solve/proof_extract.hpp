@@ -3,6 +3,7 @@
 // holds (replaced, or disproofs that rest on a repetition of the path) are searched again, each
 // with the search's budget. Internal to solve/.
 #pragma once
+#include <algorithm>
 #include <string>
 
 #include "dtb/rules/expected.hpp"
@@ -14,29 +15,39 @@ namespace dtb::solve {
 
 namespace detail {
 
+enum class Outcome : std::uint8_t { done, not_on_this_line, fatal };
+struct Step {
+    Outcome outcome = Outcome::done;
+    std::string message;
+};
+
 template <class R>
 class ProofExtractor {
   public:
     ProofExtractor(Search<R>& search, bool prove_win, std::size_t max_nodes)
         : search_(search), prove_win_(prove_win), max_nodes_(max_nodes) {}
 
-    // The tree below the open position p on ply `depth` (p not on the path yet); empty message:
-    // done.
-    std::string extend(ProofNode& node, const Position& p, const probe::Counters& c, int depth,
-                       bool after_irreversible) {
+    // The tree below the open position p on ply `depth` (p not on the path yet). At the claim
+    // side's choice the children that keep the claim are tried by rising distance: a child
+    // proven elsewhere may fail on this line (its proof would repeat a position of the line).
+    Step extend(ProofNode& node, const Position& p, const probe::Counters& c, int depth, bool after_irreversible) {
         std::vector<Child> children;
         const NodeValue v = search_.mid(p, c, kInfinity, kInfinity, depth, after_irreversible, &children);
-        if (search_.failed()) return "a table failed while the proof was written";
-        if (!(prove_win_ ? v.proven() : v.disproven()))
-            return "the proof could not be searched again within the node budget (ply " + std::to_string(depth) + ")";
+        if (search_.failed()) return fatal("a table failed while the proof was written");
+        if (!(prove_win_ ? v.proven() : v.disproven())) {
+            if (search_.stopped() != StopReason::none)
+                return fatal("the proof could not be searched again within the node budget (ply " +
+                             std::to_string(depth) + ")");
+            return {Outcome::not_on_this_line, {}};
+        }
         const bool choice = (p.side_to_move == search_.attacker()) == prove_win_;
         MoveList legal;
         for (const Child& ch : children) legal.push_back(ch.move);
         search_.push_path(p, after_irreversible);
-        std::string error;
-        for (const Child* ch : chosen(children, choice)) {
+        Step step{Outcome::done, {}};
+        for (const Child* ch : candidates(children, choice)) {
             if (++nodes_ > max_nodes_) {
-                error = "the proof has more than " + std::to_string(max_nodes_) + " nodes: too large to write";
+                step = fatal("the proof has more than " + std::to_string(max_nodes_) + " nodes: too large to write");
                 break;
             }
             ProofNode& child = node.children.emplace_back();
@@ -45,32 +56,39 @@ class ProofExtractor {
             child.value = ch->leaf.value;
             child.rule = ch->leaf.rule;
             if (ch->leaf.kind == LeafKind::repetition) child.repeats_ply = ch->value.repetition;
-            if (ch->leaf.kind != LeafKind::open) continue;
-            const bool irreversible = ch->move.is_capture() || (p.kings & bit(ch->move.from)) == 0;
-            error = extend(child, ch->pos, ch->counters, depth + 1, irreversible);
-            if (!error.empty()) break;
+            step = {Outcome::done, {}};
+            if (ch->leaf.kind == LeafKind::open) {
+                const bool irreversible = ch->move.is_capture() || (p.kings & bit(ch->move.from)) == 0;
+                step = extend(child, ch->pos, ch->counters, depth + 1, irreversible);
+            }
+            if (step.outcome == Outcome::fatal) break;
+            if (step.outcome == Outcome::not_on_this_line) {
+                node.children.pop_back();
+                if (choice) continue;  // the next candidate
+                break;                 // every reply must hold: this line fails
+            }
+            if (choice) break;  // one move suffices
         }
+        if (choice && step.outcome == Outcome::done && node.children.empty()) step = {Outcome::not_on_this_line, {}};
         search_.pop_path();
-        return error;
+        return step;
     }
 
   private:
-    std::vector<const Child*> chosen(const std::vector<Child>& children, bool choice) const {
+    Step fatal(std::string message) const { return {Outcome::fatal, std::move(message)}; }
+
+    // Every child where all must hold; else those that keep the claim, leaves first, then by
+    // rising distance.
+    std::vector<const Child*> candidates(const std::vector<Child>& children, bool choice) const {
         std::vector<const Child*> out;
-        if (!choice) {
-            for (const Child& ch : children) out.push_back(&ch);
-            return out;
-        }
-        const Child* best = nullptr;
-        auto rank = [&](const Child& ch) {  // leaves first, then transposition-table entries by work
-            if (ch.leaf.kind != LeafKind::open) return std::uint64_t{0};
-            return std::uint64_t{1} + ch.value.pn + ch.value.dn;
-        };
-        for (const Child& ch : children) {
-            const bool keeps = prove_win_ ? ch.value.proven() : ch.value.disproven();
-            if (keeps && (best == nullptr || rank(ch) < rank(*best))) best = &ch;
-        }
-        if (best != nullptr) out.push_back(best);
+        for (const Child& ch : children)
+            if (!choice || (prove_win_ ? ch.value.proven() : ch.value.disproven())) out.push_back(&ch);
+        if (choice)
+            std::stable_sort(out.begin(), out.end(), [](const Child* a, const Child* b) {
+                const bool la = a->leaf.kind != LeafKind::open, lb = b->leaf.kind != LeafKind::open;
+                if (la != lb) return la;
+                return a->value.distance < b->value.distance;
+            });
         return out;
     }
 
@@ -88,8 +106,9 @@ Expected<ProofNode> extract_proof(detail::Search<R>& search, const Position& roo
                                   bool prove_win, std::size_t max_nodes) {
     ProofNode tree;
     detail::ProofExtractor<R> extractor(search, prove_win, max_nodes);
-    const std::string error = extractor.extend(tree, root, counters, 0, true);
-    if (!error.empty()) return Error{error, ErrorKind::unspecified};
+    const detail::Step step = extractor.extend(tree, root, counters, 0, true);
+    if (step.outcome == detail::Outcome::fatal) return Error{step.message, ErrorKind::unspecified};
+    if (step.outcome != detail::Outcome::done) return Error{"the proof could not be searched again", ErrorKind::unspecified};
     return tree;
 }
 

@@ -24,16 +24,20 @@ inline ProofNumber add_capped(ProofNumber a, ProofNumber b) {
 inline constexpr int kClean = INT_MAX;
 inline constexpr int kDepthLimited = -1;
 
+// A proven or disproven node also carries its distance: the height of the proof (or disproof)
+// tree found below it, 0 at a leaf. A proof read off along falling distances never walks into a
+// repetition of its own line (a win is never proven through a cycle).
 struct NodeValue {
     ProofNumber pn = 1;
     ProofNumber dn = 1;
     int repetition = kClean;
+    std::uint32_t distance = 0;
 
     bool proven() const { return pn == 0; }
     bool disproven() const { return dn == 0; }
     bool final() const { return pn == 0 || dn == 0; }
-    static NodeValue win() { return {0, kInfinity, kClean}; }
-    static NodeValue no_win(int repetition = kClean) { return {kInfinity, 0, repetition}; }
+    static NodeValue win() { return {0, kInfinity, kClean, 0}; }
+    static NodeValue no_win(int repetition = kClean) { return {kInfinity, 0, repetition, 0}; }
 };
 
 }  // namespace dtb::solve

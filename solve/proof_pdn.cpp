@@ -56,13 +56,12 @@ class MoveTextWriter {
         if (column_ > 0 && column_ + 1 + w.size() > 80) {
             out_ += '\n';
             column_ = 0;
-        } else if (column_ > 0 && !glue_) {
+        } else if (column_ > 0) {
             out_ += ' ';
             ++column_;
         }
         out_ += w;
         column_ += w.size();
-        glue_ = w == "(";
     }
     void close() {
         out_ += ')';
@@ -76,7 +75,6 @@ class MoveTextWriter {
   private:
     std::string& out_;
     std::size_t column_ = 0;
-    bool glue_ = false;
 };
 
 class TreeWriter {
@@ -90,8 +88,7 @@ class TreeWriter {
         const ProofNode& main = node.children.front();
         move(main, ply, number);
         for (std::size_t i = 1; i < node.children.size(); ++i) {
-            w_.word("(");
-            move(node.children[i], ply, true);
+            move(node.children[i], ply, true, "(");
             line(node.children[i], ply + 1, !node.children[i].children.empty() && is_black(ply + 1));
             w_.close();
         }
@@ -102,14 +99,15 @@ class TreeWriter {
   private:
     bool is_black(int ply) const { return (root_ == Color::white) == (ply % 2 == 1); }
 
-    void move(const ProofNode& n, int ply, bool number) {
+    // The move, numbered when White plays it or `number` asks; `open` starts a variation.
+    void move(const ProofNode& n, int ply, bool number, const std::string& open = {}) {
         const int full = 1 + (ply + (root_ == Color::black ? 1 : 0)) / 2;
         if (!is_black(ply))
-            w_.word(std::to_string(full) + ". " + n.move);
+            w_.word(open + std::to_string(full) + ". " + n.move);
         else if (number)
-            w_.word(std::to_string(full) + "... " + n.move);
+            w_.word(open + std::to_string(full) + "... " + n.move);
         else
-            w_.word(n.move);
+            w_.word(open + n.move);
         const std::string c = leaf_comment(n, is_black(ply + 1) ? Color::black : Color::white);
         if (!c.empty()) w_.word("{" + c + "}");
     }

@@ -261,21 +261,18 @@ class ProverOf final : public Prover::Impl {
         search.set_budget(0, Clock::time_point::max());
     }
 
-    // The move of the line: at the claim side's choice, a child that keeps the claim (the one
-    // whose subtree took the least work); elsewhere the reply that took the most work.
-    const Child* pick_line_move(const std::vector<Child>& children, bool attacker_to_move, bool prove_win) const {
+    // The move of the line: at the claim side's choice, a child that keeps the claim with the
+    // shortest proof found (the quickest win); elsewhere the reply with the longest (the
+    // longest resistance).
+    static const Child* pick_line_move(const std::vector<Child>& children, bool attacker_to_move, bool prove_win) {
         const bool choice = attacker_to_move == prove_win;
         const Child* best = nullptr;
-        std::uint64_t best_work = 0;
         for (const Child& ch : children) {
             const bool keeps = prove_win ? ch.value.proven() : ch.value.disproven();
             if (choice && !keeps) continue;
-            const TableEntry* e = tt_.find(ch.key, ch.hash);
-            const std::uint64_t work = e ? e->work : 0;
-            if (best == nullptr || (choice ? work < best_work : work > best_work)) {
+            if (best == nullptr || (choice ? ch.value.distance < best->value.distance
+                                           : ch.value.distance > best->value.distance))
                 best = &ch;
-                best_work = work;
-            }
         }
         return best;
     }

@@ -20,7 +20,7 @@ const TableEntry* TranspositionTable::find(const StateKey& key, std::uint64_t ha
 }
 
 void TranspositionTable::store(const StateKey& key, std::uint64_t hash, ProofNumber pn, ProofNumber dn,
-                               std::uint64_t work) {
+                               std::uint32_t distance, std::uint64_t work) {
     const std::size_t b = bucket_of(hash);
     const auto w = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(work, 1, 0xFFFFFFFF));
     TableEntry* victim = nullptr;
@@ -30,6 +30,7 @@ void TranspositionTable::store(const StateKey& key, std::uint64_t hash, ProofNum
         if (live(e) && e.key == key) {
             e.pn = pn;
             e.dn = dn;
+            e.distance = distance;
             e.work = std::max(e.work, w);
             return;
         }
@@ -43,7 +44,7 @@ void TranspositionTable::store(const StateKey& key, std::uint64_t hash, ProofNum
         ++used_;
     else
         ++replaced_;
-    *victim = TableEntry{key, pn, dn, w, age_};
+    *victim = TableEntry{key, pn, dn, w, age_, distance};
 }
 
 void TranspositionTable::clear() {

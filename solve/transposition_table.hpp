@@ -19,6 +19,7 @@ struct TableEntry {
     ProofNumber dn = 0;
     std::uint32_t work = 0;  // nodes searched below this state, 0 for an empty entry
     std::uint32_t age = 0;   // the table's age when stored: older entries count as empty
+    std::uint32_t distance = 0;  // proven or disproven: NodeValue::distance
 };
 
 class TranspositionTable {
@@ -29,7 +30,8 @@ class TranspositionTable {
     explicit TranspositionTable(std::size_t memory_bytes);
 
     const TableEntry* find(const StateKey& key, std::uint64_t hash) const;
-    void store(const StateKey& key, std::uint64_t hash, ProofNumber pn, ProofNumber dn, std::uint64_t work);
+    void store(const StateKey& key, std::uint64_t hash, ProofNumber pn, ProofNumber dn, std::uint32_t distance,
+               std::uint64_t work);
     void clear();  // every entry out, in constant time (entries of an older age are empty)
 
     std::size_t capacity() const { return entries_.size(); }
