@@ -135,8 +135,8 @@ int run(const Args& a) {
         all_solved += static_cast<std::uint64_t>(solved);
         all_resolved += static_cast<std::uint64_t>(resolved);
         all_seconds += seconds;
-        std::printf("| %s | %d | %d | %.1f%% | %d | %d | %d | %.3f | %.2f | %.0f |\n", m.name().c_str(), solved, resolved,
-                    solved ? 100.0 * resolved / solved : 0.0, answers[solve::Answer::win],
+        std::printf("| %s | %d | %d | %.1f%% | %d | %d | %d | %.3f | %.2f | %.0f |\n", m.name().c_str(), solved,
+                    resolved, solved ? 100.0 * resolved / solved : 0.0, answers[solve::Answer::win],
                     answers[solve::Answer::draw], answers[solve::Answer::loss], solved ? seconds / solved : 0.0,
                     longest, seconds > 0 ? static_cast<double>(nodes) / seconds : 0.0);
         std::fflush(stdout);
@@ -156,18 +156,28 @@ int main(int argc, char** argv) {
     Args a;
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string k = argv[i], v = argv[i + 1];
-        if (k == "--tables") a.tables = v;
-        else if (k == "--pieces") a.pieces = std::stoi(v);
-        else if (k == "--per-slice") a.per_slice = std::stoi(v);
-        else if (k == "--nodes") a.nodes = std::stoull(v);
-        else if (k == "--time") a.seconds = std::stod(v);
-        else if (k == "--epsilon") a.epsilon = std::stod(v);
-        else if (k == "--refresh") a.refresh = v == "on";
-        else if (k == "--max-dtc") a.max_dtc = std::stoi(v);
-        else if (k == "--seed") a.seed = std::stoull(v);
+        if (k == "--tables")
+            a.tables = v;
+        else if (k == "--pieces")
+            a.pieces = std::stoi(v);
+        else if (k == "--per-slice")
+            a.per_slice = std::stoi(v);
+        else if (k == "--nodes")
+            a.nodes = std::stoull(v);
+        else if (k == "--time")
+            a.seconds = std::stod(v);
+        else if (k == "--epsilon")
+            a.epsilon = std::stod(v);
+        else if (k == "--refresh")
+            a.refresh = v == "on";
+        else if (k == "--max-dtc")
+            a.max_dtc = std::stoi(v);
+        else if (k == "--seed")
+            a.seed = std::stoull(v);
         else if (k == "--initial")
-            a.initial = v == "uniform" ? solve::InitialNumbers::uniform
-                        : v == "material" ? solve::InitialNumbers::material : solve::InitialNumbers::mobility;
+            a.initial = v == "uniform"    ? solve::InitialNumbers::uniform
+                        : v == "material" ? solve::InitialNumbers::material
+                                          : solve::InitialNumbers::mobility;
         else if (k == "--slices") {
             std::size_t s = 0;
             while (s <= v.size()) {

@@ -114,8 +114,8 @@ class Search {
             }
         ch.leaf = evaluate(ch.pos, ch.counters);
         if (ch.leaf.kind != LeafKind::open)
-            ch.value = attacker_wins(ch.pos.side_to_move, ch.leaf.value, attacker_) ? NodeValue::win()
-                                                                                    : NodeValue::no_win();
+            ch.value =
+                attacker_wins(ch.pos.side_to_move, ch.leaf.value, attacker_) ? NodeValue::win() : NodeValue::no_win();
         else
             ch.value = initial_value(ch.pos, ch.leaf.moves);
         return ch;
@@ -235,7 +235,7 @@ class Search {
     static NodeValue aggregate(const std::vector<Child>& children, bool or_node) {
         NodeValue v;
         std::uint32_t low = 0xFFFFFFFF, high = 0;  // distances of the children that decide
-        if (or_node) {  // pn = min, dn = sum
+        if (or_node) {                             // pn = min, dn = sum
             v = {kInfinity, 0, kClean, 0};
             for (const Child& ch : children) {
                 v.pn = std::min(v.pn, ch.value.pn);

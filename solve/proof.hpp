@@ -41,8 +41,8 @@ struct ProofNode {
     Wdl value = Wdl::draw;  // a leaf's value for its side to move (table, terminal, limit)
     probe::DecidingRule rule = probe::DecidingRule::none;  // limit leaves
     int repeats_ply = -1;                                  // repetition leaves: the ply repeated
-    bool annotated = false;  // read from a file: the leaf fields come from its comment
-    int line = 0;            // read from a file: the line of the move
+    bool annotated = false;                                // read from a file: the leaf fields come from its comment
+    int line = 0;                                          // read from a file: the line of the move
     std::vector<ProofNode> children;
 };
 

@@ -17,7 +17,7 @@ namespace dtb::solve {
 struct ProofCheck {
     probe::Result status;  // ok, or a table that failed (Tablebase::explain)
     bool valid = false;
-    std::string problem;  // the first problem, naming its ply and line; empty when valid
+    std::string problem;                 // the first problem, naming its ply and line; empty when valid
     Answer answer = Answer::unresolved;  // what the proven claims together say
     Wdl lower = Wdl::loss, upper = Wdl::win;
     std::uint64_t nodes = 0, leaves = 0;

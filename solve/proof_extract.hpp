@@ -108,7 +108,8 @@ Expected<ProofNode> extract_proof(detail::Search<R>& search, const Position& roo
     detail::ProofExtractor<R> extractor(search, prove_win, max_nodes);
     const detail::Step step = extractor.extend(tree, root, counters, 0, true);
     if (step.outcome == detail::Outcome::fatal) return Error{step.message, ErrorKind::unspecified};
-    if (step.outcome != detail::Outcome::done) return Error{"the proof could not be searched again", ErrorKind::unspecified};
+    if (step.outcome != detail::Outcome::done)
+        return Error{"the proof could not be searched again", ErrorKind::unspecified};
     return tree;
 }
 

@@ -153,8 +153,8 @@ std::string write_proof_pdn(const Proof& proof) {
             out += "[" + std::string(name) + " \"" + value + "\"]\n";
         };
         tag("Event", "dtb solve proof");
-        tag("GameType", std::to_string(proof.variant == VariantId::turkish ? kPdnGameTypeTurkish
-                                                                           : kPdnGameTypeInternational));
+        tag("GameType",
+            std::to_string(proof.variant == VariantId::turkish ? kPdnGameTypeTurkish : kPdnGameTypeInternational));
         tag("FEN", proof.fen);
         tag("Claim", std::string(to_string(part.claim)));
         tag("Rules", std::string(to_string(proof.rules)));
@@ -210,7 +210,8 @@ class Tokenizer {
         if (c == '[') return tag(t);
         if (c == '{') {
             const std::size_t end = s_.find('}', i_);
-            if (end == std::string_view::npos) return Error{at(t.line) + "a comment is not closed", ErrorKind::bad_input};
+            if (end == std::string_view::npos)
+                return Error{at(t.line) + "a comment is not closed", ErrorKind::bad_input};
             t.kind = TokenKind::comment;
             t.text = std::string(s_.substr(i_ + 1, end - i_ - 1));
             for (char ch : t.text) line_ += ch == '\n';
@@ -371,7 +372,8 @@ class ProofParser {
                 if (number == "30")
                     variant = VariantId::turkish;
                 else if (number != "20")
-                    return at + "GameType " + quote_input(value) + ": a proof is of international (20) or Turkish (30) draughts";
+                    return at + "GameType " + quote_input(value) +
+                           ": a proof is of international (20) or Turkish (30) draughts";
             }
             if (name == "Rules") {
                 const auto r = parse_counting_rules(value);
@@ -382,7 +384,8 @@ class ProofParser {
                 std::optional<int> v;
                 if (value != "-") {
                     v = parse_int(value);
-                    if (!v || *v > probe::kMaxCounterPlies) return at + name + " " + quote_input(value) + ": not a counter";
+                    if (!v || *v > probe::kMaxCounterPlies)
+                        return at + name + " " + quote_input(value) + ": not a counter";
                 }
                 if (name == "Reversible") counters.reversible = v.value_or(0);
                 if (name == "Endgame") counters.endgame = v;
@@ -399,7 +402,8 @@ class ProofParser {
             proof.variant = variant;
             proof.rules = rules;
             proof.counters = counters;
-        } else if (proof.fen != *fen || proof.variant != variant || proof.rules != rules || !(proof.counters == counters)) {
+        } else if (proof.fen != *fen || proof.variant != variant || proof.rules != rules ||
+                   !(proof.counters == counters)) {
             return at + "every game of a proof is of the same position, variant, rules and counters";
         }
         return {};

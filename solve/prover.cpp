@@ -147,7 +147,9 @@ class ProverOf final : public Prover::Impl {
   private:
     // The root is a leaf: the tables (or the rules) answer at once.
     void answer_leaf(SolveResult& r) {
-        r.answer = root_leaf_.value == Wdl::win ? Answer::win : root_leaf_.value == Wdl::loss ? Answer::loss : Answer::draw;
+        r.answer = root_leaf_.value == Wdl::win    ? Answer::win
+                   : root_leaf_.value == Wdl::loss ? Answer::loss
+                                                   : Answer::draw;
         r.lower = r.upper = root_leaf_.value;
         r.source = root_leaf_.kind == LeafKind::table ? AnswerSource::tables : AnswerSource::terminal;
         if (root_leaf_.kind != LeafKind::table) return;
@@ -172,10 +174,10 @@ class ProverOf final : public Prover::Impl {
     // The two questions in turns, each with a node budget that doubles every round, until one
     // is proven, both are disproven, or the limits are reached.
     void run(Search<R>& search, SolveResult& r) {
-        const Clock::time_point deadline =
-            options.max_seconds > 0
-                ? stats_.start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(options.max_seconds))
-                : Clock::time_point::max();
+        const Clock::time_point deadline = options.max_seconds > 0
+                                               ? stats_.start + std::chrono::duration_cast<Clock::duration>(
+                                                                    std::chrono::duration<double>(options.max_seconds))
+                                               : Clock::time_point::max();
         const Color side = root_.side_to_move;
         search.set_root_side(side);
         std::uint64_t round = 4096;
@@ -203,8 +205,10 @@ class ProverOf final : public Prover::Impl {
             if (!searched) break;
             round *= 2;
         }
-        const bool any_open = std::any_of(questions_.begin(), questions_.end(), [](Question q) { return q == Question::open; });
-        const bool given_up = std::any_of(questions_.begin(), questions_.end(), [](Question q) { return q == Question::given_up; });
+        const bool any_open =
+            std::any_of(questions_.begin(), questions_.end(), [](Question q) { return q == Question::open; });
+        const bool given_up =
+            std::any_of(questions_.begin(), questions_.end(), [](Question q) { return q == Question::given_up; });
         if (questions_[0] == Question::proven) {
             r.answer = Answer::win;
             r.lower = r.upper = Wdl::win;
@@ -270,8 +274,8 @@ class ProverOf final : public Prover::Impl {
         for (const Child& ch : children) {
             const bool keeps = prove_win ? ch.value.proven() : ch.value.disproven();
             if (choice && !keeps) continue;
-            if (best == nullptr || (choice ? ch.value.distance < best->value.distance
-                                           : ch.value.distance > best->value.distance))
+            if (best == nullptr ||
+                (choice ? ch.value.distance < best->value.distance : ch.value.distance > best->value.distance))
                 best = &ch;
         }
         return best;

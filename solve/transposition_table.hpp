@@ -17,8 +17,8 @@ struct TableEntry {
     StateKey key;
     ProofNumber pn = 0;
     ProofNumber dn = 0;
-    std::uint32_t work = 0;  // nodes searched below this state, 0 for an empty entry
-    std::uint32_t age = 0;   // the table's age when stored: older entries count as empty
+    std::uint32_t work = 0;      // nodes searched below this state, 0 for an empty entry
+    std::uint32_t age = 0;       // the table's age when stored: older entries count as empty
     std::uint32_t distance = 0;  // proven or disproven: NodeValue::distance
 };
 

@@ -5,6 +5,7 @@
 // from the 2-5 set in data/tb, when it is there ([.slow]).
 #include <catch2/catch.hpp>
 #include <map>
+#include <memory>
 #include <random>
 
 #include "dtb/gen/generate.hpp"
@@ -16,14 +17,6 @@
 using namespace dtb;
 
 namespace {
-
-std::filesystem::path full_set(VariantId variant) {
-    if (auto d = test::fixture_tables(variant); !d.empty()) return d;
-    static std::map<VariantId, std::unique_ptr<test::GeneratedTables>> made;
-    auto& t = made[variant];
-    if (!t) t = std::make_unique<test::GeneratedTables>(variant, 4);
-    return t->dir();
-}
 
 struct Tally {
     int solved = 0, resolved = 0;
@@ -79,10 +72,10 @@ void check_variant(const std::filesystem::path& full_dir, int pieces, int per_sl
 
 TEST_CASE("solve: 4-piece positions from the 2-3 piece tables equal the 4-piece tables", "[solve][plain-build]") {
     SECTION("international") {
-        check_variant<International>(full_set(VariantId::international), 4, 10, 20'000, 0.6);
+        check_variant<International>(test::full_tables(VariantId::international), 4, 10, 20'000, 0.6);
     }
     SECTION("turkish") {
-        check_variant<Turkish>(full_set(VariantId::turkish), 4, 10, 20'000, 0.6);
+        check_variant<Turkish>(test::full_tables(VariantId::turkish), 4, 10, 20'000, 0.6);
     }
 }
 

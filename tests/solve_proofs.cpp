@@ -4,6 +4,8 @@
 // the ply.
 #include <catch2/catch.hpp>
 #include <functional>
+#include <map>
+#include <memory>
 #include <random>
 
 #include "dtb/rules/fen.hpp"
@@ -17,14 +19,6 @@ using namespace dtb;
 using solve::ProofNode;
 
 namespace {
-
-std::filesystem::path full_dir(VariantId v) {
-    if (auto d = test::fixture_tables(v); !d.empty()) return d;
-    static std::map<VariantId, std::unique_ptr<test::GeneratedTables>> made;
-    auto& t = made[v];
-    if (!t) t = std::make_unique<test::GeneratedTables>(v, 4);
-    return t->dir();
-}
 
 // The first node (depth-first) at a depth with `parity` (0: the root's side to move) that
 // satisfies `pred`.
@@ -70,7 +64,7 @@ std::vector<std::pair<Position, solve::Proof>> proofs_of(const probe::Tablebase&
 
 template <class R>
 void check_round_trips() {
-    const auto dir = full_dir(R::kId);
+    const auto dir = test::full_tables(R::kId);
     const test::SmallerTables small_dir(dir, 3, "solve_proofs_" + std::string(R::kName));
     const probe::Tablebase full = test::open_solve_tables(dir, R::kId);
     const probe::Tablebase small = test::open_solve_tables(small_dir.dir(), R::kId);
@@ -91,13 +85,17 @@ void check_round_trips() {
 }  // namespace
 
 TEST_CASE("solve proofs: every proof re-checks from the tables", "[solve][proof][plain-build]") {
-    SECTION("international") { check_round_trips<International>(); }
-    SECTION("turkish") { check_round_trips<Turkish>(); }
+    SECTION("international") {
+        check_round_trips<International>();
+    }
+    SECTION("turkish") {
+        check_round_trips<Turkish>();
+    }
 }
 
 TEST_CASE("solve proofs: a proof edited by hand fails, naming the ply", "[solve][proof]") {
     using R = International;
-    const auto dir = full_dir(R::kId);
+    const auto dir = test::full_tables(R::kId);
     const test::SmallerTables small_dir(dir, 3, "solve_proofs_edit");
     const probe::Tablebase full = test::open_solve_tables(dir, R::kId);
     const probe::Tablebase small = test::open_solve_tables(small_dir.dir(), R::kId);
@@ -122,7 +120,9 @@ TEST_CASE("solve proofs: a proof edited by hand fails, naming the ply", "[solve]
         CHECK_FALSE(c.valid);
         CHECK_THAT(c.problem, Catch::Contains("ply ") && Catch::Contains("is missing"));
     }
-    auto is_leaf = [](const ProofNode& x) { return x.leaf == solve::LeafKind::table || x.leaf == solve::LeafKind::terminal; };
+    auto is_leaf = [](const ProofNode& x) {
+        return x.leaf == solve::LeafKind::table || x.leaf == solve::LeafKind::terminal;
+    };
     SECTION("a leaf's value changed") {
         solve::Proof edited = *base;
         ProofNode* n = find_node(edited.parts[0].root, 0, 0, is_leaf);
@@ -168,10 +168,10 @@ TEST_CASE("solve proofs: a proof edited by hand fails, naming the ply", "[solve]
 
 TEST_CASE("solve proofs: PDN that is no proof is refused", "[solve][proof]") {
     CHECK_FALSE(solve::read_proof_pdn("").ok());
-    CHECK_FALSE(solve::read_proof_pdn("[FEN \"W:W31:B20\"]\n1. 31-26 *\n").ok());                   // no Claim
-    CHECK_FALSE(solve::read_proof_pdn("[FEN \"W:W31:B20\"]\n[Claim \"maybe\"]\n*\n").ok());         // bad claim
+    CHECK_FALSE(solve::read_proof_pdn("[FEN \"W:W31:B20\"]\n1. 31-26 *\n").ok());            // no Claim
+    CHECK_FALSE(solve::read_proof_pdn("[FEN \"W:W31:B20\"]\n[Claim \"maybe\"]\n*\n").ok());  // bad claim
     CHECK_FALSE(solve::read_proof_pdn("[FEN \"W:W31:B20\"]\n[Claim \"win\"]\n1. 31-26 (1. 31-27 *\n").ok());  // open (
-    CHECK_FALSE(solve::read_proof_pdn("[FEN \"W:W31:B20\"]\n[Claim \"win\"]\n(1. 31-26) *\n").ok());  // ( first
+    CHECK_FALSE(solve::read_proof_pdn("[FEN \"W:W31:B20\"]\n[Claim \"win\"]\n(1. 31-26) *\n").ok());          // ( first
     const auto ok = solve::read_proof_pdn("[FEN \"W:W31:B20\"]\n[Claim \"win\"]\n1. 31-26 {free text} (1. 31-27) *\n");
     REQUIRE(ok.ok());
     REQUIRE(ok->parts.size() == 1);

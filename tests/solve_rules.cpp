@@ -18,13 +18,8 @@ namespace {
 
 using R = International;
 
-const std::filesystem::path& full_dir() {
-    static const std::filesystem::path dir = [] {
-        if (auto d = test::fixture_tables(VariantId::international); !d.empty()) return d;
-        static const test::GeneratedTables t(VariantId::international, 4);
-        return t.dir();
-    }();
-    return dir;
+std::filesystem::path full_dir() {
+    return test::full_tables(VariantId::international);
 }
 
 // Counters a game could have in a position of material m: a random 25-move count, and the class
@@ -58,7 +53,8 @@ void check_rules(CountingRules rules, int per_slice, double min_share) {
             REQUIRE(prover.ok());
             const solve::SolveResult r = prover.value().solve(p);
             INFO(to_fen<R>(p) << " reversible " << options.counters.reversible << " endgame "
-                              << options.counters.endgame.value_or(-1) << " small " << options.counters.small.value_or(-1));
+                              << options.counters.endgame.value_or(-1) << " small "
+                              << options.counters.small.value_or(-1));
             REQUIRE(r.ok());
             const probe::Result truth = judge.probe_wdl(p, options.counters);
             REQUIRE(truth.ok());

@@ -2,6 +2,8 @@
 // the solver must search where the full set has the answer), and random positions of a slice.
 #pragma once
 #include <filesystem>
+#include <map>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -9,9 +11,19 @@
 #include "dtb/index/material.hpp"
 #include "dtb/index/slice_index.hpp"
 #include "dtb/probe/probe.hpp"
+#include "tests/gen_probe_support.hpp"
 #include "tests/temp_dir.hpp"
 
 namespace dtb::test {
+
+// The fixture's 2-4 piece set of a variant, or one generated once per process.
+inline std::filesystem::path full_tables(VariantId variant) {
+    if (auto d = fixture_tables(variant); !d.empty()) return d;
+    static std::map<VariantId, std::unique_ptr<GeneratedTables>> made;
+    auto& t = made[variant];
+    if (!t) t = std::make_unique<GeneratedTables>(variant, 4);
+    return t->dir();
+}
 
 // Links to every table of `from` with at most `pieces` pieces, in a fresh folder.
 class SmallerTables {

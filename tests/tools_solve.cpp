@@ -12,7 +12,7 @@ using namespace dtb::test;
 namespace {
 
 const std::string kDraw4 = "W:WK46,K48:BK3,K1";  // 4 pieces: searched from the 3-piece tables
-const std::string kWin4 = "W:WK1,K26,K30:B32";  // a win in a few plies
+const std::string kWin4 = "W:WK1,K26,K30:B32";   // a win in a few plies
 
 std::string db() {
     return tables_up_to_3("international").string();
@@ -82,8 +82,8 @@ TEST_CASE("dtb solve --proof and --check", "[tools][solve][plain-build]") {
         std::ofstream(proof) << text.substr(0, open) + text.substr(close + 1);
         const RunResult bad = run_dtb({"solve", "--db", db(), "--check", proof.string()});
         CHECK(bad.exit_code == 1);
-        CHECK_THAT(bad.out, Catch::Contains("the proof fails") && Catch::Contains("ply ") &&
-                                Catch::Contains("is missing"));
+        CHECK_THAT(bad.out,
+                   Catch::Contains("the proof fails") && Catch::Contains("ply ") && Catch::Contains("is missing"));
     }
     SECTION("a wrong leaf: exit 1, the ply named") {
         std::string edited = text;
@@ -105,9 +105,9 @@ TEST_CASE("dtb solve --proof and --check", "[tools][solve][plain-build]") {
 
 TEST_CASE("dtb solve: bad input and missing tables", "[tools][solve][plain-build]") {
     const std::string d = db();
-    CHECK(run_dtb({"solve", "--db", d, "W:W31:Bxx"}).exit_code == 2);             // malformed FEN
-    CHECK(run_dtb({"solve", "--db", d, "W:W50:B"}).exit_code == 2);               // a side without pieces
-    CHECK(run_dtb({"solve", "--db", d, kDraw4, "--time", "0"}).exit_code == 2);   // absurd limits
+    CHECK(run_dtb({"solve", "--db", d, "W:W31:Bxx"}).exit_code == 2);            // malformed FEN
+    CHECK(run_dtb({"solve", "--db", d, "W:W50:B"}).exit_code == 2);              // a side without pieces
+    CHECK(run_dtb({"solve", "--db", d, kDraw4, "--time", "0"}).exit_code == 2);  // absurd limits
     CHECK(run_dtb({"solve", "--db", d, kDraw4, "--nodes", "0"}).exit_code == 2);
     CHECK(run_dtb({"solve", "--db", d, kDraw4, "--memory", "0"}).exit_code == 2);
     CHECK(run_dtb({"solve", "--db", d, kDraw4, "--nodes", "-5"}).exit_code == 2);

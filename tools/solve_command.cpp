@@ -14,6 +14,7 @@
 #include "dtb/solve/prover.hpp"
 #include "dtb/tools/arguments.hpp"
 #include "dtb/tools/commands.hpp"
+#include "dtb/tools/move_line.hpp"
 
 namespace dtb::tools {
 
@@ -22,30 +23,13 @@ namespace {
 using solve::Answer;
 using solve::SolveResult;
 
-// "1. 32-28 17-22 2. ..." numbered as in a game record; Black to move starts with "1. ...".
-std::string line_text(const std::vector<solve::SolveMove>& pv, Color first) {
-    std::string s;
-    bool white = first == Color::white;
-    int number = 1;
-    for (std::size_t i = 0; i < pv.size(); ++i) {
-        if (white)
-            s += std::to_string(number) + ". ";
-        else if (i == 0)
-            s += "1. ... ";
-        s += pv[i].text + " ";
-        if (!white) ++number;
-        white = !white;
-    }
-    if (!s.empty()) s.pop_back();
-    return s;
-}
-
 std::string answer_text(const SolveResult& r) {
     if (r.answer != Answer::unresolved) {
         const std::string a(to_string(r.answer));
         if (r.source == solve::AnswerSource::tables) return a + " (from the tables)";
         if (r.source == solve::AnswerSource::terminal)
-            return r.answer == Answer::loss ? "loss (no legal move)" : a + " (a limit of the counting rules is reached)";
+            return r.answer == Answer::loss ? "loss (no legal move)"
+                                            : a + " (a limit of the counting rules is reached)";
         return a + " (proven)";
     }
     std::string s = "unresolved: ";
@@ -65,10 +49,10 @@ void print_text(const std::string& fen, const Position& p, const SolveOptions& o
     out << fen << "  (" << variant_name(variant) << ", rules " << o.rules << ")\n";
     out << "  " << (p.side_to_move == Color::white ? "White" : "Black") << " to move: " << answer_text(r) << "\n";
     if (r.best_move) out << "  best move: " << r.best_move->text << "\n";
-    if (!r.pv.empty()) out << "  PV: " << line_text(r.pv, p.side_to_move) << "\n";
+    if (!r.pv.empty()) out << "  PV: " << numbered_line(r.pv, p.side_to_move) << "\n";
     const double rate = r.seconds > 0 ? static_cast<double>(r.nodes) / r.seconds : 0;
-    out << "  " << r.nodes << " nodes, " << r.probes << " probes, at most " << r.max_pieces << " pieces, "
-        << r.seconds << " s";
+    out << "  " << r.nodes << " nodes, " << r.probes << " probes, at most " << r.max_pieces << " pieces, " << r.seconds
+        << " s";
     if (r.nodes > 0 && r.seconds > 0) out << " (" << static_cast<long long>(rate) << " nodes/s)";
     out << "\n";
     std::cout << out.str() << std::flush;
@@ -82,8 +66,7 @@ std::function<void(const solve::Progress&)> progress_printer() {
         *next = p.seconds + 2.0;
         std::cerr << "dtb solve: " << p.nodes << " nodes, " << p.probes << " probes, "
                   << (p.proving_win ? "win?" : "loss?") << " root pn " << p.root_pn << " dn " << p.root_dn << ", "
-                  << static_cast<long long>(static_cast<double>(p.nodes) / std::max(p.seconds, 1e-9))
-                  << " nodes/s\n"
+                  << static_cast<long long>(static_cast<double>(p.nodes) / std::max(p.seconds, 1e-9)) << " nodes/s\n"
                   << std::flush;
     };
 }
@@ -149,7 +132,8 @@ int run_check(const SolveOptions& o) {
         std::cout << json::proof_check_json(o.check, c).dump() << "\n" << std::flush;
     } else if (c.valid) {
         std::cout << o.check << ": the proof holds: " << to_string(c.answer) << " for the side to move";
-        if (c.answer == Answer::unresolved) std::cout << " (" << (c.lower == Wdl::draw ? "at least" : "at most") << " a draw)";
+        if (c.answer == Answer::unresolved)
+            std::cout << " (" << (c.lower == Wdl::draw ? "at least" : "at most") << " a draw)";
         std::cout << "; " << c.nodes << " positions, " << c.leaves << " leaves\n" << std::flush;
     } else {
         std::cout << o.check << ": the proof fails: " << c.problem << "\n" << std::flush;
