@@ -6,8 +6,10 @@
 //
 //   solve_bench --tables data/tb/international --pieces 5 [--per-slice 50] [--nodes N]
 //               [--time S] [--initial uniform|mobility|material] [--epsilon E] [--max-dtc D]
-//               [--refresh on|off] [--slices KKMvKK,...] [--seed S]
+//               [--refresh on|off] [--check-proofs on] [--slices KKMvKK,...] [--seed S]
 // --max-dtc D: only positions the full tables value won or lost with DTC <= D.
+// --check-proofs on: every resolved answer's proof is read off, written as PDN, read back and
+// checked from the smaller tables (solve/proof_check.hpp); a proof that fails exits 1.
 #include <unistd.h>
 
 #include <chrono>
@@ -23,6 +25,8 @@
 #include "dtb/index/slice_index.hpp"
 #include "dtb/probe/folder_variant.hpp"
 #include "dtb/rules/fen.hpp"
+#include "dtb/solve/proof_check.hpp"
+#include "dtb/solve/proof_pdn.hpp"
 #include "dtb/solve/prover.hpp"
 
 using namespace dtb;
@@ -39,6 +43,7 @@ struct Args {
     solve::InitialNumbers initial = solve::InitialNumbers::mobility;
     double epsilon = 0.25;
     bool refresh = true;
+    bool check_proofs = false;
     int max_dtc = -1;
     std::vector<std::string> slices;
     std::uint64_t seed = 1;
@@ -84,7 +89,7 @@ int run(const Args& a) {
         return 2;
     }
     std::mt19937_64 rng(a.seed);
-    int wrong = 0;
+    int wrong = 0, checked = 0, unwritten = 0;
     std::uint64_t all_nodes = 0, all_solved = 0, all_resolved = 0;
     double all_seconds = 0;
     std::printf("| slice | positions | resolved | share | wins | draws | losses | mean s | max s | nodes/s |\n");
@@ -119,6 +124,20 @@ int run(const Args& a) {
             if (r.answer != solve::Answer::unresolved) {
                 ++resolved;
                 ++answers[r.answer];
+                if (a.check_proofs) {
+                    const auto proof = prover.value().proof();
+                    if (!proof) {  // too large to write, or not re-derived: no verdict
+                        ++unwritten;
+                    } else {
+                        const auto read = solve::read_proof_pdn(solve::write_proof_pdn(*proof));
+                        const solve::ProofCheck c = read ? solve::check_proof(small, *read) : solve::ProofCheck{};
+                        ++checked;
+                        if (!c.valid || c.answer != r.answer) {
+                            ++wrong;
+                            std::cerr << "PROOF " << to_fen<R>(p) << ": " << (read ? c.problem : read.error()) << "\n";
+                        }
+                    }
+                }
             }
             if (truth) {
                 const Wdl t = truth->wdl;
@@ -145,7 +164,10 @@ int run(const Args& a) {
                 static_cast<unsigned long long>(all_resolved), all_solved ? 100.0 * all_resolved / all_solved : 0.0,
                 all_solved ? all_seconds / all_solved : 0.0,
                 all_seconds > 0 ? static_cast<double>(all_nodes) / all_seconds : 0.0);
-    std::printf("answers contradicting the tables: %d%s\n", wrong, full ? "" : " (no tables of this size to compare)");
+    std::printf(
+        "answers contradicting the tables or failing their proof's check: %d%s; proofs checked: %d, not "
+        "written (more than %zu nodes, or not re-derived): %d\n",
+        wrong, full ? "" : " (no tables of this size to compare)", checked, solve::kMaxProofNodes, unwritten);
     fs::remove_all(small_dir);
     return wrong == 0 ? 0 : 1;
 }
@@ -170,6 +192,8 @@ int main(int argc, char** argv) {
             a.epsilon = std::stod(v);
         else if (k == "--refresh")
             a.refresh = v == "on";
+        else if (k == "--check-proofs")
+            a.check_proofs = v == "on";
         else if (k == "--max-dtc")
             a.max_dtc = std::stoi(v);
         else if (k == "--seed")
