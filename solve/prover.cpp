@@ -122,7 +122,8 @@ class ProverOf final : public Prover::Impl {
             }
             return proof;
         }
-        const std::uint64_t budget = max_nodes != 0 ? max_nodes : std::max<std::uint64_t>(20 * stats_.nodes, 20'000'000);
+        const std::uint64_t budget =
+            max_nodes != 0 ? max_nodes : std::max<std::uint64_t>(20 * stats_.nodes, 20'000'000);
         const Color side = root_.side_to_move;
         // Which claims the last solve proved, in the order a reader expects them.
         std::vector<Claim> claims;
