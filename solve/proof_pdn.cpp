@@ -426,8 +426,14 @@ class ProofParser {
                     return advance();
                 case TokenKind::open: {
                     if (parent == nullptr) return Tokenizer::at(token_.line) + "a variation before any move";
+                    if (nesting_ >= kMaxProofPlies)
+                        return Tokenizer::at(token_.line) + "variations nested more than " +
+                               std::to_string(kMaxProofPlies) + " deep";
                     if (auto e = advance(); !e.empty()) return e;
-                    if (auto e = line(*parent, current_ply - 1, true); !e.empty()) return e;
+                    ++nesting_;
+                    const std::string e = line(*parent, current_ply - 1, true);
+                    --nesting_;
+                    if (!e.empty()) return e;
                     current = &parent->children[index];
                     break;
                 }
@@ -441,6 +447,9 @@ class ProofParser {
                         return {};
                     }
                     const std::string_view move = strip_number(token_.text);
+                    if (!move.empty() && current_ply >= kMaxProofPlies)
+                        return Tokenizer::at(token_.line) + "a line of more than " + std::to_string(kMaxProofPlies) +
+                               " plies";
                     if (!move.empty()) {
                         parent = current;
                         ProofNode& child = parent->children.emplace_back();
@@ -460,6 +469,7 @@ class ProofParser {
     Tokenizer tokens_;
     Token token_;
     Color side_ = Color::white;
+    int nesting_ = 0;  // variations open around the token
 };
 
 }  // namespace

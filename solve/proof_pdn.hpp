@@ -14,11 +14,16 @@
 
 namespace dtb::solve {
 
+// The longest line a proof file may hold: reading, checking and freeing a tree recurse along its
+// lines, and a file is input (a hand-made one could be of any depth).
+inline constexpr int kMaxProofPlies = 10'000;
+
 std::string write_proof_pdn(const Proof& proof);
 
 // The proof a PDN text holds, every game a part. Fails (bad input) on text that is no proof: no
 // game, a game without FEN or Claim tag, an unknown claim, rules or game type, broken
-// variations. Comments other than the leaf annotations above are allowed and ignored.
+// variations, a line longer than kMaxProofPlies. Comments other than the leaf annotations above
+// are allowed and ignored.
 Expected<Proof> read_proof_pdn(std::string_view text);
 
 // The annotation of a leaf ("table: White wins"); empty for an open node.

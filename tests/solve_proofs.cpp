@@ -172,6 +172,15 @@ TEST_CASE("solve proofs: PDN that is no proof is refused", "[solve][proof]") {
     CHECK_FALSE(solve::read_proof_pdn("[FEN \"W:W31:B20\"]\n[Claim \"maybe\"]\n*\n").ok());  // bad claim
     CHECK_FALSE(solve::read_proof_pdn("[FEN \"W:W31:B20\"]\n[Claim \"win\"]\n1. 31-26 (1. 31-27 *\n").ok());  // open (
     CHECK_FALSE(solve::read_proof_pdn("[FEN \"W:W31:B20\"]\n[Claim \"win\"]\n(1. 31-26) *\n").ok());          // ( first
+    // Nested variations and lines deeper than any proof: refused, not a stack overflow.
+    std::string deep = "[FEN \"W:WK46:BK5\"]\n[Claim \"win\"]\n1. 46-41";
+    for (int i = 0; i < 50'000; ++i) deep += " (46-37";
+    CHECK_FALSE(solve::read_proof_pdn(deep).ok());
+    std::string longline = "[FEN \"W:WK46:BK5\"]\n[Claim \"win\"]\n";
+    for (int i = 0; i < 6'000; ++i) longline += " 46-41 5-10 41-46 10-5";
+    const auto too_long = solve::read_proof_pdn(longline);
+    REQUIRE_FALSE(too_long.ok());
+    CHECK_THAT(too_long.error(), Catch::Contains("plies"));
     const auto ok = solve::read_proof_pdn("[FEN \"W:W31:B20\"]\n[Claim \"win\"]\n1. 31-26 {free text} (1. 31-27) *\n");
     REQUIRE(ok.ok());
     REQUIRE(ok->parts.size() == 1);
