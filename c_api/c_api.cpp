@@ -7,6 +7,7 @@
 #include "dtb/adjudicate/adjudicator.hpp"
 #include "dtb/dtb.h"
 #include "dtb/probe/probe.hpp"
+#include "dtb/solve/prover.hpp"
 
 struct dtb_tablebase {
     dtb::probe::Tablebase tb;
@@ -262,6 +263,30 @@ int dtb_best_move(const dtb_tablebase* tb, const char* fen, char* move, size_t s
         if (wdl) *wdl = static_cast<int>(r.wdl);
         if (dtw) *dtw = distance_of(r.wdl, r.dtw);
         if (dtc) *dtc = distance_of(r.wdl, r.dtc);
+        return DTB_OK;
+    });
+}
+
+int dtb_solve(const dtb_tablebase* tb, const char* fen, double max_seconds, unsigned long long max_nodes,
+              unsigned memory_mb, int* answer, int* lower, int* upper, char* move, size_t size) {
+    if (!answer || (!move && size != 0)) return fail(DTB_BAD_ARGUMENT, "NULL answer, or NULL move with a size");
+    if (!(max_seconds >= 0) || (max_seconds == 0 && max_nodes == 0) || memory_mb == 0)
+        return fail(DTB_BAD_ARGUMENT, "give a time or node limit, and memory_mb of 1 or more");
+    return with_fen(tb, fen, [&](const dtb::Position& p) -> int {
+        dtb::solve::ProverOptions options;
+        options.max_seconds = max_seconds;
+        options.max_nodes = max_nodes;
+        options.memory_mb = memory_mb;
+        auto prover = dtb::solve::Prover::create(tb->tb, options);
+        if (!prover) return fail(DTB_BAD_ARGUMENT, prover.error());
+        const dtb::solve::SolveResult r = prover.value().solve(p);
+        if (!r.ok()) return code_of(tb, r.status);
+        const std::string text = r.best_move ? r.best_move->text : "";
+        if (move && text.size() + 1 > size) return fail(DTB_BAD_ARGUMENT, "move text longer than the buffer");
+        if (move) std::memcpy(move, text.c_str(), text.size() + 1);
+        *answer = r.answer == dtb::solve::Answer::unresolved ? DTB_UNRESOLVED : static_cast<int>(r.lower);
+        if (lower) *lower = static_cast<int>(r.lower);
+        if (upper) *upper = static_cast<int>(r.upper);
         return DTB_OK;
     });
 }

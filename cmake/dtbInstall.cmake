@@ -5,8 +5,8 @@
 # (static), with dtb::rules and dtb::index (header-only) behind it. Layout under the prefix:
 #   bin/dtb                      the command-line tool
 #   include/dtb/dtb.h            the C interface
-#   include/dtb/{rules,index,format,probe,adjudicate}/*.hpp
-#   lib/libdtb_{format,probe,adjudicate,c_api}.a
+#   include/dtb/{rules,index,format,probe,adjudicate,solve}/*.hpp
+#   lib/libdtb_{format,probe,adjudicate,solve,c_api}.a
 #   lib/cmake/dtb/               dtbConfig.cmake, dtbConfigVersion.cmake, dtbTargets*.cmake
 #   lib/pkgconfig/dtb.pc         the same library for pkg-config (C and C++ consumers)
 include(GNUInstallDirs)
@@ -15,11 +15,12 @@ include(CMakePackageConfigHelpers)
 set(DTB_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/dtb)
 
 # Exported names: dtb::dtb (the whole probe library: dtb_library), and its parts dtb::c_api,
-# dtb::adjudicate, dtb::probe, dtb::format, dtb::rules, dtb::index. Inside the tree, dtb::dtb is
+# dtb::adjudicate, dtb::solve, dtb::probe, dtb::format, dtb::rules, dtb::index. Inside the tree, dtb::dtb is
 # an alias.
 set_target_properties(dtb_library PROPERTIES EXPORT_NAME dtb)
 set_target_properties(dtb_c_api PROPERTIES EXPORT_NAME c_api)
 set_target_properties(dtb_adjudicate PROPERTIES EXPORT_NAME adjudicate)
+set_target_properties(dtb_solve PROPERTIES EXPORT_NAME solve)
 set_target_properties(dtb_probe PROPERTIES EXPORT_NAME probe)
 set_target_properties(dtb_rules PROPERTIES EXPORT_NAME rules)
 set_target_properties(dtb_index PROPERTIES EXPORT_NAME index)
@@ -39,9 +40,14 @@ install(FILES ${PROJECT_SOURCE_DIR}/probe/probe.hpp ${PROJECT_SOURCE_DIR}/probe/
 install(FILES ${PROJECT_SOURCE_DIR}/adjudicate/adjudicator.hpp ${PROJECT_SOURCE_DIR}/adjudicate/game_check.hpp
               ${PROJECT_SOURCE_DIR}/adjudicate/game_report.hpp
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/dtb/adjudicate)
+# The solver's public headers (dfpn.hpp, proof_extract.hpp and the table's are internal).
+install(FILES ${PROJECT_SOURCE_DIR}/solve/prover.hpp ${PROJECT_SOURCE_DIR}/solve/solve_types.hpp
+              ${PROJECT_SOURCE_DIR}/solve/proof.hpp ${PROJECT_SOURCE_DIR}/solve/leaf.hpp
+              ${PROJECT_SOURCE_DIR}/solve/proof_pdn.hpp ${PROJECT_SOURCE_DIR}/solve/proof_check.hpp
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/dtb/solve)
 install(FILES ${PROJECT_SOURCE_DIR}/include/dtb/dtb.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/dtb)
 
-install(TARGETS dtb_rules dtb_index dtb_format dtb_probe dtb_adjudicate dtb_c_api dtb_library EXPORT dtbTargets
+install(TARGETS dtb_rules dtb_index dtb_format dtb_probe dtb_adjudicate dtb_solve dtb_c_api dtb_library EXPORT dtbTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 if(TARGET dtb)

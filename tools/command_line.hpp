@@ -20,6 +20,7 @@ struct CommandLine {
     ProbeOptions probe;
     StatsOptions stats;
     AdjudicateOptions adjudicate;
+    SolveOptions solve;
     ServeOptions serve;
     PlanOptions plan;
     std::function<int()> action;  // set by the subcommand that parsing selected
@@ -53,6 +54,7 @@ struct CommandLine {
         add_probe_command(app, probe, action);
         add_stats_command(app, stats, action);
         add_adjudicate_command(app, adjudicate, action);
+        add_solve_command(app, solve, action);
         add_serve_command(app, serve, action);
         add_plan_command(app, plan, action);
     }

@@ -91,6 +91,25 @@ struct AdjudicateOptions {
 };
 void add_adjudicate_command(CLI::App& app, AdjudicateOptions& o, std::function<int()>& action);
 
+struct SolveOptions {
+    std::string db;
+    std::string tables;
+    std::string variant = "international";
+    bool variant_given = false;  // else the folder's own (tools/arguments.hpp)
+    std::string fen;
+    std::string rules = "none";
+    int reversible = 0;
+    std::optional<int> endgame;
+    std::optional<int> small;
+    double time = 60;
+    std::uint64_t nodes = 0;
+    std::size_t memory_mb = 256;
+    std::string proof;
+    std::string check;
+    bool json = false;
+};
+void add_solve_command(CLI::App& app, SolveOptions& o, std::function<int()>& action);
+
 struct ServeOptions {
     std::string tables;  // empty: $DTB_TABLES, else data/tb
     std::string host = "127.0.0.1";

@@ -10,6 +10,7 @@
 #include "dtb/rules/fen.hpp"
 #include "dtb/tools/arguments.hpp"
 #include "dtb/tools/commands.hpp"
+#include "dtb/tools/move_line.hpp"
 
 namespace dtb::tools {
 
@@ -37,24 +38,6 @@ std::string right(const std::string& s, std::size_t width) {
     return s.size() >= width ? s : std::string(width - s.size(), ' ') + s;
 }
 
-// "1. 6-1 50-45 2. 1-12 ..." numbered as in a game record; Black to move starts with "1. ...".
-std::string pv_text(const std::vector<MoveValue>& pv, Color first) {
-    std::string s;
-    int number = 1;
-    bool white = first == Color::white;
-    for (std::size_t i = 0; i < pv.size(); ++i) {
-        if (white)
-            s += std::to_string(number) + ". ";
-        else if (i == 0)
-            s += "1. ... ";
-        s += pv[i].text + " ";
-        if (!white) ++number;
-        white = !white;
-    }
-    if (!s.empty()) s.pop_back();
-    return s;
-}
-
 void print_text(const probe::Tablebase& tb, const Position& p, const probe::Analysis& a, const std::string& variant) {
     const Result& r = a.result;
     const char* side = p.side_to_move == Color::white ? "White" : "Black";
@@ -79,7 +62,7 @@ void print_text(const probe::Tablebase& tb, const Position& p, const probe::Anal
             << right(decided && m.dtw >= 0 ? std::to_string(m.dtw) : "-", 4)
             << right(decided && m.dtc >= 0 ? std::to_string(m.dtc) : "-", 5) << "\n";
     }
-    if (!a.pv.empty()) out << "  PV: " << pv_text(a.pv, p.side_to_move) << "\n";
+    if (!a.pv.empty()) out << "  PV: " << numbered_line(a.pv, p.side_to_move) << "\n";
     std::cout << out.str() << std::flush;
 }
 

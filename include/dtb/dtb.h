@@ -53,8 +53,8 @@ enum {
 /* Variants. */
 enum { DTB_VARIANT_INTERNATIONAL = 0, DTB_VARIANT_TURKISH = 1 };
 
-/* WDL values. */
-enum { DTB_LOSS = 0, DTB_DRAW = 1, DTB_WIN = 2 };
+/* WDL values; DTB_UNRESOLVED: dtb_solve proved neither (see its lower and upper bounds). */
+enum { DTB_LOSS = 0, DTB_DRAW = 1, DTB_WIN = 2, DTB_UNRESOLVED = -1 };
 
 /* Flags: metrics to enable at open (DTB_WDL is always enabled); with dtb_probe_position also
  * which values to fill in, and DTB_CACHE_ONLY to answer from memory only (DTB_NOT_CACHED
@@ -143,6 +143,15 @@ int dtb_probe_rule_wdl(const dtb_tablebase* tb, const dtb_position* pos, const d
  * DTB_DTW (without it, DTB_MISSING: by WDL alone a winning move need not make progress).
  * DTB_BAD_ARGUMENT when the text does not fit. */
 int dtb_best_move(const dtb_tablebase* tb, const char* fen, char* move, size_t size, int* wdl, int* dtw, int* dtc);
+
+/* Proves the value of a position with more pieces than the tables hold (`dtb solve`,
+ * docs/SOLVE.md): a proof search whose leaves are table probes, without counting rules. A
+ * position inside the tables is answered from them. max_seconds, max_nodes: the limits (0: none;
+ * give at least one); memory_mb: the search's table (1 or more). answer: DTB_WIN, DTB_DRAW,
+ * DTB_LOSS or DTB_UNRESOLVED; lower, upper (may be NULL): what is proven (DTB_LOSS..DTB_WIN);
+ * move (may be NULL when size is 0): the best move's text, "" when none is fixed. */
+int dtb_solve(const dtb_tablebase* tb, const char* fen, double max_seconds, unsigned long long max_nodes,
+              unsigned memory_mb, int* answer, int* lower, int* upper, char* move, size_t size);
 
 #ifdef __cplusplus
 }

@@ -189,3 +189,15 @@ class Tablebase:
     def adjudicate_pdn_file(
         self, path: str | bytes | os.PathLike[str], rules: _Rules = "fmjd", *, strict: bool = False
     ) -> dict[str, Any]: ...
+    def solve(
+        self,
+        fen: str | Position,
+        *,
+        time: float = 10.0,
+        nodes: int = 0,
+        memory_mb: int = 256,
+        rules: _Rules = "none",
+        reversible: int = 0,
+        endgame: int | None = None,
+        small: int | None = None,
+    ) -> dict[str, Any]: ...

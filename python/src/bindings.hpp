@@ -77,5 +77,7 @@ TablebaseClass bind_tablebase(py::module_& m);
 void bind_batch(TablebaseClass& c);
 // adjudication.cpp: adjudicate, adjudicate_pdn.
 void bind_adjudication(py::module_& m, TablebaseClass& c);
+// solve.cpp: Tablebase.solve (`dtb solve`).
+void bind_solve(TablebaseClass& c);
 
 }  // namespace dtb::python

@@ -23,4 +23,5 @@ PYBIND11_MODULE(_dtb, m) {
     TablebaseClass tablebase = bind_tablebase(m);
     bind_batch(tablebase);
     bind_adjudication(m, tablebase);
+    bind_solve(tablebase);
 }
