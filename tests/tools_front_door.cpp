@@ -93,3 +93,18 @@ TEST_CASE("front door: --version, help, and the help's defaults", "[tools]") {
     CHECK_THAT(probe.out, !Catch::Contains("[international]"));
     CHECK(run_dtb({"help", "nonsense"}).exit_code == 2);
 }
+
+TEST_CASE("front door: the whole-run JSON objects say the version", "[tools]") {
+    const std::string version = run_dtb({"--version"}).out.substr(4, std::string::npos);
+    const std::string bare = version.substr(0, version.find('\n'));
+    for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+             {"plan", "--pieces", "4", "--json"},
+             {"verify", "--tables", kRoot, "--json"},
+             {"stats", "--tables", kRoot, "--variant", "turkish", "--json"},
+         }) {
+        INFO(args[0]);
+        const RunResult r = run_dtb(args);
+        REQUIRE(r.exit_code == 0);
+        CHECK_THAT(r.out, Catch::Contains("\"version\":\"" + bare + "\""));
+    }
+}

@@ -141,6 +141,15 @@ inline std::string probe_failure_text(const probe::Tablebase& tb, const Position
     return tb.to_fen(p) + ": " + tb.explain(r);
 }
 
+// A whole run's --json object (plan, stats, verify) with the version that made it ("version",
+// as `dtb --version` and the server's status say it). Objects a position at a time (probe,
+// adjudicate) are the library's, shared with the server and Python, and carry none.
+template <class Json>
+Json with_version(Json j) {
+    j["version"] = DTB_VERSION;
+    return j;
+}
+
 // --tables: the tables root every command reads or writes one variant's folder of.
 inline void add_tables_option(CLI::App* cmd, std::string& tables) {
     cmd->add_option("--tables", tables,

@@ -114,7 +114,7 @@ int run_plan(const PlanOptions& o) {
         return exit_code_of(plan.error_kind());
     }
     if (o.json)
-        std::cout << json::plan_json(*plan).dump() << "\n" << std::flush;
+        std::cout << with_version(json::plan_json(*plan)).dump() << "\n" << std::flush;
     else
         print_text(*plan);
     return kExitOk;

@@ -58,7 +58,7 @@ int run_verify(const VerifyOptions& o) {
         return kExitTables;
     }
     if (o.json)
-        std::cout << json::verify_report_json(*report).dump() << "\n";
+        std::cout << with_version(json::verify_report_json(*report)).dump() << "\n";
     else
         std::cout << verify::summary_line(*report) << "\n";
     return report->ok() ? kExitOk : kExitCheckFailed;
