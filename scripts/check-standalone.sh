@@ -33,9 +33,16 @@ import json, os, shlex, sys
 entries = json.load(open(sys.argv[1]))
 root = sys.argv[2]
 by_file = {os.path.realpath(e["file"]): e for e in entries}
+# A header takes the flags of the source of its folder that sees the most (include paths and
+# definitions): a folder's sources may belong to targets of fewer dependencies.
 by_dir = {}
+def reach(e):
+    args = shlex.split(e["command"]) if "command" in e else e["arguments"]
+    return sum(a.startswith(("-I", "-isystem", "-D")) for a in args)
 for e in entries:
-    by_dir.setdefault(os.path.dirname(os.path.realpath(e["file"])), e)
+    d = os.path.dirname(os.path.realpath(e["file"]))
+    if d not in by_dir or reach(e) > reach(by_dir[d]):
+        by_dir[d] = e
 def flags(e):
     args = shlex.split(e["command"]) if "command" in e else list(e["arguments"])
     out, skip = [], False

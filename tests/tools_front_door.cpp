@@ -100,7 +100,6 @@ TEST_CASE("front door: the whole-run JSON objects say the version", "[tools]") {
     for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
              {"plan", "--pieces", "4", "--json"},
              {"verify", "--tables", kRoot, "--json"},
-             {"stats", "--tables", kRoot, "--variant", "turkish", "--json"},
          }) {
         INFO(args[0]);
         const RunResult r = run_dtb(args);

@@ -141,9 +141,10 @@ inline std::string probe_failure_text(const probe::Tablebase& tb, const Position
     return tb.to_fen(p) + ": " + tb.explain(r);
 }
 
-// A whole run's --json object (plan, stats, verify) with the version that made it ("version",
-// as `dtb --version` and the server's status say it). Objects a position at a time (probe,
-// adjudicate) are the library's, shared with the server and Python, and carry none.
+// A whole run's --json object (plan, verify) with the version that made it ("version", as
+// `dtb --version` and the server's status say it). stats --json carries none: it is compared
+// byte for byte with data/reference across versions; objects a position at a time (probe,
+// adjudicate) are the library's, shared with the server and Python.
 template <class Json>
 Json with_version(Json j) {
     j["version"] = DTB_VERSION;

@@ -70,7 +70,7 @@ int run_stats(const StatsOptions& o) {
         return kExitTables;
     }
     if (o.json)
-        std::cout << with_version(json::stats_json(*stats)).dump() << "\n" << std::flush;
+        std::cout << json::stats_json(*stats).dump() << "\n" << std::flush;
     else
         print_text(*stats, std::string(R::kName), dir);
     return kExitOk;

@@ -171,3 +171,28 @@ def test_python_readme_probe():
                        env=dict(os.environ), timeout=120)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == shown
+
+
+CLI_MD = (REPO / "docs" / "CLI.md").read_text()
+
+
+def test_cli_md_commands_run():
+    """Every `build/tools/dtb ...` line of docs/CLI.md runs on the fixture's tables (data/tb read as
+    the fixture's root) and exits 0; a line piped into `cmp - FILE` prints exactly that file."""
+    checked = 0
+    for _, block in fenced_blocks(CLI_MD, "sh"):
+        for line in block.splitlines():
+            if not line.startswith("build/tools/dtb "):
+                continue
+            command = line.split("  #", 1)[0].strip().replace("data/tb", str(TABLES))
+            command, _, compare = command.partition("| cmp - ")
+            args = shlex.split(command)[1:]
+            if "--db" not in args and "--tables" not in args and args[0] in ("stats", "verify"):
+                args += ["--tables", str(TABLES)]
+            r = subprocess.run([DTB, *args], capture_output=True, text=True, timeout=600)
+            assert r.returncode == 0, f"docs/CLI.md: {line}\n{r.stderr}"
+            if compare:
+                want = (REPO / compare.strip().replace(str(TABLES), "data/tb")).read_text()
+                assert r.stdout == want, f"docs/CLI.md: {line}: the output differs from {compare.strip()}"
+            checked += 1
+    assert checked >= 4
