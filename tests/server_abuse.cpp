@@ -7,7 +7,6 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
-#include <spawn.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -28,9 +27,8 @@
 #include "dtb/rules/movegen.hpp"
 #include "dtb/rules/notation.hpp"
 #include "dtb/server/http_server.hpp"
+#include "tests/serve_process.hpp"
 #include "tests/temp_dir.hpp"
-
-extern char** environ;
 
 namespace fs = std::filesystem;
 using namespace dtb;
@@ -383,26 +381,10 @@ TEST_CASE("abuse: answers name tables relative to the tables folder, never the s
 
 TEST_CASE("abuse: 32 concurrent maximal POSTs: each judged or told to retry, the server's memory bounded",
           "[server][abuse][plain-build]") {
-    const fs::path log = fs::temp_directory_path() / ("dtb_abuse_serve_" + std::to_string(::getpid()) + ".log");
-    std::vector<std::string> argv_s{DTB_EXE, "serve", "--tables", DTB_TEST_TABLES, "--port", "0"};
-    std::vector<char*> argv;
-    for (auto& a : argv_s) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 2, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    pid_t pid = 0;
-    REQUIRE(posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ) == 0);
-    posix_spawn_file_actions_destroy(&actions);
-    int port = 0;
-    for (int k = 0; k < 600 && port == 0; ++k) {
-        std::ifstream in(log);
-        const std::string text((std::istreambuf_iterator<char>(in)), {});
-        const auto at = text.find("listening on http://127.0.0.1:");
-        if (at != std::string::npos) port = std::stoi(text.substr(at + 30));
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    REQUIRE(port > 0);
+    test::ServeProcess serve(DTB_EXE, DTB_TEST_TABLES, "abuse_serve");
+    REQUIRE(serve.port() > 0);
+    const int port = serve.port();
+    const pid_t pid = serve.pid();
     const long idle_kb = peak_rss_kb(pid);
     // Each body as large as a request may judge: about kMaxPositionsPerRequest positions.
     const int plies = 99;
@@ -431,12 +413,9 @@ TEST_CASE("abuse: 32 concurrent maximal POSTs: each judged or told to retry, the
     const auto alive = c.Get("/api/v1/status");
     REQUIRE(alive);
     CHECK(alive->status == 200);
-    ::kill(pid, SIGTERM);
-    int st = 0;
-    ::waitpid(pid, &st, 0);
+    serve.stop();
     WARN("server peak RSS " << peak_kb / 1024 << " MB (idle " << idle_kb / 1024 << " MB); " << judged << " judged, "
                             << busy << " told to retry");
-    fs::remove(log);
 }
 
 }  // namespace abuse

@@ -2,7 +2,6 @@
 // values equal to `dtb probe --json` and `dtb adjudicate --json`, concurrent clients, and a
 // bounded load of mixed good and bad requests after which the server still answers.
 #include <httplib.h>
-#include <spawn.h>
 #include <sys/wait.h>
 
 #include <atomic>
@@ -16,6 +15,7 @@
 #include <thread>
 
 #include "dtb/server/http_server.hpp"
+#include "tests/serve_process.hpp"
 
 namespace fs = std::filesystem;
 using namespace dtb;
@@ -481,39 +481,14 @@ TEST_CASE("concurrent clients, mixed routes and bad requests: every answer right
 }
 
 TEST_CASE("dtb serve: listens on loopback, answers, and stops cleanly on SIGTERM", "[server]") {
-    const fs::path log = fs::temp_directory_path() / ("dtb_serve_log_" + std::to_string(::getpid()));
-    const std::string tables = std::string(DTB_TEST_TABLES);
-    std::vector<std::string> argv_s{DTB_EXE, "serve", "--tables", tables, "--port", "0"};
-    std::vector<char*> argv;
-    for (auto& a : argv_s) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 2, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    pid_t pid = 0;
-    REQUIRE(posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ) == 0);
-    posix_spawn_file_actions_destroy(&actions);
-    // The port, from the line that says where it listens.
-    int port = 0;
-    for (int k = 0; k < 600 && port == 0; ++k) {
-        std::ifstream in(log);
-        const std::string text((std::istreambuf_iterator<char>(in)), {});
-        const auto at = text.find("listening on http://127.0.0.1:");
-        if (at != std::string::npos) port = std::stoi(text.substr(at + 30));
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    REQUIRE(port > 0);
-    httplib::Client c("127.0.0.1", port);
+    test::ServeProcess serve(DTB_EXE, DTB_TEST_TABLES, "serve_log");
+    REQUIRE(serve.port() > 0);
+    httplib::Client c("127.0.0.1", serve.port());
     const auto r = c.Get("/api/v1/international?fen=W:W33:B18");
     REQUIRE(r);
     CHECK(r->status == 200);
-    ::kill(pid, SIGTERM);
-    int status = 0;
-    ::waitpid(pid, &status, 0);
+    const int status = serve.stop();
     CHECK(WIFEXITED(status));
     CHECK(WEXITSTATUS(status) == 0);
-    std::ifstream in(log);
-    const std::string text((std::istreambuf_iterator<char>(in)), {});
-    CHECK(text.find("stopped") != std::string::npos);
-    fs::remove(log);
+    CHECK(serve.log_text().find("stopped") != std::string::npos);
 }
