@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <nlohmann/json.hpp>
 
 #include "dtb/adjudicate/adjudicator.hpp"
@@ -96,12 +95,6 @@ Response bad_rules(const Rules& r) {
     return error_response(400, "rules must be fmjd, ffjd or none, not " + quote_input(r.name, 24));
 }
 
-int count_pieces(const std::string& name) {
-    int n = 0;
-    for (char c : name) n += c == 'K' || c == 'M';
-    return n;
-}
-
 }  // namespace
 
 Response error_response(int status, const std::string& message) {
@@ -118,14 +111,9 @@ Explorer::Explorer(const ExplorerOptions& options) {
         auto v = std::make_unique<Variant>();
         v->id = id;
         v->folder = options.tables / std::string(variant_name(id));
-        std::error_code ec;
-        for (const auto& e : std::filesystem::directory_iterator(v->folder, ec)) {
-            if (e.path().extension() != ".wdl") continue;
-            const std::string stem = e.path().stem().string();
-            if (!Material::parse(stem)) continue;
-            ++v->slices;
-            v->largest_pieces = std::max(v->largest_pieces, count_pieces(stem));
-        }
+        const probe::FolderSlices present = probe::slices_in(v->folder);
+        v->slices = present.slices;
+        v->largest_pieces = present.largest_pieces;
         if (v->slices == 0) {
             v->missing = "no " + std::string(variant_name(id)) + " tables on this server (its tables folder has no " +
                          std::string(variant_name(id)) + "/ with tables; dtb gen --variant " +
@@ -213,13 +201,10 @@ Response Explorer::post(std::string_view path, std::string_view body, const Para
 
 Response Explorer::probe_failure(const Variant& v, const Position& p, const probe::Result& r) const {
     const std::string fen = v.tables->to_fen(p);
-    const int pieces = std::popcount(p.occupied());
-    const std::string name(variant_name(v.id));
-    if (r.status == probe::Status::missing && pieces > v.largest_pieces)
-        return error_response(422, fen + " (" + r.slice.name() +
-                                       "): " + probe::beyond_tables(v.id, "this server", v.largest_pieces, pieces));
+    if (const auto beyond = probe::beyond_tables(v.id, "this server", v.largest_pieces, p, r))
+        return error_response(422, fen + " (" + r.slice.name() + "): " + *beyond);
     const int status = r.status == probe::Status::illegal ? 400 : 503;
-    return error_response(status, fen + ": " + relative_names(v.tables->explain(r), v.folder, name));
+    return error_response(status, fen + ": " + relative_names(v.tables->explain(r), v.folder, variant_name(v.id)));
 }
 
 Response Explorer::probe_position(const Variant& v, const Params& params) const {

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "dtb/server/gzip.hpp"
+#include "dtb/server/static_files.hpp"
 #include "dtb/server/url.hpp"
 
 namespace dtb::server {
@@ -53,7 +54,7 @@ bool compressible(std::string_view content_type) {
 struct Shared {
     const Explorer& explorer;
     std::atomic<int> connections{0};
-    std::atomic<int> queued_posts{0};
+    std::atomic<int> queued_judgements{0};
     int max_connections = kMaxConnections;
     std::chrono::milliseconds request_deadline = kRequestDeadline;
     std::chrono::milliseconds write_deadline = kWriteDeadline;
@@ -62,12 +63,12 @@ struct Shared {
     std::atomic<std::size_t> next_context{0};
     // Last, so that they go first: the sessions they still hold touch the members above. One
     // context a thread: a connection stays on the thread that accepted it, and the threads share
-    // no queue of handlers (one shared context measured a quarter slower under load).
+    // no queue of handlers (a context shared by every thread serialises them on its lock).
     std::vector<std::unique_ptr<net::io_context>> contexts;
-    net::thread_pool posts;
+    net::thread_pool judging;
 
-    Shared(const Explorer& e, int threads, int post_threads)
-        : explorer(e), posts(static_cast<std::size_t>(post_threads)) {
+    Shared(const Explorer& e, int threads, int judging_threads)
+        : explorer(e), judging(static_cast<std::size_t>(judging_threads)) {
         for (int i = 0; i < threads; ++i) contexts.push_back(std::make_unique<net::io_context>(1));
     }
     net::io_context& first() { return *contexts.front(); }
@@ -161,33 +162,32 @@ class Session : public std::enable_shared_from_this<Session> {
         Asked asked{req.method() == http::verb::head, req.keep_alive() && ++requests_ < kMaxRequestsPerConnection,
                     accepts_gzip(view(req[http::field::accept_encoding])), req.version(), target.path};
         // A position's probe is answered here, at once. Games and the adjudicate route's search
-        // (up to a second) go to a pool of their own, so that they never hold the thread of the
-        // connections that share it; at most kMaxQueuedPosts wait or run.
+        // (which may expand many positions) go to the judging pool, so that they never hold the
+        // thread of the connections that share it; at most kMaxQueuedJudgements wait or run.
         const bool post = req.method() == http::verb::post;
         if (!post && !target.path.ends_with("/adjudicate")) {
             send(shared_.explorer.get(target.path, target.params), asked);
             return;
         }
-        if (shared_.queued_posts.fetch_add(1) >= kMaxQueuedPosts) {
-            --shared_.queued_posts;
-            Response busy = error_response(503, "the server is judging " + std::to_string(kMaxQueuedPosts) +
+        if (shared_.queued_judgements.fetch_add(1) >= kMaxQueuedJudgements) {
+            --shared_.queued_judgements;
+            Response busy = error_response(503, "the server is judging " + std::to_string(kMaxQueuedJudgements) +
                                                     " requests of games or adjudications: try again in a few seconds");
-            retry_after_ = true;
-            send(std::move(busy), asked);
+            send(std::move(busy), asked, /*retry_after=*/true);
             return;
         }
-        net::post(shared_.posts, [self = shared_from_this(), asked = std::move(asked), target = std::move(target),
-                                  body = std::move(req.body()), post]() mutable {
+        net::post(shared_.judging, [self = shared_from_this(), asked = std::move(asked), target = std::move(target),
+                                    body = std::move(req.body()), post]() mutable {
             Response r = post ? self->shared_.explorer.post(target.path, body, target.params)
                               : self->shared_.explorer.get(target.path, target.params);
             const bool large = body.size() >= kTrimFrom || r.body.size() >= kTrimFrom;
             std::string().swap(body);
-            --self->shared_.queued_posts;
+            --self->shared_.queued_judgements;
             net::post(self->stream_.get_executor(),
                       [self, r = std::move(r), asked = std::move(asked), large]() mutable {
                           self->send(std::move(r), asked);
-                          // The answer's memory is freed after it is written; what the judging used is
-                          // given back to the system now rather than kept by the allocator.
+                          // What the judging built (the PDN, the JSON object) is freed by now: give
+                          // it back to the system rather than leave it with the allocator.
                           if (large) ::malloc_trim(0);
                       });
         });
@@ -201,19 +201,19 @@ class Session : public std::enable_shared_from_this<Session> {
         std::string path;
     };
 
-    void send(Response r, const Asked& asked) {
+    void send(Response r, const Asked& asked, bool retry_after = false) {
         auto answer = std::make_shared<Answer>(static_cast<http::status>(r.status), asked.version);
         answer->set(http::field::content_type, r.content_type);
         answer->set(http::field::cache_control, r.cacheable ? "public, max-age=86400" : "no-cache");
         answer->set("X-Content-Type-Options", "nosniff");
         if (r.cross_origin) answer->set(http::field::access_control_allow_origin, "*");
         if (r.status == 405) answer->set(http::field::allow, r.allow.empty() ? "GET, HEAD, POST" : r.allow);
-        if (retry_after_) answer->set(http::field::retry_after, "2");
-        retry_after_ = false;
+        if (retry_after) answer->set(http::field::retry_after, "2");
         std::string body = std::move(r.body);
         if (compressible(r.content_type)) answer->set(http::field::vary, "Accept-Encoding");
         if (asked.gzip && body.size() >= kGzipFrom && compressible(r.content_type)) {
-            const bool static_file = r.content_type.find("json") == std::string::npos && r.status == 200;
+            // The page's files are compressed once; the API's answers each time.
+            const bool static_file = r.status == 200 && find_static_file(asked.path) != nullptr;
             auto z = static_file ? shared_.gzipped_file(asked.path, body) : gzip(body, kGzipLevel);
             if (z) {
                 body = std::move(*z);
@@ -300,7 +300,6 @@ class Session : public std::enable_shared_from_this<Session> {
     std::shared_ptr<http::response<http::empty_body>> continue_;
     std::shared_ptr<Answer> answer_;
     int requests_ = 0;
-    bool retry_after_ = false;
     std::array<char, 16384> drain_buffer_{};
     std::size_t drained_ = 0;
 };
@@ -369,18 +368,18 @@ struct HttpServer::Impl {
     Shared shared;
     std::shared_ptr<connection::Listener> listener;
     int port = 0;
-    Impl(const Explorer& e, int threads, int post_threads) : shared(e, threads, post_threads) {}
+    Impl(const Explorer& e, int threads, int judging_threads) : shared(e, threads, judging_threads) {}
     ~Impl() {
         for (auto& c : shared.contexts) c->stop();
-        shared.posts.stop();
-        shared.posts.join();
+        shared.judging.stop();
+        shared.judging.join();
     }
 };
 
 Expected<std::unique_ptr<HttpServer>> HttpServer::bind(const Explorer& explorer, const HttpOptions& options) {
     const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
     auto impl = std::make_unique<Impl>(explorer, options.threads > 0 ? options.threads : kDefaultThreads,
-                                       options.post_threads > 0 ? options.post_threads : cores);
+                                       options.judging_threads > 0 ? options.judging_threads : cores);
     impl->shared.max_connections = connection_limit();
     impl->shared.request_deadline = options.request_deadline;
     impl->shared.write_deadline = options.write_deadline;

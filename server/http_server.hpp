@@ -27,13 +27,13 @@ inline constexpr int kMaxRequestsPerConnection = 1000;
 inline constexpr int kMaxConnections = 4096;
 // Requests of games (POST) and adjudications waiting for or being judged; more are answered 503
 // with Retry-After.
-inline constexpr int kMaxQueuedPosts = 16;
+inline constexpr int kMaxQueuedJudgements = 16;
 
 struct HttpOptions {
     std::string host = "127.0.0.1";
-    int port = 8080;       // 0: any free port (port() says which)
-    int threads = 0;       // threads answering requests; 0: kDefaultThreads
-    int post_threads = 0;  // threads judging games and adjudications; 0: the machine's cores (at least 1)
+    int port = 8080;          // 0: any free port (port() says which)
+    int threads = 0;          // threads answering requests; 0: kDefaultThreads
+    int judging_threads = 0;  // threads judging games and adjudications; 0: the machine's cores (at least 1)
     std::chrono::milliseconds request_deadline = kRequestDeadline;
     std::chrono::milliseconds write_deadline = kWriteDeadline;
 };

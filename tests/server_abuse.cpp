@@ -405,7 +405,7 @@ TEST_CASE("abuse: 32 concurrent maximal POSTs: each judged or told to retry, the
         busy += st == 503;
     }
     CHECK(judged + busy == 32);
-    CHECK(judged >= server::kMaxQueuedPosts / 2);
+    CHECK(judged >= server::kMaxQueuedJudgements / 2);
     const long peak_kb = peak_rss_kb(pid);
     // The bound of docs/API.md, "Limits": the queued bodies, and the answers being made.
     CHECK(peak_kb - idle_kb < 768 * 1024);

@@ -3,7 +3,6 @@
 // code of each kind of error (README.md, "Exit codes").
 #pragma once
 #include <CLI/CLI.hpp>
-#include <bit>
 #include <cctype>
 #include <cstdint>
 #include <filesystem>
@@ -131,13 +130,10 @@ inline void print_error(std::string_view command, std::string_view message) {
 // is the probe library's explanation.
 inline std::string probe_failure_text(const probe::Tablebase& tb, const Position& p, const probe::Result& r,
                                       VariantId variant, const std::filesystem::path& folder) {
-    const int pieces = std::popcount(p.occupied());
-    if (r.status == probe::Status::missing) {
-        const int largest = probe::largest_pieces_in(folder);
-        if (pieces > largest)
-            return tb.to_fen(p) + " (" + r.slice.name() +
-                   "): " + probe::beyond_tables(variant, folder.string(), largest, pieces);
-    }
+    if (r.status == probe::Status::missing)
+        if (const auto beyond =
+                probe::beyond_tables(variant, folder.string(), probe::slices_in(folder).largest_pieces, p, r))
+            return tb.to_fen(p) + " (" + r.slice.name() + "): " + *beyond;
     return tb.to_fen(p) + ": " + tb.explain(r);
 }
 
