@@ -335,7 +335,7 @@ class ProofParser {
             ProofPart part;
             if (auto e = header(tags, proof, part, proof.parts.empty(), game_line); !e.empty()) return fail(e);
             side_ = root_side(proof.fen);
-            if (auto e = line(part.root, 0, false); !e.empty()) return fail(e);
+            if (auto e = line(part.root, 0); !e.empty()) return fail(e);
             if (token_.kind == TokenKind::word)  // the result
                 if (auto e = advance(); !e.empty()) return fail(e);
             proof.parts.push_back(std::move(part));
@@ -409,36 +409,45 @@ class ProofParser {
         return {};
     }
 
-    // Moves from the node `at` (on ply `ply`) to the end of its line: a ')' when nested, else a
-    // result, a tag (the next game) or the end of the text.
-    std::string line(ProofNode& at, int ply, bool nested) {
-        ProofNode* parent = nullptr;
-        std::size_t index = 0;
-        ProofNode* current = &at;
-        int current_ply = ply;
+    // Moves from the node `at` (on ply `ply`) to the end of its line: a result, a tag (the next
+    // game) or the end of the text. A variation opens a line of its own from the parent of its
+    // move; the open lines are a stack, not a recursion, so that nesting costs no call stack.
+    std::string line(ProofNode& at, int ply) {
+        struct OpenLine {
+            ProofNode* parent = nullptr;  // the node before the last move, null before any move
+            std::size_t index = 0;        // the last move's place among parent's children
+            ProofNode* current = nullptr;
+            int ply = 0;
+        };
+        std::vector<OpenLine> open{OpenLine{nullptr, 0, &at, ply}};
         while (true) {
+            OpenLine& top = open.back();
+            const bool nested = open.size() > 1;
             switch (token_.kind) {
                 case TokenKind::end:
                 case TokenKind::tag:
                     return nested ? Tokenizer::at(token_.line) + "a variation is not closed" : std::string();
-                case TokenKind::close:
+                case TokenKind::close: {
                     if (!nested) return Tokenizer::at(token_.line) + "')' without its '('";
-                    return advance();
+                    if (auto e = advance(); !e.empty()) return e;
+                    open.pop_back();
+                    // The variation added children to the parent: pointers into them moved.
+                    OpenLine& outer = open.back();
+                    outer.current = &outer.parent->children[outer.index];
+                    break;
+                }
                 case TokenKind::open: {
-                    if (parent == nullptr) return Tokenizer::at(token_.line) + "a variation before any move";
-                    if (nesting_ >= kMaxProofPlies)
+                    if (top.parent == nullptr) return Tokenizer::at(token_.line) + "a variation before any move";
+                    if (open.size() > static_cast<std::size_t>(kMaxProofPlies))
                         return Tokenizer::at(token_.line) + "variations nested more than " +
                                std::to_string(kMaxProofPlies) + " deep";
                     if (auto e = advance(); !e.empty()) return e;
-                    ++nesting_;
-                    const std::string e = line(*parent, current_ply - 1, true);
-                    --nesting_;
-                    if (!e.empty()) return e;
-                    current = &parent->children[index];
+                    const OpenLine variation{nullptr, 0, top.parent, top.ply - 1};
+                    open.push_back(variation);
                     break;
                 }
                 case TokenKind::comment:
-                    annotate(*current, token_.text, side_at(current_ply));
+                    annotate(*top.current, token_.text, side_at(top.ply));
                     if (auto e = advance(); !e.empty()) return e;
                     break;
                 case TokenKind::word: {
@@ -447,17 +456,17 @@ class ProofParser {
                         return {};
                     }
                     const std::string_view move = strip_number(token_.text);
-                    if (!move.empty() && current_ply >= kMaxProofPlies)
+                    if (!move.empty() && top.ply >= kMaxProofPlies)
                         return Tokenizer::at(token_.line) + "a line of more than " + std::to_string(kMaxProofPlies) +
                                " plies";
                     if (!move.empty()) {
-                        parent = current;
-                        ProofNode& child = parent->children.emplace_back();
+                        top.parent = top.current;
+                        ProofNode& child = top.parent->children.emplace_back();
                         child.move = std::string(move);
                         child.line = token_.line;
-                        index = parent->children.size() - 1;
-                        current = &child;
-                        ++current_ply;
+                        top.index = top.parent->children.size() - 1;
+                        top.current = &child;
+                        ++top.ply;
                     }
                     if (auto e = advance(); !e.empty()) return e;
                     break;
@@ -469,7 +478,6 @@ class ProofParser {
     Tokenizer tokens_;
     Token token_;
     Color side_ = Color::white;
-    int nesting_ = 0;  // variations open around the token
 };
 
 }  // namespace

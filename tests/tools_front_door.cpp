@@ -24,7 +24,7 @@ const std::string kRoot = DTB_TEST_TABLES;  // international/ and turkish/ up to
 
 }  // namespace
 
-TEST_CASE("front door: a tables root names both variants' folders, for every command", "[tools]") {
+TEST_CASE("front door: a tables root names both variants' folders, for every command", "[tools][plain-build]") {
     const RunResult by_db =
         run_dtb({"probe", "--json", "--db", kRoot + "/turkish", "--variant", "turkish", "W:Wd4:Bd6"});
     REQUIRE(by_db.exit_code == 0);
@@ -47,7 +47,7 @@ TEST_CASE("front door: a tables root names both variants' folders, for every com
     }
 }
 
-TEST_CASE("front door: the FEN with or without --fen, in probe and adjudicate", "[tools]") {
+TEST_CASE("front door: the FEN with or without --fen, in probe and adjudicate", "[tools][plain-build]") {
     const std::string db = kRoot + "/international";
     const RunResult positional = run_dtb({"probe", "--db", db, "W:WK2,6:BK50"});
     const RunResult flagged = run_dtb({"probe", "--db", db, "--fen", "W:WK2,6:BK50"});
@@ -69,7 +69,7 @@ TEST_CASE("front door: the FEN with or without --fen, in probe and adjudicate", 
     CHECK(rule_names.out == old_names.out);
 }
 
-TEST_CASE("front door: beyond the tables says how far they reach and what makes more", "[tools]") {
+TEST_CASE("front door: beyond the tables says how far they reach and what makes more", "[tools][plain-build]") {
     const RunResult r = run_dtb({"probe", "--tables", kRoot, "W:W31,32,33:B1,2"});
     CHECK(r.exit_code == 3);
     CHECK_THAT(r.err, Catch::Contains("beyond the tables") && Catch::Contains("up to 4 pieces") &&
@@ -94,7 +94,7 @@ TEST_CASE("front door: --version, help, and the help's defaults", "[tools]") {
     CHECK(run_dtb({"help", "nonsense"}).exit_code == 2);
 }
 
-TEST_CASE("front door: the whole-run JSON objects say the version", "[tools]") {
+TEST_CASE("front door: the whole-run JSON objects say the version", "[tools][plain-build]") {
     const std::string version = run_dtb({"--version"}).out.substr(4, std::string::npos);
     const std::string bare = version.substr(0, version.find('\n'));
     for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{

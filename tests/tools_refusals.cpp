@@ -77,7 +77,7 @@ TEST_CASE("dtb adjudicate --pdn: text with no game (stray brackets, tags only) i
 }
 
 TEST_CASE("dtb adjudicate --pdn: a file saved as UTF-16 (either byte order) is read as its text",
-          "[tools][adjudicate]") {
+          "[tools][adjudicate][plain-build]") {
     dtb::test::TempDir dir("pdn_utf16");
     const std::string db = std::string(DTB_TEST_TABLES) + "/international";
     const std::string text = "[White \"J\xC3\xA9r\xC3\xB4me\"]\n[FEN \"W:WK2,6:BK50\"]\n1. 2-11 50-45 2-0\n";
