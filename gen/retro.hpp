@@ -166,14 +166,14 @@ Position reversed_after(const Position& rp, const Move& m) {
     Position r = rp;
     const int from = G::rotate_bit(m.from), to = G::rotate_bit(m.to);
     const int mover = idx(Color::black), other = idx(Color::white);
-    r.pieces[mover] = (r.pieces[mover] & ~bit(from)) | bit(to);
-    if (m.by_king) r.kings = (r.kings & ~bit(from)) | bit(to);
-    if (m.promotes) r.kings |= bit(to);
-    if (m.captured) {
+    if (m.captured) {  // first: a Turkish king may end its capture where a captured piece stood
         const Bitboard c = G::rotate(m.captured);
         r.pieces[other] &= ~c;
         r.kings &= ~c;
     }
+    r.pieces[mover] = (r.pieces[mover] & ~bit(from)) | bit(to);
+    if (m.by_king) r.kings = (r.kings & ~bit(from)) | bit(to);
+    if (m.promotes) r.kings |= bit(to);
     r.side_to_move = Color::white;
     return r;
 }

@@ -30,15 +30,16 @@ struct Move {
 // Reused across calls so that generation allocates only while it grows.
 using MoveList = std::vector<Move>;
 
-// Copy-make: the position after `m`.
+// Copy-make: the position after `m`. The captured pieces go first: where they are removed as
+// they are jumped (Turkish), a king may end its capture on a square one of them stood on.
 inline Position make_move(const Position& p, const Move& m) {
     Position r = p;
     const int us = idx(p.side_to_move), them = 1 - us;
+    r.pieces[them] &= ~m.captured;
+    r.kings &= ~m.captured;
     r.pieces[us] = (r.pieces[us] & ~bit(m.from)) | bit(m.to);
     if (m.by_king) r.kings = (r.kings & ~bit(m.from)) | bit(m.to);
     if (m.promotes) r.kings |= bit(m.to);
-    r.pieces[them] &= ~m.captured;
-    r.kings &= ~m.captured;
     r.side_to_move = ~p.side_to_move;
     return r;
 }

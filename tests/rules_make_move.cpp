@@ -77,6 +77,10 @@ TEST_CASE("make_move: captures remove men and kings, promotions crown", "[rules]
     CHECK(after<Turkish>("W:WKc1:Bb3,c3,e3,e5,f4,Ka8", "c1xa3") == "B:WKa3:BKa8");
     // Black capturing a white king.
     CHECK(after<Turkish>("B:WKd4,a2:Bd5", "d5xd3") == "W:Wa2:Bd3");
+    // Turkish pieces go as they are jumped: a king may end on a captured piece's square (c2 here,
+    // over c2, e4, d6, c4) and stays a king.
+    CHECK(after<Turkish>("W:WKa2:BKc2,Ke4,Kd6,Kc4,Kh8", "a2xc2") == "B:WKc2:BKh8");
+    CHECK(after<Turkish>("B:WKc2,Ke4,Kd6,Kc4,Kh8:BKa2", "a2xc2") == "W:WKh8:BKc2");
 }
 
 TEST_CASE("reversed: twice is the identity; the start maps to itself", "[rules][reversed]") {
