@@ -80,15 +80,12 @@ std::uint64_t input_bytes(const Material& m) {
     for (const Material& x : inputs_of_pair(m)) bytes += SliceIndex<R>(x).size() * sizeof(std::uint16_t);
     return bytes;
 }
-// Whether solving m by levels can bring its memory down: a pair with men (international) whose
+// Whether solving m by levels can bring its memory down: a pair with men whose
 // levels touch mostly their own pages (see plan_pair_memory), or any pair with men when spilling
 // is asked for. kings_per_config: the pair's (SliceIndex), given so that dtb plan needs no index.
 template <class R>
 bool by_levels_possible_of(const Material& m, std::uint64_t kings_per_config, bool spill_requested) {
-    if constexpr (SliceIndex<R>::kRowGroups)
-        return false;
-    else
-        return m.men() > 0 && (spill_requested || kings_per_config >= 512);
+    return m.men() > 0 && (spill_requested || kings_per_config >= 512);
 }
 // What a solve of m by levels holds at a time with `held` bytes of finished slices: its largest
 // level's positions and the level above that its man moves read, and their frontier lists.
@@ -127,7 +124,7 @@ struct PairMemoryPlan {
 };
 
 // Decides how pair m is solved, `held` bytes of finished slices being in memory; spill_requested:
-// --spill; threads: --threads. A pair with men that is tight (international) is solved by levels when a level at a
+// --spill; threads: --threads. A pair with men that is tight is solved by levels when a level at a
 // time fits: its own positions, the level above that its man moves read, and the frontier lists
 // (about 8 bytes per position). A level is its men configurations, each a run of
 // kings_per_config entries: only when such a run takes a good part of a page (512 entries, a
@@ -147,15 +144,13 @@ Expected<PairMemoryPlan> plan_pair_memory(const Material& m, const MemoryBudget&
     const bool too_big = bound_mb && need > bound;
     plan.tight = bound_mb && plan.whole_bytes > bound;
     std::uint64_t level_need = 0;  // by levels, when considered: the largest level and the inputs
-    if constexpr (!SliceIndex<R>::kRowGroups) {
-        if (m.men() > 0 && (spill_requested || (plan.tight && SliceIndex<R>(m).kings_per_config() >= 512))) {
-            level_need = level_solve_bytes<R>(m, held, threads);
-            plan.spill = !bound_mb || level_need <= bound;
-            if (!plan.spill && spill_requested && !too_big)
-                log(m.name() + ": its largest level would not fit; solved whole, not spilled");
-            if (!plan.spill && !spill_requested && !too_big)
-                log(m.name() + ": tight in memory and its largest level would not fit; solved whole");
-        }
+    if (m.men() > 0 && (spill_requested || (plan.tight && SliceIndex<R>(m).kings_per_config() >= 512))) {
+        level_need = level_solve_bytes<R>(m, held, threads);
+        plan.spill = !bound_mb || level_need <= bound;
+        if (!plan.spill && spill_requested && !too_big)
+            log(m.name() + ": its largest level would not fit; solved whole, not spilled");
+        if (!plan.spill && !spill_requested && !too_big)
+            log(m.name() + ": tight in memory and its largest level would not fit; solved whole");
     }
     if (!plan.spill && too_big)
         return Error{

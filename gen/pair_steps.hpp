@@ -188,11 +188,9 @@ class PairSteps {
                 [&phase_seeds](int side, std::uint64_t i, std::span<const std::uint16_t* const> exit_words,
                                bool capture,
                                int king_steps) { phase_seeds.record(side, i, exit_words, capture, king_steps); });
-        if constexpr (!SliceIndex<R>::kRowGroups) {
-            if (run.plan.spill) {
-                solver.solve_by_levels();
-                return;
-            }
+        if (run.plan.spill) {
+            solver.solve_by_levels();
+            return;
         }
         solver.solve();
     }

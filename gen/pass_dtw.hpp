@@ -103,7 +103,7 @@ void iterate_levels(SolverState<R>& st, std::optional<PullChoice> pull_choice = 
             };
             const auto moves_inside = [&](const Position& p, auto&& visit) {
                 for_each_king_step<R>(p, visit);
-                if (st.valuation.man_moves_inside)
+                if (st.valuation.man_moves_inside || SliceIndex<R>::kRowGroups)
                     for_each_man_step<R>(p, [&](const Move& m) {
                         if (st.stays_inside(m)) visit(m);
                     });

@@ -21,13 +21,16 @@
 
 namespace dtb::gen {
 
-enum class UnmoveKinds : unsigned char { all, kings_only, men_only };
+// kings_and_sideways_men: a level of Turkish row groups, which a man's forward move leaves and a
+// sideways move does not (SliceSolver::solve_by_levels).
+enum class UnmoveKinds : unsigned char { all, kings_only, men_only, kings_and_sideways_men };
 enum class Quiet : unsigned char { check, assume };
 
 // White's un-moves in base (White is the side that has just moved): unmove(from, to, king) for
 // each piece on `to` that could have come from the empty square `from`, kings first (each king's
 // origins in square order), then men; start_king(to) before the un-moves of each king. kinds
-// keeps only the kings' (kings_only) or only the men's (men_only).
+// keeps only the kings' (kings_only), only the men's (men_only), or the kings' and the men's
+// sideways ones (kings_and_sideways_men).
 template <class R, class StartKing, class Unmove>
 void for_each_unmove(const Position& base, UnmoveKinds kinds, StartKing&& start_king, Unmove&& unmove) {
     using G = typename R::Geometry;
@@ -48,6 +51,7 @@ void for_each_unmove(const Position& base, UnmoveKinds kinds, StartKing&& start_
     const Bitboard back_row = RulesOf<R>::back_row(Color::white);
     for (int to : bits(base.men(Color::white))) {
         for (Dir forward : R::kManStepDirs) {
+            if (kinds == UnmoveKinds::kings_and_sideways_men && dir_rank_step(forward) != 0) continue;
             const int from = G::neighbor(to, opposite(forward));
             if (from < 0 || !(empty & bit(from))) continue;
             if (R::kManNeverOnOwnBackRow && (back_row & bit(from))) continue;

@@ -62,16 +62,15 @@ class SliceSolver {
         iterate_dtc(st_, st_.full_scope());
         st_.release_work_arrays();
     }
-    // The same values and DTC, solved one advancement level at a time, most advanced first
-    // (international only: a Turkish man may step sideways and stay in its level). A plain man
-    // move leaves its level for the next one, already final, so within a level it is an exit
-    // worth its successor's value one ply on, and only king moves stay inside: every pass then
+    // The same values and DTC, solved one advancement level at a time, most advanced first. A
+    // plain man move forward leaves its level for the next one, already final, so within a level
+    // it is an exit worth its successor's value one ply on, and only king moves (and a Turkish
+    // man's sideways steps, which keep its row: a level is a union of row groups) stay inside: every pass then
     // touches one level at a time (and its successor level, read only), which is what lets a
     // pair larger than memory be solved with its arrays spilled to disk (docs/GENERATOR.md). DTC's
     // iteration needs nothing across levels (a man move converts, whatever it reaches); its seeds
     // read the final values of the level above.
     void solve_by_levels() {
-        static_assert(!SliceIndex<R>::kRowGroups, "man moves must leave their level (no sideways moves)");
         assert(!st_.valuation.exit);
         struct Restore {  // man moves count inside again afterwards, even on an exception
             bool& inside;

@@ -119,12 +119,19 @@ struct SolverState {
         return gen::advancement_levels<R>(indices, threads());
     }
 
-    // A move stays in the slice when it neither captures nor promotes (and, in a valuation without
-    // man moves inside, when a king makes it).
+    // A move stays in the slice when it neither captures nor promotes; without man moves inside
+    // (solved by levels), when a king makes it or a man steps sideways (Turkish: it keeps its row,
+    // so its level).
     bool stays_inside(const Move& m) const {
-        return !m.is_capture() && !m.promotes && (m.by_king || valuation.man_moves_inside);
+        if (m.is_capture() || m.promotes) return false;
+        if (m.by_king || valuation.man_moves_inside) return true;
+        using G = typename R::Geometry;
+        return SliceIndex<R>::kRowGroups && G::rank(m.from) == G::rank(m.to);
     }
-    UnmoveKinds unmove_kinds() const { return valuation.man_moves_inside ? UnmoveKinds::all : UnmoveKinds::kings_only; }
+    UnmoveKinds unmove_kinds() const {
+        if (valuation.man_moves_inside) return UnmoveKinds::all;
+        return SliceIndex<R>::kRowGroups ? UnmoveKinds::kings_and_sideways_men : UnmoveKinds::kings_only;
+    }
     // The game's value of the position after a move that does not stay inside, for the
     // opponent: a capture or promotion leads to a finished slice; a plain man move (solved by
     // levels) to this pair's next level, final by now. rp is the reversed position before the

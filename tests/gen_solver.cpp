@@ -56,11 +56,12 @@ TEST_CASE("files read back equal the in-memory solution (turkish, up to 3 pieces
     check_read_back<Turkish>(3);
 }
 
-// Solving by advancement levels (man moves as exits into the level above) gives the same values
-// and DTC as solving the whole pair at once, for every international pair up to `pieces`; returns
-// the number of pairs with men (more than one level).
+// Solving by advancement levels (forward man moves as exits into the level above; a Turkish man's
+// sideways steps stay inside, as they keep its row) gives the same values and DTC as solving the
+// whole pair at once, for every pair up to `pieces`; returns the number of pairs with men (more
+// than one level).
+template <class R>
 int check_levels(int pieces) {
-    using R = International;
     const auto& dir = test::generated_tables<R>(pieces);
     gen::MappingCache cache;
     gen::FinishedTables<R> finished(dir, cache);
@@ -88,11 +89,19 @@ int check_levels(int pieces) {
 }
 
 TEST_CASE("solving by levels equals solving whole (international, up to 3 pieces)", "[gen]") {
-    CHECK(check_levels(3) >= 5);
+    CHECK(check_levels<International>(3) >= 5);
 }
 
 TEST_CASE("solving by levels equals solving whole (international, up to 4 pieces)", "[gen][plain-build]") {
-    CHECK(check_levels(4) >= 15);
+    CHECK(check_levels<International>(4) >= 15);
+}
+
+TEST_CASE("solving by levels equals solving whole (turkish, up to 3 pieces)", "[gen]") {
+    CHECK(check_levels<Turkish>(3) >= 5);
+}
+
+TEST_CASE("solving by levels equals solving whole (turkish, up to 4 pieces)", "[gen][plain-build]") {
+    CHECK(check_levels<Turkish>(4) >= 15);
 }
 
 // The win steps of passes 2 and 4 pushed from the losses, pulled by the undecided positions, and

@@ -224,6 +224,20 @@ TEST_CASE(
     fs::remove_all(d);
 }
 
+TEST_CASE(
+    "dtb gen --spill: turkish tables solved by levels (row groups: sideways steps inside) equal those solved whole "
+    "(4 pieces)",
+    "[tools][gen][plain-build]") {
+    const fs::path whole = fs::path(DTB_TEST_TABLES) / "turkish";
+    REQUIRE(fs::exists(whole / "KKvKM.wdl"));  // the 4-piece fixture
+    const fs::path d = fresh_path("spill_turkish");
+    std::string err;
+    REQUIRE(run_status({"gen", "--variant", "turkish", "--pieces", "4", "--spill", "--out", d.string()}, &err) == 0);
+    CHECK(err.find("(it would fit: spilled as --spill asks); solved by levels") != std::string::npos);
+    CHECK(check_same_files(whole, d) > 100);
+    fs::remove_all(d);
+}
+
 TEST_CASE("dtb gen: a pair with men over --memory is solved by levels when a level fits, else refused (4 pieces)",
           "[tools][gen][plain-build]") {
     const fs::path ref = fs::path(DTB_TEST_TABLES) / "international";
