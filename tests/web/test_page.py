@@ -483,6 +483,7 @@ def step_errors(page):
     check("beyond the tables" in page.message() and "dtb gen" in page.message() and "422" not in page.message(),
           f"the message for a position beyond the tables is not the server's sentence: {page.message()!r}")
     check(page.els("#board [data-piece]"), "the board is not drawn when the API has no answer")
+    check(not page.el("#pv-export").is_displayed(), "the best line's export is shown for a position without a line")
     page.shot("error-beyond-tables")
 
 
