@@ -27,6 +27,8 @@ const dtb::server::Explorer& explorer() {
         const char* tables = std::getenv("DTB_FUZZ_TABLES");
         o.tables = tables ? tables : "/nonexistent-dtb-fuzz-tables";
         o.cache_mb = 4;
+        // A solve searches briefly, in a small table: inputs stay quick to run.
+        o.solve = {.default_seconds = 0.01, .max_seconds = 0.01, .memory_mb = 1};
         return o;
     }());
     return e;

@@ -1,7 +1,6 @@
 #include "dtb/server/explorer.hpp"
 
 #include <algorithm>
-#include <array>
 #include <nlohmann/json.hpp>
 
 #include "dtb/adjudicate/adjudicator.hpp"
@@ -12,7 +11,7 @@
 #include "dtb/rules/fen.hpp"
 #include "dtb/rules/pdn.hpp"
 #include "dtb/rules/quote.hpp"
-#include "dtb/rules/whole_number.hpp"
+#include "dtb/server/counting_params.hpp"
 #include "dtb/server/static_files.hpp"
 
 namespace dtb::server {
@@ -20,14 +19,6 @@ namespace dtb::server {
 namespace {
 
 constexpr std::string_view kApi = "/api/v1/";
-
-Response json_response(const nlohmann::json& j, bool cacheable) {
-    Response r;
-    r.body = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-    r.cacheable = cacheable;
-    r.cross_origin = true;
-    return r;
-}
 
 // `message` with the variant's folder named as the API names it ("international/"): answers are
 // readable from any origin and must not tell where the server keeps its files.
@@ -51,51 +42,19 @@ std::string relative_names(std::string message, const std::filesystem::path& fol
     return message;
 }
 
-// A counter parameter: absent, or plain decimal in [0, probe::kMaxCounterPlies].
-struct Counter {
-    std::optional<int> value;
-    std::string error;
-};
-Counter counter_param(const Explorer::Params& params, const char* name) {
-    const auto it = params.find(name);
-    if (it == params.end() || it->second.empty()) return {};
-    if (const auto v = parse_whole_number(it->second, 0, probe::kMaxCounterPlies)) return {static_cast<int>(*v), {}};
-    return {std::nullopt, std::string(name) + " must be a whole number from 0 to " +
-                              std::to_string(probe::kMaxCounterPlies) + ", not " + quote_input(it->second, 24)};
+}  // namespace
+
+bool searching_route(std::string_view path) {
+    return path.ends_with("/adjudicate") || path.ends_with("/solve");
 }
 
-// The counters parameters reversible (default 0), endgame and small (absent: not in force).
-Expected<probe::Counters> counters_param(const Explorer::Params& params) {
-    const Counter reversible = counter_param(params, "reversible"), endgame = counter_param(params, "endgame"),
-                  small = counter_param(params, "small");
-    for (const Counter* c : {&reversible, &endgame, &small})
-        if (!c->error.empty()) return Error{c->error, ErrorKind::bad_input};
-    probe::Counters counters;
-    counters.reversible = reversible.value.value_or(0);
-    counters.endgame = endgame.value;
-    counters.small = small.value;
-    return counters;
-}
-
-// The parameters that ask the probe route for the counters after each move.
-constexpr std::array<const char*, 4> kCounterParams{"rules", "reversible", "endgame", "small"};
-
-// The rules parameter: fmjd when absent; an error message when it names no rule set.
-struct Rules {
-    std::string name;
-    std::optional<CountingRules> rules;
-};
-Rules rules_param(const Explorer::Params& params) {
-    const auto it = params.find("rules");
-    Rules r{it == params.end() || it->second.empty() ? "fmjd" : it->second, std::nullopt};
-    r.rules = parse_counting_rules(r.name);
+Response json_response(const nlohmann::json& j, bool cacheable) {
+    Response r;
+    r.body = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    r.cacheable = cacheable;
+    r.cross_origin = true;
     return r;
 }
-Response bad_rules(const Rules& r) {
-    return error_response(400, "rules must be fmjd, ffjd or none, not " + quote_input(r.name, 24));
-}
-
-}  // namespace
 
 Response error_response(int status, const std::string& message) {
     Response r;
@@ -106,7 +65,7 @@ Response error_response(int status, const std::string& message) {
     return r;
 }
 
-Explorer::Explorer(const ExplorerOptions& options) {
+Explorer::Explorer(const ExplorerOptions& options) : solve_limits_(options.solve) {
     for (VariantId id : {VariantId::international, VariantId::turkish}) {
         auto v = std::make_unique<Variant>();
         v->id = id;
@@ -151,7 +110,10 @@ std::string Explorer::status_json() const {
         if (!v->tables) j["problem"] = v->missing;
         variants.push_back(j);
     }
-    return nlohmann::json{{"version", DTB_VERSION}, {"variants", variants}}.dump(
+    const nlohmann::json solve{{"default_seconds", solve_limits_.default_time()},
+                               {"max_seconds", solve_limits_.max_seconds},
+                               {"memory_mb", solve_limits_.memory_mb}};
+    return nlohmann::json{{"version", DTB_VERSION}, {"variants", variants}, {"solve", solve}}.dump(
         -1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
@@ -181,6 +143,7 @@ Response Explorer::get(std::string_view path, const Params& params) const {
     const std::string_view action = slash == std::string_view::npos ? std::string_view() : rest.substr(slash + 1);
     if (slash == std::string_view::npos) return probe_position(*v, params);
     if (action == "adjudicate" && v->id == VariantId::international) return adjudicate_position(*v, params);
+    if (action == "solve") return solve_position(*v, params);
     if (action == "games" && v->id == VariantId::international) {
         Response r = error_response(405, "games takes POST with a PDN body");
         r.allow = "POST";
@@ -200,9 +163,13 @@ Response Explorer::post(std::string_view path, std::string_view body, const Para
 }
 
 Response Explorer::probe_failure(const Variant& v, const Position& p, const probe::Result& r) const {
-    const std::string fen = v.tables->to_fen(p);
     if (const auto beyond = probe::beyond_tables(v.id, "this server", v.largest_pieces, p, r))
-        return error_response(422, fen + " (" + r.slice.name() + "): " + *beyond);
+        return error_response(422, v.tables->to_fen(p) + " (" + r.slice.name() + "): " + *beyond);
+    return table_failure(v, p, r);
+}
+
+Response Explorer::table_failure(const Variant& v, const Position& p, const probe::Result& r) const {
+    const std::string fen = v.tables->to_fen(p);
     const int status = r.status == probe::Status::illegal ? 400 : 503;
     return error_response(status, fen + ": " + relative_names(v.tables->explain(r), v.folder, variant_name(v.id)));
 }
@@ -216,26 +183,18 @@ Response Explorer::probe_position(const Variant& v, const Params& params) const 
     if (!v.tables) return error_response(503, v.missing);
     // Counters given (any of rules, reversible, endgame, small): each move also says the counters
     // after it. Without them nothing more is done than for `dtb probe --json`.
-    const bool with_counters = std::any_of(kCounterParams.begin(), kCounterParams.end(),
-                                           [&](const char* name) { return params.count(name) > 0; });
-    std::optional<Rules> rules;
-    probe::Counters counters;
-    if (with_counters) {
-        if (v.id != VariantId::international)
-            return error_response(400,
-                                  "Turkish draughts has no counting rules: rules, reversible, endgame and small "
-                                  "are for international positions");
-        rules = rules_param(params);
-        if (!rules->rules) return bad_rules(*rules);
-        auto k = counters_param(params);
-        if (!k) return error_response(400, k.error());
-        counters = *k;
+    std::optional<Counting> counting;
+    if (counting_asked(params)) {
+        auto asked = counting_params(v.id, params, "fmjd");
+        if (!asked) return error_response(400, asked.error());
+        counting = *asked;
     }
     const probe::Analysis a = v.tables->analyse(*p);
     if (!a.result.ok()) return probe_failure(v, *p, a.result);
     nlohmann::json j = json::analysis_json(*v.tables, *p, a);
-    if (with_counters)
-        json::add_counters_after(j, probe::Adjudicator(*v.tables, *rules->rules), *p, a, rules->name, counters);
+    if (counting)
+        json::add_counters_after(j, probe::Adjudicator(*v.tables, counting->rules), *p, a, counting->rules_name,
+                                 counting->counters);
     return json_response(j, true);
 }
 

@@ -161,18 +161,20 @@ class Session : public std::enable_shared_from_this<Session> {
         Target target = parse_target(view(req.target()));
         Asked asked{req.method() == http::verb::head, req.keep_alive() && ++requests_ < kMaxRequestsPerConnection,
                     accepts_gzip(view(req[http::field::accept_encoding])), req.version(), target.path};
-        // A position's probe is answered here, at once. Games and the adjudicate route's search
-        // (which may expand many positions) go to the judging pool, so that they never hold the
-        // thread of the connections that share it; at most kMaxQueuedJudgements wait or run.
+        // A position's probe is answered here, at once. Games and the routes that search (the
+        // adjudicate route, a solve: many positions expanded) go to the judging pool, so that they
+        // never hold the thread of the connections that share it; at most kMaxQueuedJudgements
+        // wait or run.
         const bool post = req.method() == http::verb::post;
-        if (!post && !target.path.ends_with("/adjudicate")) {
+        if (!post && !searching_route(target.path)) {
             send(shared_.explorer.get(target.path, target.params), asked);
             return;
         }
         if (shared_.queued_judgements.fetch_add(1) >= kMaxQueuedJudgements) {
             --shared_.queued_judgements;
-            Response busy = error_response(503, "the server is judging " + std::to_string(kMaxQueuedJudgements) +
-                                                    " requests of games or adjudications: try again in a few seconds");
+            Response busy =
+                error_response(503, "the server is judging " + std::to_string(kMaxQueuedJudgements) +
+                                        " requests of games, adjudications or solves: try again in a few seconds");
             send(std::move(busy), asked, /*retry_after=*/true);
             return;
         }

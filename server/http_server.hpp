@@ -1,8 +1,8 @@
 // The explorer on a socket: an event-driven HTTP/1.1 server (Boost.Beast over Asio, Debian's
 // libboost-dev) in front of an Explorer (server/explorer.hpp). A connection holds a thread only
 // while its request is answered, never while it is read or written, so slow clients cannot take
-// the threads; judging games runs on a pool of its own with a bounded queue. Limits: docs/API.md,
-// "Limits".
+// the threads; games, adjudications and solves are judged on a pool of its own with a bounded
+// queue. Limits: docs/API.md, "Limits".
 #pragma once
 #include <chrono>
 #include <cstddef>
@@ -25,15 +25,15 @@ inline constexpr std::chrono::seconds kWriteDeadline{10};
 inline constexpr int kMaxRequestsPerConnection = 1000;
 // Connections open at once; more are closed as they arrive (the process's file limit may lower it).
 inline constexpr int kMaxConnections = 4096;
-// Requests of games (POST) and adjudications waiting for or being judged; more are answered 503
-// with Retry-After.
+// Requests of games (POST), adjudications and solves waiting for or being judged; more are
+// answered 503 with Retry-After.
 inline constexpr int kMaxQueuedJudgements = 16;
 
 struct HttpOptions {
     std::string host = "127.0.0.1";
     int port = 8080;          // 0: any free port (port() says which)
     int threads = 0;          // threads answering requests; 0: kDefaultThreads
-    int judging_threads = 0;  // threads judging games and adjudications; 0: the machine's cores (at least 1)
+    int judging_threads = 0;  // threads judging games, adjudications, solves; 0: the machine's cores (at least 1)
     std::chrono::milliseconds request_deadline = kRequestDeadline;
     std::chrono::milliseconds write_deadline = kWriteDeadline;
 };

@@ -23,10 +23,12 @@ namespace dtb::test {
 
 class ServeProcess {
   public:
-    // exe: the dtb executable (the tests' DTB_EXE); name: the log's.
-    ServeProcess(const std::string& exe, const std::string& tables, const std::string& name) {
+    // exe: the dtb executable (the tests' DTB_EXE); name: the log's; options: more of dtb serve's.
+    ServeProcess(const std::string& exe, const std::string& tables, const std::string& name,
+                 const std::vector<std::string>& options = {}) {
         log_ = std::filesystem::temp_directory_path() / ("dtb_" + name + "_" + std::to_string(::getpid()) + ".log");
         std::vector<std::string> args{exe, "serve", "--tables", tables, "--port", "0"};
+        args.insert(args.end(), options.begin(), options.end());
         std::vector<char*> argv;
         for (auto& a : args) argv.push_back(a.data());
         argv.push_back(nullptr);

@@ -41,7 +41,7 @@ struct AbuseServer {
     std::unique_ptr<server::HttpServer> http;
     std::thread thread;
     explicit AbuseServer(const fs::path& tables, server::HttpOptions o = {})
-        : explorer(server::ExplorerOptions{tables, 16}) {
+        : explorer(server::ExplorerOptions{.tables = tables, .cache_mb = 16, .solve = {}}) {
         o.port = 0;
         if (o.threads == 0) o.threads = 4;
         auto bound = server::HttpServer::bind(explorer, o);

@@ -27,7 +27,8 @@ struct Running {
     server::Explorer explorer;
     std::unique_ptr<server::HttpServer> http;
     std::thread thread;
-    explicit Running(const fs::path& tables, int threads = 4) : explorer(server::ExplorerOptions{tables, 16}) {
+    explicit Running(const fs::path& tables, int threads = 4)
+        : explorer(server::ExplorerOptions{.tables = tables, .cache_mb = 16, .solve = {}}) {
         server::HttpOptions o;
         o.port = 0;
         o.threads = threads;

@@ -1,5 +1,6 @@
 // What the command refuses, with exit 2 and a message that says why: a folder of the other
-// variant's tables as gen's output, folders given as empty text, PDN text that holds no game.
+// variant's tables as gen's output, folders given as empty text, times and memory not in plain
+// decimal or out of range, PDN text that holds no game.
 // And what it accepts that it once did not: a PDN file saved as UTF-16.
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -59,6 +60,29 @@ TEST_CASE("dtb: a folder or address given as empty text is refused, not read as 
         const RunResult r = run_dtb(args);
         CHECK(r.exit_code == 2);
         CHECK_THAT(r.err, Catch::Contains("must not be empty"));
+    }
+}
+
+TEST_CASE("dtb solve: a time not in plain decimal or out of range is refused", "[tools]") {
+    for (const char* time : {"nan", "inf", "1e3", "-1", "0.0001", "5."}) {
+        INFO(time);
+        const RunResult r = run_dtb({"solve", "--time", time, "W:WK1,K26,K30:B32,45"});
+        CHECK(r.exit_code == 2);
+        CHECK_THAT(r.err, Catch::Contains("--time"));
+    }
+}
+
+TEST_CASE("dtb serve: a solve limit not in plain decimal or out of range is refused", "[tools]") {
+    const std::vector<std::vector<std::string>> limits{
+        {"--solve-time-limit", "0"},   {"--solve-time-limit", "nan"}, {"--solve-time-limit", "inf"},
+        {"--solve-time-limit", "1e3"}, {"--solve-time-limit", "-1"},  {"--solve-time-limit", "86401"},
+        {"--solve-memory", "0"},       {"--solve-memory", "65537"},   {"--solve-memory", "1.5"},
+    };
+    for (const auto& limit : limits) {
+        INFO(limit[0] << " " << limit[1]);
+        const RunResult r = run_dtb({"serve", "--port", "0", limit[0], limit[1]});
+        CHECK(r.exit_code == 2);
+        CHECK_THAT(r.err, Catch::Contains(limit[0]));
     }
 }
 

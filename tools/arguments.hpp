@@ -1,6 +1,6 @@
-// What every subcommand checks and reports the same way: integers written in plain decimal and
-// in range, the thread count, the variant of a table folder, errors printed safely, and the exit
-// code of each kind of error (README.md, "Exit codes").
+// What every subcommand checks and reports the same way: numbers written in plain decimal and in
+// range, the thread count, the variant of a table folder, errors printed safely, and the exit code
+// of each kind of error (README.md, "Exit codes").
 #pragma once
 #include <CLI/CLI.hpp>
 #include <cctype>
@@ -16,6 +16,7 @@
 #include "dtb/probe/folder_variant.hpp"
 #include "dtb/probe/probe.hpp"
 #include "dtb/probe/table_folders.hpp"
+#include "dtb/rules/decimal_number.hpp"
 #include "dtb/rules/expected.hpp"
 #include "dtb/rules/fen.hpp"
 #include "dtb/rules/quote.hpp"
@@ -39,6 +40,25 @@ inline CLI::Validator integer_in(long long lo, long long hi) {
             return {};
         },
         "INT in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]", "integer_in");
+}
+
+// A number of seconds or the like in plain decimal ("5", "0.5"; no sign, exponent, "inf" or "nan",
+// which CLI::Range would take) within [lo, hi].
+inline CLI::Validator decimal_in(double lo, double hi) {
+    const auto shown = [](double v) {  // 0.001, 86400: no trailing zeros
+        std::string t = std::to_string(v);
+        t.erase(t.find_last_not_of('0') + 1);
+        if (t.back() == '.') t.pop_back();
+        return t;
+    };
+    const std::string range = shown(lo) + " to " + shown(hi);
+    return CLI::Validator(
+        [lo, hi, range](std::string& text) -> std::string {
+            if (!is_decimal_text(text)) return quote_input(text, 24) + " is not a decimal number (5, 0.5)";
+            if (!parse_decimal(text, lo, hi)) return quote_input(text, 24) + " is out of range: " + range;
+            return {};
+        },
+        "NUMBER in [" + range + "]", "decimal_in");
 }
 
 // A folder or address option given as empty text: refused rather than read as "not given" (which

@@ -116,6 +116,8 @@ struct ServeOptions {
     int port = 8080;
     int threads = 0;
     std::size_t cache_mb = 64;
+    double solve_time_limit = 30;  // seconds: the most a solve request may take
+    std::size_t solve_memory_mb = 64;
 };
 void add_serve_command(CLI::App& app, ServeOptions& o, std::function<int()>& action);
 

@@ -17,6 +17,8 @@ int run_serve(const ServeOptions& o) {
     server::ExplorerOptions eo;
     eo.tables = probe::tables_root(o.tables);
     eo.cache_mb = o.cache_mb;
+    eo.solve.max_seconds = o.solve_time_limit;
+    eo.solve.memory_mb = o.solve_memory_mb;
     const server::Explorer explorer(eo);
     // SIGINT and SIGTERM are taken by a thread of their own (sigwait), so every thread the
     // server starts has them blocked and the stop happens outside any handler.
@@ -68,10 +70,16 @@ void add_serve_command(CLI::App& app, ServeOptions& o, std::function<int()>& act
         ->check(integer_in(0, gen::kMaxThreads));
     cmd->add_option("--cache-mb", o.cache_mb, "Block cache per variant in MB (default 64)")
         ->check(integer_in(0, 1 << 20));
+    cmd->add_option("--solve-time-limit", o.solve_time_limit,
+                    "Most seconds a solve request may search (default 30); a longer time asked is cut to it")
+        ->check(decimal_in(server::kMinSolveSeconds, 86400));
+    cmd->add_option("--solve-memory", o.solve_memory_mb, "Transposition table of one solve in MB (default 64)")
+        ->check(integer_in(1, 1 << 16));
     cmd->footer(
         "API: GET /api/v1/status, GET /api/v1/{international|turkish}?fen=FEN\n"
         "(international: &rules=&reversible=&endgame=&small= add the counters after each move),\n"
         "GET /api/v1/international/adjudicate?fen=&rules=&reversible=&endgame=&small=,\n"
+        "GET /api/v1/{international|turkish}/solve?fen=&time= (a proof search beyond the tables),\n"
         "POST /api/v1/international/games (PDN body). docs/API.md has the objects.\n"
         "Exit codes: 0 stopped by Ctrl-C or SIGTERM; 2 bad arguments; 5 cannot listen.");
     cmd->callback([&o, &action]() { action = [&o]() { return run_serve(o); }; });

@@ -219,7 +219,7 @@ void add_solve_command(CLI::App& app, SolveOptions& o, std::function<int()>& act
     cmd->add_option("--small", o.small, "Plies since the 5-move class was entered (--rules fmjd)")
         ->check(integer_in(0, probe::kMaxCounterPlies));
     cmd->add_option("--time", o.time, "Time limit in seconds (default 60)")
-        ->check(CLI::Range(0.001, 1e7))
+        ->check(decimal_in(0.001, 1e7))
         ->default_val(60);
     cmd->add_option("--nodes", o.nodes, "Node limit (default: none)")->check(integer_in(1, 1'000'000'000'000'000LL));
     cmd->add_option("--memory", o.memory_mb, "Transposition table in MB (default 256)")

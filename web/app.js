@@ -6,6 +6,7 @@ import { DEFAULT_COUNTERS, detectVariant, hashOf, decode, fromLocation } from '.
 import { pvPdn, pvFileName } from './pdn.js';
 import { $, WDL, SIDE, moveButton } from './dom.js';
 import { readCounters, writeCounters, showVerdict } from './rules.js';
+import { initSolve, setSolveLimits, solveFor } from './solve.js';
 
 const S = {
   variant: 'international', fen: '', pos: null, answer: null, error: '',
@@ -94,8 +95,12 @@ async function show(variant, fen, how = {}) {
   // The game panel marks the ply shown when the line is its game's (game.js).
   document.dispatchEvent(new CustomEvent('dtb:shown', { detail: { owner: S.line.owner, cursor: S.cursor } }));
   const seq = ++S.seq;
+  const shown = { variant, fen: S.fen, side: pos.side };
+  solveFor(shown, null);
   const r = await api(probeUrl(variant, S.fen, counters));
   if (seq !== S.seq) return false;
+  // Beyond the tables (422): the server may still prove the value with a search.
+  solveFor(shown, r.status === 422);
   // A FEN typed wrong meanwhile keeps its message and the stale marks.
   const stale = !!document.body.dataset.stale;
   if (r.ok) {
@@ -441,6 +446,7 @@ async function loadStatus() {
   const r = await api('api/v1/status');
   if (!r.ok) { $('server-status').textContent = `Server status unknown: ${errorText(r)}`; return; }
   S.status = r.data;
+  setSolveLimits(r.data.solve);
   const parts = (r.data.variants || []).map((v) => `${v.variant}: ${v.tables ? `up to ${v.largest_pieces} pieces` : 'no tables'}`);
   $('server-status').textContent = `dtb ${r.data.version || ''} · ${parts.join(' · ')}`;
   const intl = (r.data.variants || []).find((v) => v.variant === 'international');
@@ -462,6 +468,7 @@ export function largestPieces(variant) {
 let adjTimer = 0;
 function init() {
   initBoardInput();
+  initSolve();
   $('fen-form').addEventListener('submit', (e) => {
     e.preventDefault();
     const text = $('fen-input').value.trim();

@@ -9,8 +9,8 @@ slides the piece of a move played (and not when less motion is asked), exports t
 PDN, places a king in set-up mode (the controls in view at 1280x900), judges a pasted PDN game
 (the board moves to the judged position, the first change of value is offered, an illegal move
 is named), switches to Turkish (coordinates a-h/1-8 shown by default), checks error messages
-(a malformed FEN marks the box and the stale board), the dark theme and the narrow (phone)
-layout. Saves a PNG screenshot of each step.
+(a malformed FEN marks the box and the stale board), solves a position beyond the tables with
+the Solve button, the dark theme and the narrow (phone) layout. Saves a PNG screenshot of each step.
 
     DTB_URL=http://127.0.0.1:18080/ DTB_SCREENSHOTS=/tmp/shots /usr/bin/python3 tests/web/test_page.py
 
@@ -46,6 +46,7 @@ DRIVER = os.environ.get("DTB_CHROMEDRIVER", "/usr/bin/chromedriver")
 WAIT = float(os.environ.get("DTB_WAIT", "15"))
 
 FEN = "W:WK6,K22,K27:BK49"  # international, 4 pieces: a win with several moves
+SOLVE_FEN = "W:WK1,K26,K30:B32,45"  # 5 pieces, beyond the 4-piece tables: proven won in a few hundred nodes
 TURKISH_FEN = "W:Wa2,b3,h3:Bd6"
 PDN = """[Event "16-move limit passed, then a win recorded"]
 [GameType "20"]
@@ -483,7 +484,59 @@ def step_errors(page):
     check("beyond the tables" in page.message() and "dtb gen" in page.message() and "422" not in page.message(),
           f"the message for a position beyond the tables is not the server's sentence: {page.message()!r}")
     check(page.els("#board [data-piece]"), "the board is not drawn when the API has no answer")
+    check(not page.el("#pv-export").is_displayed(), "the best line's export is shown for a position without a line")
     page.shot("error-beyond-tables")
+
+
+def step_solve(page):
+    print("a position beyond the tables: the Solve button proves it on the server")
+    page.load_fen(FEN)
+    page.wait_analysis(probe("international", FEN)["fen"], "a position inside the tables")
+    check(not page.el("#solve-box").is_displayed(), "the Solve button is shown for a position inside the tables")
+    page.load_fen(SOLVE_FEN)
+    page.wait(lambda: page.js("return document.body.dataset.fen") == SOLVE_FEN and page.state() == "error"
+              and page.el("#solve-box").is_displayed(), "the Solve button for a position beyond the tables")
+    box = page.el("#solve-box")
+    check(box.get_attribute("data-state") == "offered", f"the solve box is {box.get_attribute('data-state')!r}")
+    page.shot("solve-offered")
+    button = page.el("#solve-button")
+    # Two clicks in a row: the second, while the first solve runs, is ignored; the button says the
+    # server is solving.
+    running = page.js("const b = document.getElementById('solve-button'); b.click(); b.click();"
+                      "return [b.disabled, b.textContent, document.getElementById('solve-box').dataset.state];")
+    print(f"  while solving: {running}")
+    check(running[0] and running[1].startswith("Solving") and running[2] == "running",
+          f"the button while solving: {running}")
+    page.wait(lambda: box.get_attribute("data-state") == "done", "the solve's answer")
+    status, api = get_json(f"api/v1/international/solve?fen={urllib.parse.quote(SOLVE_FEN, safe='')}")
+    check(status == 200 and api["answer"] == "win", f"the API's solve of {SOLVE_FEN}: {status} {api}")
+    check(box.get_attribute("data-requests") == "1", f"{box.get_attribute('data-requests')} solves were asked for one click")
+    check(box.get_attribute("data-answer") == api["answer"], f"the page shows {box.get_attribute('data-answer')!r}")
+    answer = page.el("#solve-answer").text
+    print(f"  {answer}")
+    check("Proven" in answer and "White to move wins" in answer, f"the answer reads {answer!r}")
+    check(page.el("#solve-best").text == f"Best move: {api['best_move']}", f"the best move reads {page.el('#solve-best').text!r}")
+    check(" ".join(api["pv"]) in page.el("#solve-pv").text, f"the line reads {page.el('#solve-pv').text!r}")
+    check(button.is_enabled() and button.text == "Solve again", f"the button after the answer: {button.text!r}")
+    page.shot("solve-proven")
+    # A server that refuses (its queue full): the error in the box, as the page's panels show theirs.
+    page.js("""const real = window.fetch;
+        window.fetch = (url, init) => String(url).includes('/solve?')
+          ? Promise.resolve(new Response('{"error":"the server is judging 16 requests: try again"}',
+                                         {status: 503, headers: {'Content-Type': 'application/json'}}))
+          : real(url, init);
+        window.dtbRealFetch = real;""")
+    button.click()
+    page.wait(lambda: box.get_attribute("data-state") == "error", "the solve's error")
+    page.js("window.fetch = window.dtbRealFetch;")
+    error = page.el("#solve-error")
+    print(f"  refused: {error.text}")
+    check("error" in error.get_attribute("class").split() and "unavailable (503)" in error.text,
+          f"the refusal reads {error.text!r} ({error.get_attribute('class')!r})")
+    check(button.is_enabled(), "the button stays disabled after an error")
+    # Another position: the answer of the last one goes.
+    page.load_fen(FEN)
+    page.wait(lambda: not page.el("#solve-box").is_displayed(), "the solve box to go with the position")
 
 
 def step_game(page):
@@ -768,7 +821,8 @@ def main():
                            ("animation", lambda: step_animation(page, answer)),
                            ("PDN export", lambda: step_pv_export(page, answer)),
                            ("set-up", lambda: step_setup(page)),
-                           ("errors", lambda: step_errors(page)), ("game", lambda: step_game(page)),
+                           ("errors", lambda: step_errors(page)), ("solve", lambda: step_solve(page)),
+                           ("game", lambda: step_game(page)),
                            ("counters", lambda: step_counters(page)),
                            ("turkish", lambda: step_turkish(page)), ("dark", lambda: step_dark(page)),
                            ("phone", lambda: step_phone(page))):
