@@ -49,6 +49,7 @@ struct VerifyOptions {
     bool full = false;
     bool json = false;
     int threads = 0;
+    std::vector<std::string> only;  // slice names: these and their mirrors only
 };
 void add_verify_command(CLI::App& app, VerifyOptions& o, std::function<int()>& action);
 
