@@ -37,6 +37,7 @@ struct GenOptions {
     int zstd_level = 0;
     std::string wdl = "balanced";
     bool spill = false;
+    bool blocks = false;
     bool wait = false;
 };
 void add_gen_command(CLI::App& app, GenOptions& o, std::function<int()>& action);
