@@ -89,7 +89,7 @@ TEST_CASE("dtb serve: a solve limit not in plain decimal or out of range is refu
 TEST_CASE("dtb adjudicate --pdn: text with no game (stray brackets, tags only) is bad input", "[tools][adjudicate]") {
     dtb::test::TempDir dir("pdn_no_game");
     const std::string db = std::string(DTB_TEST_TABLES) + "/international";
-    for (const std::string text : {std::string("[[[[[["), std::string("[Event \"x\"]\n[Site \"y\"]\n"),
+    for (const std::string& text : {std::string("[[[[[["), std::string("[Event \"x\"]\n[Site \"y\"]\n"),
                                    std::string(100000, '['), std::string("   \n\n")}) {
         INFO(text.substr(0, 40));
         const fs::path f = dir.path / "no_game.pdn";
