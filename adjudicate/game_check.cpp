@@ -11,7 +11,14 @@
 #include "dtb/rules/movegen.hpp"
 #include "dtb/rules/notation.hpp"
 
-namespace dtb::probe {
+namespace dtb::adjudicate {
+
+using probe::Access;
+using probe::kDtw;
+using probe::kWdl;
+using probe::Result;
+using probe::Status;
+using probe::Tablebase;
 
 std::string_view to_string(GameVerdict v) {
     switch (v) {
@@ -378,4 +385,4 @@ GameCheck check_game(const PdnGame& g, const GameTables& tables) {
     return c;
 }
 
-}  // namespace dtb::probe
+}  // namespace dtb::adjudicate

@@ -193,7 +193,7 @@ Response Explorer::probe_position(const Variant& v, const Params& params) const 
     if (!a.result.ok()) return probe_failure(v, *p, a.result);
     nlohmann::json j = json::analysis_json(*v.tables, *p, a);
     if (counting)
-        json::add_counters_after(j, probe::Adjudicator(*v.tables, counting->rules), *p, a, counting->rules_name,
+        json::add_counters_after(j, adjudicate::Adjudicator(*v.tables, counting->rules), *p, a, counting->rules_name,
                                  counting->counters);
     return json_response(j, true);
 }
@@ -209,8 +209,8 @@ Response Explorer::adjudicate_position(const Variant& v, const Params& params) c
     auto p = parse_fen<International>(fen->second);
     if (!p) return error_response(400, p.error());
     if (!v.tables) return error_response(503, v.missing);
-    const probe::Adjudicator judge(*v.tables, *rules.rules);
-    const probe::Adjudication a = judge.adjudicate(*p, *counters);
+    const adjudicate::Adjudicator judge(*v.tables, *rules.rules);
+    const adjudicate::Adjudication a = judge.adjudicate(*p, *counters);
     if (!a.ok()) return probe_failure(v, *p, a.status);
     return json_response(json::adjudication_json(*v.tables, *p, rules.name, a), true);
 }
@@ -232,8 +232,8 @@ Response Explorer::judge_games(const Variant& v, std::string_view body, const Pa
                                        std::to_string(positions) +
                                        " positions (split the PDN, or judge the file with dtb adjudicate --pdn)");
     if (!v.tables) return error_response(503, v.missing);
-    const probe::Adjudicator judge(*v.tables, *rules.rules);
-    probe::GameTables tables;
+    const adjudicate::Adjudicator judge(*v.tables, *rules.rules);
+    adjudicate::GameTables tables;
     tables.international = &*v.tables;
     tables.judge = &judge;
     const Variant* turkish = variant_named("turkish");
@@ -241,8 +241,8 @@ Response Explorer::judge_games(const Variant& v, std::string_view body, const Pa
         tables.turkish = &*turkish->tables;
     else
         tables.turkish_error = turkish ? turkish->missing : "no Turkish tables";
-    std::vector<probe::GameCheck> checks;
-    for (const PdnGame& g : games) checks.push_back(probe::check_game(g, tables));
+    std::vector<adjudicate::GameCheck> checks;
+    for (const PdnGame& g : games) checks.push_back(adjudicate::check_game(g, tables));
     return json_response(json::games_json(rules.name, games, checks), false);
 }
 

@@ -1,4 +1,4 @@
-// dtb adjudicate --pdn: every game of the file checked by probe::check_game (adjudicate/game_check.hpp),
+// dtb adjudicate --pdn: every game of the file checked by adjudicate::check_game (adjudicate/game_check.hpp),
 // printed as the report for people (adjudicate/game_report.hpp) or as JSON. Turkish games are judged
 // against the Turkish tables, opened only when the file holds such a game.
 #include "dtb/tools/adjudicate_game.hpp"
@@ -31,9 +31,9 @@ std::string turkish_folder(const AdjudicateOptions& o) {
 
 }  // namespace
 
-int adjudicate_pdn_games(const probe::Tablebase& tb, const probe::Adjudicator& judge, const AdjudicateOptions& o,
+int adjudicate_pdn_games(const probe::Tablebase& tb, const adjudicate::Adjudicator& judge, const AdjudicateOptions& o,
                          const std::vector<PdnGame>& games) {
-    probe::GameTables tables;
+    adjudicate::GameTables tables;
     tables.international = &tb;
     tables.judge = &judge;
     tables.positions = o.json;  // the report for people prints no values ply by ply
@@ -56,19 +56,19 @@ int adjudicate_pdn_games(const probe::Tablebase& tb, const probe::Adjudicator& j
     }
 
     bool any_bad_record = false, any_table_error = false, any_inconsistent = false;
-    probe::GameSummary summary;
-    std::vector<probe::GameCheck> checks;
+    adjudicate::GameSummary summary;
+    std::vector<adjudicate::GameCheck> checks;
     std::ostringstream report;
     for (const PdnGame& g : games) {
-        const probe::GameCheck& c = checks.emplace_back(probe::check_game(g, tables));
+        const adjudicate::GameCheck& c = checks.emplace_back(adjudicate::check_game(g, tables));
         summary.add(c);
         any_bad_record = any_bad_record || c.bad_record;
-        any_inconsistent = any_inconsistent || c.verdict == probe::GameVerdict::inconsistent;
+        any_inconsistent = any_inconsistent || c.verdict == adjudicate::GameVerdict::inconsistent;
         if (!c.table_error.empty()) {
             any_table_error = true;
             std::cerr << "dtb adjudicate: " << pdn_game_label(g) << ": " << c.table_error << "\n";
         }
-        if (!o.json) report << probe::game_report_text(g, c);
+        if (!o.json) report << adjudicate::game_report_text(g, c);
     }
     if (o.json) {
         // Every string is UTF-8 already (the reader converts); replace guards the output anyway.
@@ -76,7 +76,7 @@ int adjudicate_pdn_games(const probe::Tablebase& tb, const probe::Adjudicator& j
             << json::games_json(o.rules, games, checks).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
             << "\n";
     } else {
-        std::cout << report.str() << probe::game_summary_text(summary);
+        std::cout << report.str() << adjudicate::game_summary_text(summary);
     }
     std::cout << std::flush;
     if (any_bad_record) return kExitBadInput;

@@ -13,7 +13,7 @@ namespace dtb::tools {
 // 2 a record that cannot be followed (the other games are still reported), 3 the tables fail a
 // game (Turkish games: the folder --turkish-db, else "turkish" beside --db, opened here when a
 // game needs it). Games of other variants are reported and leave the exit code alone.
-int adjudicate_pdn_games(const probe::Tablebase& tb, const probe::Adjudicator& judge, const AdjudicateOptions& o,
+int adjudicate_pdn_games(const probe::Tablebase& tb, const adjudicate::Adjudicator& judge, const AdjudicateOptions& o,
                          const std::vector<PdnGame>& games);
 
 }  // namespace dtb::tools

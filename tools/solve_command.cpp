@@ -212,12 +212,12 @@ void add_solve_command(CLI::App& app, SolveOptions& o, std::function<int()>& act
     cmd->add_option("--rules", o.rules, "none (the game's value), fmjd or ffjd (counting rules, international)")
         ->default_val("none");
     cmd->add_option("--reversible", o.reversible, "Plies since the last man move or capture (with --rules)")
-        ->check(integer_in(0, probe::kMaxCounterPlies))
+        ->check(integer_in(0, adjudicate::kMaxCounterPlies))
         ->default_val(0);
     cmd->add_option("--endgame", o.endgame, "Plies since the 16-move class was entered (with --rules)")
-        ->check(integer_in(0, probe::kMaxCounterPlies));
+        ->check(integer_in(0, adjudicate::kMaxCounterPlies));
     cmd->add_option("--small", o.small, "Plies since the 5-move class was entered (--rules fmjd)")
-        ->check(integer_in(0, probe::kMaxCounterPlies));
+        ->check(integer_in(0, adjudicate::kMaxCounterPlies));
     cmd->add_option("--time", o.time, "Time limit in seconds (default 60)")
         ->check(decimal_in(0.001, 1e7))
         ->default_val(60);

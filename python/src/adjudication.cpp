@@ -22,7 +22,7 @@ struct PyRuleMove {
 // What `dtb adjudicate --fen ... --json` prints (tools/adjudicate_command.cpp).
 struct PyAdjudication {
     std::string fen, rules;
-    probe::Counters counters;
+    adjudicate::Counters counters;
     Wdl result = Wdl::draw;
     int plies = -1;
     bool plies_known = true;
@@ -49,15 +49,16 @@ PyAdjudication adjudicate(const PyTablebase& self, const py::object& fen, const 
     const CountingRules rule_set = rules_arg(rules);
     for (const auto& [name, value] : {std::pair{"reversible", std::optional<int>(reversible)},
                                       std::pair{"endgame", endgame}, std::pair{"small", small}})
-        if (value && (*value < 0 || *value > probe::kMaxCounterPlies))
+        if (value && (*value < 0 || *value > adjudicate::kMaxCounterPlies))
             throw py::value_error(std::string(name) + " must be a whole number from 0 to " +
-                                  std::to_string(probe::kMaxCounterPlies) + " (plies), not " + std::to_string(*value));
+                                  std::to_string(adjudicate::kMaxCounterPlies) + " (plies), not " +
+                                  std::to_string(*value));
     const auto tb = self.tables();
     const Position p = position_arg(fen, self.variant());
-    probe::Adjudication a;
+    adjudicate::Adjudication a;
     {
         py::gil_scoped_release unlocked;
-        a = probe::Adjudicator(*tb, rule_set).adjudicate(p, {reversible, endgame, small});
+        a = adjudicate::Adjudicator(*tb, rule_set).adjudicate(p, {reversible, endgame, small});
     }
     if (!a.ok()) raise_result(*tb, a.status, tb->to_fen(p));
     PyAdjudication out{tb->to_fen(p),
@@ -66,13 +67,13 @@ PyAdjudication adjudicate(const PyTablebase& self, const py::object& fen, const 
                        a.result,
                        a.plies,
                        a.plies_known,
-                       std::string(probe::to_string(a.rule)),
+                       std::string(adjudicate::to_string(a.rule)),
                        {},
                        a.theoretical_known,
                        a.theoretical,
                        a.theoretical_dtw,
                        json::adjudication_json(*tb, p, rules, a).dump()};
-    for (const probe::RuleMove& m : a.moves)
+    for (const adjudicate::RuleMove& m : a.moves)
         out.moves.push_back({m.text, tb->to_fen(make_move(p, m.move)), m.result, m.plies});
     return out;
 }
@@ -122,14 +123,14 @@ py::object judge_pdn(const PyTablebase& self, const std::string& text, const std
         py::gil_scoped_release unlocked;
         games = read_pdn(text);
         if (!holds_a_game(games)) games.clear();
-        const probe::Adjudicator judge(*tb, rule_set);
-        probe::GameTables tables;
+        const adjudicate::Adjudicator judge(*tb, rule_set);
+        adjudicate::GameTables tables;
         tables.international = &*tb;
         tables.judge = &judge;
         tables.turkish_error = "the Python handle holds international tables only";
-        std::vector<probe::GameCheck> checks;
+        std::vector<adjudicate::GameCheck> checks;
         for (const PdnGame& g : games) {
-            const probe::GameCheck& c = checks.emplace_back(probe::check_game(g, tables));
+            const adjudicate::GameCheck& c = checks.emplace_back(adjudicate::check_game(g, tables));
             if (!c.table_error.empty() && failed.empty()) failed = pdn_game_label(g) + ": " + c.table_error;
             if (c.bad_record && bad.empty())
                 bad = c.problems.empty() ? pdn_game_label(g) + ": cannot be judged" : c.problems.front();
