@@ -5,6 +5,7 @@
 
 #include "dtb/adjudicate/adjudicator.hpp"
 #include "dtb/adjudicate/game_check.hpp"
+#include "dtb/json/dump.hpp"
 #include "dtb/json/game_json.hpp"
 #include "dtb/json/probe_json.hpp"
 #include "dtb/probe/table_folders.hpp"
@@ -50,7 +51,7 @@ bool searching_route(std::string_view path) {
 
 Response json_response(const nlohmann::json& j, bool cacheable) {
     Response r;
-    r.body = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    r.body = json::dump(j);
     r.cacheable = cacheable;
     r.cross_origin = true;
     return r;
@@ -59,8 +60,7 @@ Response json_response(const nlohmann::json& j, bool cacheable) {
 Response error_response(int status, const std::string& message) {
     Response r;
     r.status = status;
-    r.body =
-        nlohmann::json{{"error", escape_text(message)}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    r.body = json::dump(nlohmann::json{{"error", escape_text(message)}});
     r.cross_origin = true;
     return r;
 }
@@ -113,8 +113,7 @@ std::string Explorer::status_json() const {
     const nlohmann::json solve{{"default_seconds", solve_limits_.default_time()},
                                {"max_seconds", solve_limits_.max_seconds},
                                {"memory_mb", solve_limits_.memory_mb}};
-    return nlohmann::json{{"version", DTB_VERSION}, {"variants", variants}, {"solve", solve}}.dump(
-        -1, ' ', false, nlohmann::json::error_handler_t::replace);
+    return json::dump(nlohmann::json{{"version", DTB_VERSION}, {"variants", variants}, {"solve", solve}});
 }
 
 Response Explorer::get(std::string_view path, const Params& params) const {

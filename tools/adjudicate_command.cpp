@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "dtb/adjudicate/adjudicator.hpp"
+#include "dtb/json/dump.hpp"
 #include "dtb/json/probe_json.hpp"
 #include "dtb/rules/fen.hpp"
 #include "dtb/tools/adjudicate_game.hpp"
@@ -26,7 +27,7 @@ std::string result_text(Wdl w, int plies) {
 
 void print_position(const probe::Tablebase& tb, const Position& p, const AdjudicateOptions& o, const Adjudication& a) {
     if (o.json) {
-        std::cout << json::adjudication_json(tb, p, o.rules, a).dump() << "\n" << std::flush;
+        std::cout << json::dump(json::adjudication_json(tb, p, o.rules, a)) << "\n" << std::flush;
         return;
     }
     std::ostringstream out;

@@ -3,6 +3,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "dtb/json/dump.hpp"
 #include "dtb/rules/fen.hpp"
 #include "dtb/rules/notation.hpp"
 #include "dtb/rules/perft.hpp"
@@ -51,7 +52,7 @@ int run_perft(const PerftOptions& o) {
     if (o.json) {
         nlohmann::json j = {
             {"variant", std::string(R::kName)}, {"fen", to_fen<R>(p)}, {"captures", o.captures}, {"depths", depths}};
-        std::cout << j.dump() << "\n";
+        std::cout << json::dump(j) << "\n";
     }
     return kExitOk;
 }

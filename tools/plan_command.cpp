@@ -8,6 +8,7 @@
 #include "dtb/gen/cost_model.hpp"
 #include "dtb/gen/generation_plan.hpp"
 #include "dtb/gen/pair_memory.hpp"
+#include "dtb/json/dump.hpp"
 #include "dtb/json/plan_json.hpp"
 #include "dtb/tools/arguments.hpp"
 #include "dtb/tools/commands.hpp"
@@ -114,7 +115,7 @@ int run_plan(const PlanOptions& o) {
         return exit_code_of(plan.error_kind());
     }
     if (o.json)
-        std::cout << with_version(json::plan_json(*plan)).dump() << "\n" << std::flush;
+        std::cout << json::dump(with_version(json::plan_json(*plan))) << "\n" << std::flush;
     else
         print_text(*plan);
     return kExitOk;

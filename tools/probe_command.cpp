@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "dtb/json/dump.hpp"
 #include "dtb/json/probe_json.hpp"
 #include "dtb/probe/probe.hpp"
 #include "dtb/rules/fen.hpp"
@@ -67,8 +68,7 @@ void print_text(const probe::Tablebase& tb, const Position& p, const probe::Anal
 }
 
 void print_json(const probe::Tablebase& tb, const Position& p, const probe::Analysis& a) {
-    std::cout << json::analysis_json(tb, p, a).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n"
-              << std::flush;
+    std::cout << json::dump(json::analysis_json(tb, p, a)) << "\n" << std::flush;
 }
 
 int run_probe(const ProbeOptions& o) {

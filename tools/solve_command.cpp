@@ -7,6 +7,7 @@
 #include <new>
 #include <sstream>
 
+#include "dtb/json/dump.hpp"
 #include "dtb/json/solve_json.hpp"
 #include "dtb/rules/fen.hpp"
 #include "dtb/solve/proof_check.hpp"
@@ -129,7 +130,7 @@ int run_check(const SolveOptions& o) {
         return kExitTables;
     }
     if (o.json) {
-        std::cout << json::proof_check_json(o.check, c).dump() << "\n" << std::flush;
+        std::cout << json::dump(json::proof_check_json(o.check, c)) << "\n" << std::flush;
     } else if (c.valid) {
         std::cout << o.check << ": the proof holds: " << to_string(c.answer) << " for the side to move";
         if (c.answer == Answer::unresolved)
@@ -192,7 +193,7 @@ int run_solve(const SolveOptions& o) {
         return exit_code_of(r.status);
     }
     if (o.json)
-        std::cout << json::solve_json(tb->to_fen(*p), variant, *rules, options.counters, r).dump() << "\n"
+        std::cout << json::dump(json::solve_json(tb->to_fen(*p), variant, *rules, options.counters, r)) << "\n"
                   << std::flush;
     else
         print_text(tb->to_fen(*p), *p, o, variant, r);

@@ -4,6 +4,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "dtb/json/dump.hpp"
 #include "dtb/json/stats_json.hpp"
 #include "dtb/tools/arguments.hpp"
 #include "dtb/tools/commands.hpp"
@@ -70,7 +71,7 @@ int run_stats(const StatsOptions& o) {
         return kExitTables;
     }
     if (o.json)
-        std::cout << json::stats_json(*stats).dump() << "\n" << std::flush;
+        std::cout << json::dump(json::stats_json(*stats)) << "\n" << std::flush;
     else
         print_text(*stats, std::string(R::kName), dir);
     return kExitOk;

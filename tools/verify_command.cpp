@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "dtb/json/dump.hpp"
 #include "dtb/json/verify_json.hpp"
 #include "dtb/tools/arguments.hpp"
 #include "dtb/tools/commands.hpp"
@@ -58,7 +59,7 @@ int run_verify(const VerifyOptions& o) {
         return kExitTables;
     }
     if (o.json)
-        std::cout << with_version(json::verify_report_json(*report)).dump() << "\n";
+        std::cout << json::dump(with_version(json::verify_report_json(*report))) << "\n";
     else
         std::cout << verify::summary_line(*report) << "\n";
     return report->ok() ? kExitOk : kExitCheckFailed;
