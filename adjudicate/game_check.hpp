@@ -97,6 +97,10 @@ struct GameCheck {
     // Why the tables could not judge a position they should cover (exit 3): a table missing,
     // corrupt, or at odds with the others. Such a game is not judged, never called consistent.
     std::string table_error;
+    // Its kind, typed for the front ends (exit 3, HTTP 503, TablesMissing or TableCorrupt):
+    // missing (no tables for the variant, a table not there) or corrupt (a check failed, or
+    // tables at odds with each other); ok when table_error is empty.
+    probe::Status table_status = probe::Status::ok;
     // Every position followed, ply 0 to `plies` (empty for a game not replayed: another
     // variant, a record that cannot be followed from its start; and when GameTables::positions
     // is false).

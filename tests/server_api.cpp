@@ -298,6 +298,43 @@ TEST_CASE("POST /api/v1/international/games: the values at every ply", "[server]
 }
 
 TEST_CASE("GET /api/v1/international?fen=&reversible=: the counters after each move", "[server]") {
+// Issue 61: a Turkish game had a judge per front end. One library function (adjudicate/
+// judge_games.hpp) judges it for all: either route, the CLI and Python give the same games.
+TEST_CASE("POST /api/v1/turkish/games: the games of dtb adjudicate --pdn, as the international route",
+          "[server][plain-build]") {
+    auto c = fixture_server().client();
+    const fs::path path = fs::path(DTB_SOURCE_DIR) / "tests/data/pdn/turkish.pdn";
+    std::ifstream in(path, std::ios::binary);
+    const std::string body((std::istreambuf_iterator<char>(in)), {});
+    const auto cli = nlohmann::json::parse(
+        dtb_output({"adjudicate", "--json", "--db", std::string(DTB_TEST_TABLES) + "/international", "--turkish-db",
+                    std::string(DTB_TEST_TABLES) + "/turkish", "--pdn", path.string()}));
+    for (const std::string route : {"/api/v1/turkish/games", "/api/v1/international/games"}) {
+        INFO(route);
+        const auto r = c.Post(route.c_str(), body, "text/plain");
+        REQUIRE(r);
+        CHECK(r->status == 200);
+        CHECK(parse(r)["games"] == cli["games"]);
+    }
+    const auto get = c.Get("/api/v1/turkish/games");
+    REQUIRE(get);
+    CHECK(get->status == 405);
+    const auto empty = c.Post("/api/v1/turkish/games", "just text, no game", "text/plain");
+    REQUIRE(empty);
+    CHECK(empty->status == 400);
+}
+
+TEST_CASE("POST /api/v1/international/games: a tag that is not UTF-8 is answered in JSON", "[server][plain-build]") {
+    auto c = fixture_server().client();
+    const auto r = c.Post("/api/v1/international/games",
+                          "[Event \"caf\xE9 \xFF\"]\n[FEN \"W:WK2,6:BK50\"]\n1. 2-11 *\n", "text/plain");
+    REQUIRE(r);
+    CHECK(r->status == 200);
+    const auto j = nlohmann::json::parse(r->body, nullptr, false);  // also checks that it is UTF-8
+    REQUIRE_FALSE(j.is_discarded());
+    CHECK(j["games"][0]["tags"]["Event"].get<std::string>().starts_with("caf"));
+}
+
     auto c = fixture_server().client();
     const auto after = [&](const std::string& query, const std::string& move) {
         const auto j = parse(c.Get(("/api/v1/international?fen=" + query).c_str()));

@@ -100,8 +100,8 @@ int run_adjudicate(const AdjudicateOptions& o) {
         print_error("adjudicate", tb.error());
         return kExitTables;
     }
+    if (!o.pdn.empty()) return adjudicate_pdn_games(*tb, o, *rules, std::move(games));
     const adjudicate::Adjudicator judge(*tb, *rules);
-    if (!o.pdn.empty()) return adjudicate_pdn_games(*tb, judge, o, games);
     Counters counters;
     counters.reversible = o.reversible;
     counters.endgame = o.endgame;
