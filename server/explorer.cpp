@@ -10,6 +10,7 @@
 #include "dtb/json/probe_json.hpp"
 #include "dtb/probe/table_folders.hpp"
 #include "dtb/rules/fen.hpp"
+#include "dtb/rules/parse_variant.hpp"
 #include "dtb/rules/pdn.hpp"
 #include "dtb/rules/quote.hpp"
 #include "dtb/server/counting_params.hpp"
@@ -94,9 +95,8 @@ Explorer::Explorer(const ExplorerOptions& options) : solve_limits_(options.solve
 }
 
 const Explorer::Variant* Explorer::variant_named(std::string_view name) const {
-    for (const auto& v : variants_)
-        if (variant_name(v->id) == name) return v.get();
-    return nullptr;
+    const auto id = parse_variant(name);
+    return id ? variant_of(*id) : nullptr;
 }
 
 const Explorer::Variant* Explorer::variant_of(VariantId id) const {

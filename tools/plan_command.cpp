@@ -79,7 +79,7 @@ void print_text(const gen::Plan& plan) {
 
 int run_plan(const PlanOptions& o) {
     gen::PlanRequest r;
-    r.variant = o.variant == "turkish" ? VariantId::turkish : VariantId::international;
+    r.variant = variant_option(o.variant);
     r.pieces = o.pieces;
     r.nodes = o.nodes;
     r.cores = o.cores ? o.cores : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));

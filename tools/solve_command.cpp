@@ -205,11 +205,10 @@ int run_solve(const SolveOptions& o) {
 void add_solve_command(CLI::App& app, SolveOptions& o, std::function<int()>& action) {
     auto* cmd = app.add_subcommand("solve", "Prove a position beyond the tables won, drawn or lost (proof search)");
     cmd->add_option("fen", o.fen, "The position (PDN FEN, side to move first)");
-    cmd->add_option("--db", o.db, "Table folder of one variant (default <tables root>/<variant>)")->check(not_empty());
+    add_db_option(cmd, o.db);
     add_tables_option(cmd, o.tables);
-    cmd->add_option("--variant", o.variant,
-                    "international or turkish (default: the folder's own with --db, else the FEN's)")
-        ->check(CLI::IsMember({"international", "turkish"}));
+    add_variant_option(cmd, o.variant,
+                       "international or turkish (default: the folder's own with --db, else the FEN's)");
     cmd->add_option("--rules", o.rules, "none (the game's value), fmjd or ffjd (counting rules, international)")
         ->default_val("none");
     cmd->add_option("--reversible", o.reversible, "Plies since the last man move or capture (with --rules)")

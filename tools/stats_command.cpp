@@ -81,10 +81,9 @@ int run_stats(const StatsOptions& o) {
 
 void add_stats_command(CLI::App& app, StatsOptions& o, std::function<int()>& action) {
     auto* cmd = app.add_subcommand("stats", "Value counts, longest wins and losses, and sizes, per slice");
-    cmd->add_option("--db", o.db, "Table folder of one variant (default <tables root>/<variant>)")->check(not_empty());
+    add_db_option(cmd, o.db);
     add_tables_option(cmd, o.tables);
-    cmd->add_option("--variant", o.variant, "international or turkish (default: the folder's own)")
-        ->check(CLI::IsMember({"international", "turkish"}));
+    add_variant_option(cmd, o.variant, "international or turkish (default: the folder's own)");
     cmd->add_flag("--json", o.json, "Print one JSON object");
     add_threads_option(cmd, o.threads);
     cmd->callback([&o, &action, cmd]() {

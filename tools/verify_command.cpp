@@ -69,10 +69,9 @@ int run_verify(const VerifyOptions& o) {
 
 void add_verify_command(CLI::App& app, VerifyOptions& o, std::function<int()>& action) {
     auto* cmd = app.add_subcommand("verify", "Check table checksums; with --full re-derive every value");
-    cmd->add_option("--db", o.db, "Table folder of one variant (default <tables root>/<variant>)")->check(not_empty());
+    add_db_option(cmd, o.db);
     add_tables_option(cmd, o.tables);
-    cmd->add_option("--variant", o.variant, "international or turkish (default: the folder's own)")
-        ->check(CLI::IsMember({"international", "turkish"}));
+    add_variant_option(cmd, o.variant, "international or turkish (default: the folder's own)");
     cmd->add_flag("--full", o.full, "Re-derive every stored value from its successors");
     cmd->add_flag("--json", o.json, "Print one JSON object");
     add_threads_option(cmd, o.threads);
