@@ -43,8 +43,8 @@ TEST_CASE("dtb adjudicate --pdn --json: a tag that is not UTF-8", "[tools][plain
     const TempDir scratch("json_text_pdn");
     const fs::path pdn = scratch.path / "latin.pdn";
     std::ofstream(pdn, std::ios::binary) << "[Event \"caf\xE9 \xFF\"]\n[FEN \"W:WK2,6:BK50\"]\n1. 2-11 *\n";
-    const RunResult r = run_dtb({"adjudicate", "--json", "--db", std::string(DTB_TEST_TABLES) + "/international",
-                                 "--pdn", pdn.string()});
+    const RunResult r = run_dtb(
+        {"adjudicate", "--json", "--db", std::string(DTB_TEST_TABLES) + "/international", "--pdn", pdn.string()});
     CHECK(r.exit_code == 0);
     const auto j = nlohmann::json::parse(r.out, nullptr, false);
     REQUIRE_FALSE(j.is_discarded());
