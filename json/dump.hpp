@@ -8,8 +8,11 @@
 
 namespace dtb::json {
 
-inline std::string dump(const nlohmann::json& j) {
-    return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+// Json: nlohmann::json, or nlohmann::ordered_json for the objects that keep their keys' order
+// (a conversion to nlohmann::json would sort them).
+template <class Json>
+std::string dump(const Json& j) {
+    return j.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
 }  // namespace dtb::json
