@@ -128,7 +128,7 @@ class FinishedTables {
     }
     // Adds a slice solved in this run without reading it back (its rule values come with
     // add_fresh). Refuses codes above kMaxCode.
-    Expected<bool> adopt(const Material& m, const BigArray<ValueCode>& values) {
+    Expected<bool> adopt(const Material& m, std::span<const ValueCode> values) {
         auto slice = std::make_unique<Slice>(Slice{SliceIndex<R>(m), BigArray<std::uint16_t>(values.size(), *cache_)});
         std::atomic<bool> too_long{false};
         parallel_for_chunks(
@@ -142,6 +142,19 @@ class FinishedTables {
             {}, threads_);
         if (too_long) return Error{"slice " + m.name() + " has a distance too long for the generator"};
         slots_[code(m)] = std::move(slice);
+        return true;
+    }
+    // The same, the slice's words being values (taken over, not copied).
+    Expected<bool> adopt(const Material& m, BigArray<ValueCode>&& values) {
+        std::atomic<bool> too_long{false};
+        parallel_for(
+            values.size(),
+            [&](std::uint64_t i) {
+                if (values[i] > kMaxCode) too_long.store(true, std::memory_order_relaxed);
+            },
+            {}, threads_);
+        if (too_long) return Error{"slice " + m.name() + " has a distance too long for the generator"};
+        slots_[code(m)] = std::make_unique<Slice>(Slice{SliceIndex<R>(m), std::move(values)});
         return true;
     }
     // Records a rule table of an adopted slice: the rule values with fresh counters.

@@ -36,6 +36,10 @@ struct GenerateOptions {
     // (docs/GENERATOR.md, "Memory"). The tables are the same; for tests and for machines whose
     // memory the bound overestimates.
     bool spill = false;
+    // Solve every pair with men by blocks (SliceSolver::solve_by_blocks: advancement levels with
+    // arrays of their own, finished levels kept compressed), as a Turkish pair that would
+    // otherwise be spilled is. The tables are the same.
+    bool blocks = false;
     // When another run holds the output folder's lock (gen/folder_lock.hpp): wait for it
     // instead of failing with ErrorKind::busy.
     bool wait_for_lock = false;

@@ -85,6 +85,8 @@ class MappingCache {
     // while spilling, a file's shared mapping (page-aligned).
     void* take(std::size_t length) {
         std::lock_guard lock(mutex_);
+        live_bytes_ += length;
+        peak_live_bytes_ = std::max(peak_live_bytes_, live_bytes_);
         if (!spill_dir_.empty() && length >= kSpillMinimum) {
             void* base = take_file(length, spill_dir_);
             spilled_bytes_ += length;
@@ -191,6 +193,21 @@ class MappingCache {
         return spilled_bytes_;
     }
 
+    // Bytes of the mappings handed out and not given back (arrays and frontier blocks, in memory or
+    // in files), and their peak since reset_peak().
+    std::uint64_t live_bytes() const {
+        std::lock_guard lock(mutex_);
+        return live_bytes_;
+    }
+    std::uint64_t peak_live_bytes() const {
+        std::lock_guard lock(mutex_);
+        return peak_live_bytes_;
+    }
+    void reset_peak() {
+        std::lock_guard lock(mutex_);
+        peak_live_bytes_ = live_bytes_;
+    }
+
     std::size_t cached_bytes() const {
         std::lock_guard lock(mutex_);
         return cached_bytes_;
@@ -223,6 +240,7 @@ class MappingCache {
   private:
     // give(), under the lock (take_file gives back a mapping it could not hand out).
     void give_locked(void* base, std::size_t length) {
+        live_bytes_ -= length;
         if (spilled_.erase(base)) {  // a small file mapping: its file goes with it
             munmap(base, length);
             return;
@@ -476,6 +494,7 @@ class MappingCache {
     std::uint64_t limit_ = 0;  // bound_memory
     std::filesystem::path overflow_dir_;
     std::uint64_t anonymous_bytes_ = 0, overflow_bytes_ = 0;
+    std::uint64_t live_bytes_ = 0, peak_live_bytes_ = 0;
     std::deque<Mapping> cached_;  // oldest first
     std::size_t cached_bytes_ = 0;
     std::uint64_t hits_ = 0, misses_ = 0, moved_bytes_ = 0, fresh_bytes_ = 0;

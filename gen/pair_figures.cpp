@@ -149,8 +149,11 @@ std::vector<PairFigures> figures_of(int max_pieces) {
         for (const Material& x : inputs_of_pair(m)) f.input_bytes += counts(x).entries * sizeof(std::uint16_t);
         f.inputs = inputs[out.size()];
         // As run_pairs (gen/pair_worker.cpp) gives them to the schedule.
-        const ScheduledMemory memory = scheduled_memory<R>(m, f.entries, f.kings_per_config, f.input_bytes, false,
-                                                           [&] { return f.largest_level; });
+        std::uint64_t largest_side = 0;
+        for (const Material& side : sides) largest_side = std::max(largest_side, counts(side).entries);
+        const ScheduledMemory memory =
+            scheduled_memory<R>(m, f.entries, largest_side, f.kings_per_config, f.input_bytes, false, false,
+                                [&] { return f.largest_level; });
         f.whole_bytes = memory.whole_bytes;
         f.level_bytes = memory.level_bytes;
         f.disk = disk_of<R>(f.positions);

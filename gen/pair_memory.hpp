@@ -99,6 +99,22 @@ std::uint64_t level_solve_bytes(const Material& m, std::uint64_t held, int threa
     return level_solve_bytes_of<R>(SliceSolver<R>::largest_level(m, threads), held);
 }
 
+// Solved by blocks (SliceSolver::solve_by_blocks): a level's own arrays (7 bytes per entry), the
+// values of the level above (2) and frontier lists (about 8), then, while the tables are
+// written, one side gathered back (3 bytes per entry: capture flags and one metric); the block
+// store keeps the finished levels compressed, taken as half a byte per entry of the pair.
+template <class R>
+std::uint64_t block_solve_bytes_of(std::uint64_t largest_level, std::uint64_t largest_side, std::uint64_t entries,
+                                   std::uint64_t held) {
+    return held + std::max(largest_level * 17, largest_side * 3) + entries / 2;
+}
+// Whether m may be solved by blocks: it has men, and (asked for every pair with men) its men
+// configurations hold enough king placements that the table of one pointer per configuration
+// and array (gen/pair_array.hpp) stays small beside the arrays.
+inline bool by_blocks_possible_of(const Material& m, std::uint64_t kings_per_config, bool blocks_requested) {
+    return m.men() > 0 && (blocks_requested || kings_per_config >= 64);
+}
+
 // The memory a distributed run's schedule fits a pair to (PairNeeds' whole_bytes and
 // level_bytes, 0 when it cannot be solved by levels), as plan_pair_memory will decide on the rank
 // that solves it: a pair that can go by levels is solved whole only when its frontier lists fit
@@ -108,15 +124,24 @@ struct ScheduledMemory {
     std::uint64_t whole_bytes = 0, level_bytes = 0;
 };
 template <class R, class LargestLevel>
-ScheduledMemory scheduled_memory(const Material& m, std::uint64_t entries, std::uint64_t kings_per_config,
-                                 std::uint64_t held, bool spill_requested, LargestLevel&& largest_level) {
+ScheduledMemory scheduled_memory(const Material& m, std::uint64_t entries, std::uint64_t largest_side,
+                                 std::uint64_t kings_per_config, std::uint64_t held, bool spill_requested,
+                                 bool blocks_requested, LargestLevel&& largest_level) {
+    // As plan_pair_memory decides: by blocks on request, or for a variant without rule tables in
+    // place of spilling (or of a refusal).
+    const bool blocks = by_blocks_possible_of(m, kings_per_config, blocks_requested) &&
+                        (blocks_requested || (!R::kCountingRules && !spill_requested));
+    const std::uint64_t block_bytes =
+        blocks ? block_solve_bytes_of<R>(largest_level(), largest_side, entries, held) : 0;
     if (!by_levels_possible_of<R>(m, kings_per_config, spill_requested))
-        return {whole_solve_floor_bytes_of<R>(entries, held), 0};
-    return {whole_solve_bytes_of<R>(entries, held), level_solve_bytes_of<R>(largest_level(), held)};
+        return {whole_solve_floor_bytes_of<R>(entries, held), block_bytes};
+    return {whole_solve_bytes_of<R>(entries, held),
+            blocks ? block_bytes : level_solve_bytes_of<R>(largest_level(), held)};
 }
 
 struct PairMemoryPlan {
     bool spill = false;               // solved by levels with its big arrays in files
+    bool blocks = false;              // solved by blocks (SliceSolver::solve_by_blocks), nothing in files
     bool tight = false;               // a whole solve would pass the work limit
     std::uint64_t whole_bytes = 0;    // what a whole solve would hold (whole_solve_bytes)
     std::uint64_t array_bytes = 0;    // the pair's arrays alone
@@ -130,9 +155,12 @@ struct PairMemoryPlan {
 // kings_per_config entries: only when such a run takes a good part of a page (512 entries, a
 // quarter of a page of a 2-byte array) does a level touch mostly its own pages, so only then does
 // spilling help (pairs with fewer than two kings fit anyway).
+// blocks_requested: --blocks, every pair with men solved by blocks. Without it, a pair of a
+// variant without rule tables (Turkish) that would be spilled is solved by blocks instead, in
+// memory, when they fit (the rule tables are not solved by blocks yet).
 template <class R>
 Expected<PairMemoryPlan> plan_pair_memory(const Material& m, const MemoryBudget& budget, std::uint64_t held,
-                                          bool spill_requested, int threads,
+                                          bool spill_requested, bool blocks_requested, int threads,
                                           const std::function<void(const std::string&)>& log) {
     const std::uint64_t entries = entries_of_pair<R>(m);
     PairMemoryPlan plan;
@@ -151,6 +179,20 @@ Expected<PairMemoryPlan> plan_pair_memory(const Material& m, const MemoryBudget&
             log(m.name() + ": its largest level would not fit; solved whole, not spilled");
         if (!plan.spill && !spill_requested && !too_big)
             log(m.name() + ": tight in memory and its largest level would not fit; solved whole");
+    }
+    const SliceIndex<R> index(m);
+    if (by_blocks_possible_of(m, index.kings_per_config(), blocks_requested) &&
+        (blocks_requested || (!R::kCountingRules && !spill_requested && (plan.spill || too_big)))) {
+        const std::uint64_t largest_side =
+            std::max(index.size(), m.mirrored() == m ? 0 : SliceIndex<R>(m.mirrored()).size());
+        const std::uint64_t block_need =
+            block_solve_bytes_of<R>(SliceSolver<R>::largest_level(m, threads), largest_side, entries, held);
+        if (blocks_requested || !bound_mb || block_need <= bound) {
+            plan.blocks = true;
+            plan.spill = false;
+            return plan;
+        }
+        level_need = std::max(level_need, block_need);
     }
     if (!plan.spill && too_big)
         return Error{

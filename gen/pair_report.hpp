@@ -49,6 +49,11 @@ struct PairFacts {
     std::uint64_t entries = 0, positions = 0, bytes = 0;
     bool spilled = false;
     CacheCounters cache_before, cache_after;
+    // Solved by blocks: entries of its largest block, the peak bytes of the arrays and frontier
+    // lists mapped beside the inputs held while it was solved and while its tables were written,
+    // and the block store's compressed bytes.
+    bool by_blocks = false;
+    std::uint64_t largest_block = 0, solve_peak_bytes = 0, write_peak_bytes = 0, block_store_bytes = 0;
 };
 
 // The parts of the pair's time (PartSeconds), in slice-line order.
@@ -105,6 +110,18 @@ std::string slice_line(const PairFacts& f, const PairClock& c, const PartSeconds
         // Of which in files kept from arrays freed before, pages and all (gen/mapping_cache.hpp).
         line += " (" + std::to_string((f.cache_after.reused_files - f.cache_before.reused_files) >> 20) +
                 " MB in kept files)";
+    }
+    if (f.by_blocks) {
+        char part[192];
+        std::snprintf(
+            part, sizeof part,
+            ", by blocks: largest %llu entries; peak %llu MB of arrays solving (%.1f bytes per entry of it), "
+            "%llu MB writing; store %llu MB",
+            static_cast<unsigned long long>(f.largest_block), static_cast<unsigned long long>(f.solve_peak_bytes >> 20),
+            static_cast<double>(f.solve_peak_bytes) / static_cast<double>(std::max<std::uint64_t>(1, f.largest_block)),
+            static_cast<unsigned long long>(f.write_peak_bytes >> 20),
+            static_cast<unsigned long long>(f.block_store_bytes >> 20));
+        line += part;
     }
     if (const std::uint64_t overflow = f.cache_after.overflow - f.cache_before.overflow)
         line += ", " + std::to_string(overflow >> 20) + " MB mapped from files past the memory bound";

@@ -43,8 +43,16 @@ struct PairRun {
     CacheCounters cache_before;
     std::optional<PhaseSeeds<R>> phase_seeds;  // with counting rules, gathered by the game's seed pass
     std::optional<SliceSolver<R>> game;
+    // Solved by blocks and written side by side: each side's WDL, prepared while its values are
+    // gathered for the distances, written last.
+    std::vector<typename TableWriter<R>::SideWdl> wdl_sides;
     RuleTablesOutcome rules;
-    std::uint64_t bytes = 0;  // written
+    std::uint64_t bytes = 0;              // written
+    std::uint64_t block_store_bytes = 0;  // solved by blocks: the finished levels, compressed
+    std::uint64_t largest_block = 0;      // solved by blocks: entries of its largest level
+    std::uint64_t live_at_start = 0;
+    std::uint64_t solve_peak = 0;  // solved by blocks: peak bytes of its arrays and frontier lists      // bytes the
+                                   // mapping cache had handed out (the inputs) at the start
 };
 
 // Whether every file of slice m is in dir, whole and of the right slice (checksums verified).
@@ -161,12 +169,18 @@ class PairSteps {
     Expected<bool> plan_memory(PairRun<R>& run) {
         const Material& m = run.m;
         const std::uint64_t held = finished_.bytes_in_memory() + finished_rules_.bytes_in_memory();
-        auto plan =
-            plan_pair_memory<R>(m, budget_, held, o_.spill, o_.threads, [this](const std::string& s) { log(s); });
+        auto plan = plan_pair_memory<R>(m, budget_, held, o_.spill, o_.blocks, o_.threads,
+                                        [this](const std::string& s) { log(s); });
         if (!plan) return Error{plan.error(), plan.error_kind()};
         run.plan = *plan;
         if (auto r = check_disk_space(o_.out_dir, m, entries_of_pair<R>(m), run.plan, cache_); !r) return r;
         run.cache_before = CacheCounters::of(cache_);
+        cache_.reset_peak();
+        run.live_at_start = cache_.live_bytes();
+        if (run.plan.blocks)
+            log(m.name() + ": solved by blocks (" + std::to_string(SliceSolver<R>::largest_level(m, o_.threads)) +
+                " entries in its largest; " + std::to_string(run.plan.whole_bytes >> 20) +
+                " MB in memory would be needed whole)");
         if (run.plan.spill) {
             run.spill_scope.emplace(cache_, o_.out_dir);
             log(m.name() + ": " + std::to_string(run.plan.whole_bytes >> 20) + " MB in memory would be needed" +
@@ -188,6 +202,16 @@ class PairSteps {
                 [&phase_seeds](int side, std::uint64_t i, std::span<const std::uint16_t* const> exit_words,
                                bool capture,
                                int king_steps) { phase_seeds.record(side, i, exit_words, capture, king_steps); });
+        if (run.plan.blocks) {
+            solver.solve_by_blocks();
+            run.solve_peak = cache_.peak_live_bytes() - std::min(cache_.peak_live_bytes(), run.live_at_start);
+            cache_.reset_peak();
+            // The rule tables read whole arrays (they are not solved by blocks yet).
+            run.largest_block = solver.largest_block();
+            run.block_store_bytes = solver.block_store_bytes();
+            if (R::kCountingRules) solver.gather_whole();
+            return;
+        }
         if (run.plan.spill) {
             solver.solve_by_levels();
             return;
@@ -197,6 +221,7 @@ class PairSteps {
 
     // Step: DTC and DTW of both sides; the pair's values then feed the later pairs that read it.
     Expected<bool> write_distances(PairRun<R>& run) {
+        if (run.game->solved_by_blocks()) return write_from_blocks(run);
         const SliceSolver<R>& solver = *run.game;
         for (int s = 0; s < solver.num_sides(); ++s) {
             const auto& sd = solver.side(s);
@@ -209,6 +234,43 @@ class PairSteps {
                 if (!a) return Error{a.error(), a.error_kind()};
             }
         }
+        return true;
+    }
+
+    // Step for a pair still held by blocks: each side gathered from the block store, one array at
+    // a time beside its capture flags: DTC, DTW, then its WDL prepared, and its values kept for
+    // the later pairs that read it.
+    Expected<bool> write_from_blocks(PairRun<R>& run) {
+        SliceSolver<R>& solver = *run.game;
+        using Kind = typename SolverBlocks<R>::Kind;
+        for (int s = 0; s < solver.num_sides(); ++s) {
+            const Material side = solver.side(s).index.material();
+            const BigArray<std::uint8_t> captures = solver.template gathered<std::uint8_t>(s, Kind::kCapture);
+            {
+                BigArray<std::uint16_t> dtc = solver.template gathered<std::uint16_t>(s, Kind::kDtc);
+                auto w = writer_.write_dtc(side, dtc, captures);
+                if (!w) return Error{w.error(), w.error_kind()};
+                run.bytes += *w;
+            }
+            {
+                BigArray<ValueCode> values = solver.template gathered<ValueCode>(s, Kind::kValue);
+                auto w = writer_.write_dtw_in_place(side, values, captures);
+                if (!w) return Error{w.error(), w.error_kind()};
+                run.bytes += *w;
+            }
+            {
+                BigArray<ValueCode> values = solver.template gathered<ValueCode>(s, Kind::kValue);
+                const std::uint64_t entries = values.size();
+                auto p = writer_.prepare_wdl_in_place(side, values, captures);
+                if (!p) return Error{p.error(), p.error_kind()};
+                run.wdl_sides.push_back({side, entries, std::move(*p)});
+            }
+            if (read_later_(side)) {
+                auto a = finished_.adopt(side, solver.template gathered<ValueCode>(s, Kind::kValue));
+                if (!a) return Error{a.error(), a.error_kind()};
+            }
+        }
+        solver.release_blocks();
         return true;
     }
 
@@ -226,7 +288,7 @@ class PairSteps {
 
     // Step: WDL, last.
     Expected<bool> write_wdl(PairRun<R>& run) {
-        auto w = writer_.write_wdl(*run.game);
+        auto w = run.wdl_sides.empty() ? writer_.write_wdl(*run.game) : writer_.write_wdl(std::move(run.wdl_sides));
         if (!w) return Error{w.error(), w.error_kind()};
         run.bytes += *w;
         return true;
@@ -234,8 +296,15 @@ class PairSteps {
 
     // Step: the pair's slice line, and its share of the run's summary.
     PairOutcome report(const PairRun<R>& run) {
-        const PairFacts facts{run.m,          entries_of_pair<R>(run.m), positions_of_pair<R>(run.m), run.bytes,
-                              run.plan.spill, run.cache_before,          CacheCounters::of(cache_)};
+        PairFacts facts{run.m,          entries_of_pair<R>(run.m), positions_of_pair<R>(run.m), run.bytes,
+                        run.plan.spill, run.cache_before,          CacheCounters::of(cache_)};
+        if (run.plan.blocks) {
+            facts.by_blocks = true;
+            facts.largest_block = run.largest_block;
+            facts.solve_peak_bytes = run.solve_peak;
+            facts.write_peak_bytes = cache_.peak_live_bytes() - std::min(cache_.peak_live_bytes(), run.live_at_start);
+            facts.block_store_bytes = run.block_store_bytes;
+        }
         PairOutcome out;
         out.parts = pair_parts<R>(run.clock, run.game->pass_seconds(), run.rules);
         out.positions = facts.positions;

@@ -65,6 +65,19 @@ void parallel_for(std::uint64_t total, Body&& body, const ChunkProgress& progres
         progress, threads);
 }
 
+// Calls task(t) for every t in [0, count), one task at a time per thread (for few, large tasks,
+// such as compressing chunks: parallel_for would hand them all to one thread).
+template <class Task>
+void parallel_for_tasks(std::uint64_t count, Task&& task, int threads = 0) {
+    if (count <= 1) {
+        if (count) task(std::uint64_t{0});
+        return;
+    }
+    const int team = team_size(threads);
+#pragma omp parallel for schedule(dynamic, 1) num_threads(team)
+    for (std::int64_t t = 0; t < static_cast<std::int64_t>(count); ++t) task(static_cast<std::uint64_t>(t));
+}
+
 // Positions and moves counted per side by many threads at once: each thread adds to its own
 // line, and the sums are read between parallel loops of at most `threads` threads (team_size).
 class SideTally {

@@ -15,11 +15,13 @@
 #include <algorithm>
 #include <cassert>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "dtb/gen/big_array.hpp"
+#include "dtb/gen/block_arrays.hpp"
 #include "dtb/gen/exit_values.hpp"
 #include "dtb/gen/pass_dtc.hpp"
 #include "dtb/gen/pass_dtw.hpp"
@@ -91,6 +93,85 @@ class SliceSolver {
         st_.loops.set_level_label("");
         st_.release_work_arrays();
     }
+    // The same values and DTC, solved by the same levels with arrays sized to the levels (blocks,
+    // gen/block_arrays.hpp) rather than to the pair: a level has storage while it is solved, its
+    // values also while the level below (which its man moves reach from) is solved; then each
+    // array goes to the block store compressed. The pair's sides are read back in index order by
+    // gathered(); side(s)'s arrays are empty meanwhile.
+    void solve_by_blocks() {
+        assert(!st_.valuation.exit && !st_.observer);
+        struct Restore {
+            bool& inside;
+            ~Restore() { inside = true; }
+        } restore{st_.valuation.man_moves_inside};
+        st_.valuation.man_moves_inside = false;
+        for (Side& sd : st_.sides) {
+            free_array(sd.value);
+            free_array(sd.exit);
+            free_array(sd.dtc);
+            free_array(sd.capture);
+        }
+        st_.blocks = std::make_unique<SolverBlocks<R>>(st_.sides, st_.advancement_levels(), st_.cache());
+        SolverBlocks<R>& b = *st_.blocks;
+        const std::size_t n = b.layout.num_blocks();
+        const int threads = st_.threads();
+        for (std::size_t l = 0; l < n; ++l) {
+            st_.loops.set_level_label(n > 1 ? " (level " + std::to_string(l + 1) + "/" + std::to_string(n) + ")" : "");
+            const Scope& level = b.layout.blocks[l];
+            b.value.open(l, kValueUnknown, threads);
+            b.exit.open(l, kValueUnknown, threads);
+            b.capture.open(l, std::uint8_t{0}, threads);
+            seed_from_exits(st_, level);
+            iterate_dtw(st_, level);
+            b.exit.close(l);
+            b.dtc.open(l, kDtcUnknown, threads);
+            seed_dtc(st_, level);
+            iterate_dtc(st_, level);
+            b.dtc.store(l, b.store, SolverBlocks<R>::kDtc, threads);
+            b.capture.store(l, b.store, SolverBlocks<R>::kCapture, threads);
+            // The level above is read by this level's man moves only.
+            if (l > 0) b.value.store(l - 1, b.store, SolverBlocks<R>::kValue, threads);
+        }
+        if (n > 0) b.value.store(n - 1, b.store, SolverBlocks<R>::kValue, threads);
+        st_.loops.set_level_label("");
+    }
+    bool solved_by_blocks() const { return st_.blocks != nullptr; }
+    // Solved by blocks: side s's values, DTC or capture flags (SolverBlocks::Kind) in index order.
+    template <class T>
+    BigArray<T> gathered(int s, typename SolverBlocks<R>::Kind kind) const {
+        assert(st_.blocks);
+        BigArray<T> out(st_.cache());
+        out.resize(st_.sides[s].index.size());  // every entry written below
+        gather_side<T>(st_.blocks->layout, st_.blocks->store, kind, s, out, st_.threads());
+        return out;
+    }
+    // Solved by blocks: the arrays whole again, gathered from the block store, and the blocks
+    // freed (for steps that read whole arrays).
+    void gather_whole() {
+        using Kind = typename SolverBlocks<R>::Kind;
+        std::vector<BigArray<ValueCode>> values;
+        std::vector<BigArray<std::uint16_t>> dtc;
+        std::vector<BigArray<std::uint8_t>> capture;
+        for (int s = 0; s < num_sides(); ++s) {
+            values.push_back(gathered<ValueCode>(s, Kind::kValue));
+            dtc.push_back(gathered<std::uint16_t>(s, Kind::kDtc));
+            capture.push_back(gathered<std::uint8_t>(s, Kind::kCapture));
+        }
+        release_blocks();
+        for (int s = 0; s < num_sides(); ++s) {
+            const auto k = static_cast<std::size_t>(s);
+            st_.sides[s].value.flat() = std::move(values[k]);
+            st_.sides[s].dtc.flat() = std::move(dtc[k]);
+            st_.sides[s].capture.flat() = std::move(capture[k]);
+        }
+    }
+    // Solved by blocks: compressed bytes of the finished blocks.
+    std::uint64_t block_store_bytes() const { return st_.blocks ? st_.blocks->store.bytes() : 0; }
+    // Solved by blocks: positions of the largest block.
+    std::uint64_t largest_block() const { return st_.blocks ? st_.blocks->layout.largest() : 0; }
+    // The blocks and their store freed (after the writers).
+    void release_blocks() { st_.blocks.reset(); }
+
     // Passes 1 and 2 only: values without DTC (what a valuation's tables need). When man moves are
     // exits, every men configuration is a king phase of its own whose exits lead to configurations
     // with more advanced men: the phases are solved by decreasing advancement, so that a valuation
@@ -143,12 +224,12 @@ class SliceSolver {
     int num_sides() const { return st_.num_sides(); }
     const Side& side(int s) const { return st_.sides[s]; }
     // Hands over the values of side s (the solver keeps none).
-    BigArray<ValueCode> release_values(int s) { return std::move(st_.sides[s].value); }
+    BigArray<ValueCode> release_values(int s) { return std::move(st_.sides[s].value.flat()); }
     void release_dtc() {
         for (Side& sd : st_.sides) free_array(sd.dtc);
     }
     // Hands over the DTC of side s (the solver keeps none).
-    BigArray<std::uint16_t> release_dtc(int s) { return std::move(st_.sides[s].dtc); }
+    BigArray<std::uint16_t> release_dtc(int s) { return std::move(st_.sides[s].dtc.flat()); }
     // Value (WDL + DTW) of a position of this slice or its mirror, White to move.
     ValueCode value_of(const Position& p) const { return st_.value_of(p); }
     std::uint16_t dtc_of(const Position& p) const {

@@ -8,12 +8,15 @@
 #pragma once
 #include <cassert>
 #include <cstdint>
+#include <memory>
 #include <utility>
 #include <vector>
 
 #include "dtb/gen/big_array.hpp"
+#include "dtb/gen/block_arrays.hpp"
 #include "dtb/gen/exit_values.hpp"
 #include "dtb/gen/frontier.hpp"
+#include "dtb/gen/pair_array.hpp"
 #include "dtb/gen/retro.hpp"
 #include "dtb/gen/scope.hpp"
 #include "dtb/gen/win_step_cost.hpp"
@@ -55,18 +58,61 @@ struct SolverSide {
     SliceIndex<R> index;
     // WDL + DTW (value code); while undecided, open_code(n): n in-slice successors are not
     // yet known to be won.
-    BigArray<ValueCode> value;
-    BigArray<ValueCode> exit;  // best value among moves leaving the slice (pass 1)
+    PairArray<ValueCode> value;
+    PairArray<ValueCode> exit;  // best value among moves leaving the slice (pass 1)
     // Pass 3-4; while undecided, kDtcUnknown (a win) or dtc_open_code(n) (a loss with n king
     // moves whose DTC is not yet known).
-    BigArray<std::uint16_t> dtc;
-    BigArray<std::uint8_t> capture;  // 1 where the side to move must capture (pass 1)
+    PairArray<std::uint16_t> dtc;
+    PairArray<std::uint8_t> capture;  // 1 where the side to move must capture (pass 1)
 
     // No array allocated yet (SolverState::allocate_arrays).
     static SolverSide empty(SliceIndex<R> index, MappingCache& cache) {
-        return SolverSide{std::move(index), BigArray<ValueCode>(cache), BigArray<ValueCode>(cache),
-                          BigArray<std::uint16_t>(cache), BigArray<std::uint8_t>(cache)};
+        return SolverSide{std::move(index), PairArray<ValueCode>(cache), PairArray<ValueCode>(cache),
+                          PairArray<std::uint16_t>(cache), PairArray<std::uint8_t>(cache)};
     }
+};
+
+// The arrays of a pair solved by blocks (SliceSolver::solve_by_blocks), and the store of its
+// finished blocks.
+template <class R>
+struct SolverBlocks {
+    // The arrays the block store keeps.
+    enum Kind : int { kValue = 0, kDtc = 1, kCapture = 2 };
+
+    SolverBlocks(std::vector<SolverSide<R>>& sides, std::vector<Scope> levels, MappingCache& cache)
+        : layout(std::move(levels)),
+          value(layout, arrays_of(sides, &SolverSide<R>::value), configs_of(sides), kpc_of(sides), cache),
+          exit(layout, arrays_of(sides, &SolverSide<R>::exit), configs_of(sides), kpc_of(sides), cache),
+          dtc(layout, arrays_of(sides, &SolverSide<R>::dtc), configs_of(sides), kpc_of(sides), cache),
+          capture(layout, arrays_of(sides, &SolverSide<R>::capture), configs_of(sides), kpc_of(sides), cache) {}
+    ~SolverBlocks() {
+        value.release();
+        exit.release();
+        dtc.release();
+        capture.release();
+    }
+    SolverBlocks(const SolverBlocks&) = delete;
+    SolverBlocks& operator=(const SolverBlocks&) = delete;
+
+    BlockLayout layout;
+    BlockArray<ValueCode> value, exit;
+    BlockArray<std::uint16_t> dtc;
+    BlockArray<std::uint8_t> capture;
+    BlockStore store;
+
+  private:
+    template <class T>
+    static std::vector<PairArray<T>*> arrays_of(std::vector<SolverSide<R>>& sides, PairArray<T> SolverSide<R>::*a) {
+        std::vector<PairArray<T>*> out;
+        for (SolverSide<R>& sd : sides) out.push_back(&(sd.*a));
+        return out;
+    }
+    static std::vector<std::uint64_t> configs_of(const std::vector<SolverSide<R>>& sides) {
+        std::vector<std::uint64_t> out;
+        for (const SolverSide<R>& sd : sides) out.push_back(sd.index.num_men_configs());
+        return out;
+    }
+    static std::uint64_t kpc_of(const std::vector<SolverSide<R>>& sides) { return sides[0].index.kings_per_config(); }
 };
 
 template <class R>
@@ -85,12 +131,13 @@ struct SolverState {
     }
 
     std::vector<Side> sides;
-    ExternalTables external;               // the game's exits
-    MoveValuation valuation;               // or, under other rules, the valuation's
-    SeedObserver observer;                 // shown the theoretical seed pass's positions, if set
-    PassLoops loops;                       // with their progress lines, timers and thread count
-    WinStepChoice win_steps;               // pushed or pulled, passes 2 and 4
-    LevelBuckets wins, losses, exit_wins;  // pass 2's frontier (gen/pass_dtw.hpp)
+    ExternalTables external;                  // the game's exits
+    MoveValuation valuation;                  // or, under other rules, the valuation's
+    SeedObserver observer;                    // shown the theoretical seed pass's positions, if set
+    PassLoops loops;                          // with their progress lines, timers and thread count
+    WinStepChoice win_steps;                  // pushed or pulled, passes 2 and 4
+    LevelBuckets wins, losses, exit_wins;     // pass 2's frontier (gen/pass_dtw.hpp)
+    std::unique_ptr<SolverBlocks<R>> blocks;  // solved by blocks: its arrays held that way
 
     int threads() const { return loops.threads(); }
     MappingCache& cache() const { return loops.cache(); }
@@ -156,6 +203,7 @@ struct SolverState {
     // spill files then come into the page cache as 2 MB folios mapped whole (MADV_HUGEPAGE on
     // the file mapping) rather than as 4 KB pages touched level by level.
     void allocate_arrays() {
+        if (blocks) return;  // each block is given its arrays when it is opened (open_block)
         for (Side& sd : sides) {
             if (sd.value.size() == sd.index.size()) continue;  // an earlier scope allocated them
             assign_parallel(sd.value, sd.index.size(), kValueUnknown, threads());

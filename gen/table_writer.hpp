@@ -55,16 +55,27 @@ class TableWriter {
         BigArray<std::uint16_t> out(dtc.size(), cache);  // written in parallel below
         parallel_for(
             out.size(), [&](std::uint64_t i) { out[i] = dtc[i]; }, {}, s_.threads);
-        fill_dont_care(out, captures, std::nullopt, s_.threads);
-        auto w = write_table(m, format::Metric::dtc, out);
-        if (!w) return Error{w.error(), w.error_kind()};
+        auto w = write_dtc(m, out, captures);
+        if (!w) return w;
+        auto w2 = write_dtw(m, value, captures, out);
+        if (!w2) return w2;
+        return *w + *w2;
+    }
+    // The DTC file of one side from its DTC, which becomes the file's entries (capture positions
+    // filled as don't care).
+    Expected<std::uint64_t> write_dtc(const Material& m, BigArray<std::uint16_t>& dtc,
+                                      std::span<const std::uint8_t> captures) const {
+        fill_dont_care(dtc, captures, std::nullopt, s_.threads);
+        return write_table(m, format::Metric::dtc, dtc);
+    }
+    // The DTW file of one side from its values; out (as many entries) takes the file's entries.
+    Expected<std::uint64_t> write_dtw(const Material& m, std::span<const ValueCode> value,
+                                      std::span<const std::uint8_t> captures, BigArray<std::uint16_t>& out) const {
         parallel_for(
             out.size(), [&](std::uint64_t i) { out[i] = static_cast<std::uint16_t>(distance_of(value[i])); }, {},
             s_.threads);
         fill_dont_care(out, captures, std::nullopt, s_.threads);
-        auto w2 = write_table(m, format::Metric::dtw, out);
-        if (!w2) return Error{w2.error(), w2.error_kind()};
-        return *w + *w2;
+        return write_table(m, format::Metric::dtw, out);
     }
 
     // The WDL tables of the pair's sides, compressed first so that the side that would cost more
@@ -72,37 +83,63 @@ class TableWriter {
     // depend on the number of threads.
     Expected<std::uint64_t> write_wdl(const SliceSolver<R>& solver) const {
         std::vector<format::PreparedTable> prepared;
+        std::vector<SideWdl> sides;
         for (int s = 0; s < solver.num_sides(); ++s) {
             const auto& sd = solver.side(s);
-            BigArray<std::uint16_t> wdl(sd.value.size(), sd.value.get_allocator());  // written in parallel below
-            parallel_for(
-                wdl.size(), [&](std::uint64_t i) { wdl[i] = static_cast<std::uint16_t>(wdl_of(sd.value[i])); }, {},
-                s_.threads);
-            fill_dont_care(wdl, sd.capture, static_cast<std::uint16_t>(Wdl::draw), s_.threads);
-            auto p = format::prepare_table(format::table_info_of<R>(sd.index.material(), format::Metric::wdl), wdl,
-                                           write_options(format::Metric::wdl));
-            if (!p) return Error{"writing " + sd.index.material().name() + ": " + p.error(), p.error_kind()};
-            prepared.push_back(std::move(*p));
+            auto p = prepare_wdl(sd.index.material(), sd.value, sd.capture, sd.value.flat().get_allocator());
+            if (!p) return Error{p.error(), p.error_kind()};
+            sides.push_back({sd.index.material(), sd.value.size(), std::move(*p)});
         }
+        return write_wdl(std::move(sides));
+    }
+    // One side's WDL, compressed, before the pair's choice of the side to derive.
+    struct SideWdl {
+        Material m;
+        std::uint64_t entries;
+        format::PreparedTable prepared;
+    };
+    Expected<format::PreparedTable> prepare_wdl(const Material& m, std::span<const ValueCode> value,
+                                                std::span<const std::uint8_t> captures,
+                                                HugePageAllocator<std::uint16_t> allocator) const {
+        BigArray<std::uint16_t> wdl(value.size(), allocator);  // written in parallel below
+        parallel_for(
+            wdl.size(), [&](std::uint64_t i) { wdl[i] = static_cast<std::uint16_t>(wdl_of(value[i])); }, {},
+            s_.threads);
+        return prepare_wdl_of(m, wdl, captures);
+    }
+    // The same from values that become the WDL entries in place.
+    Expected<format::PreparedTable> prepare_wdl_in_place(const Material& m, BigArray<std::uint16_t>& values,
+                                                         std::span<const std::uint8_t> captures) const {
+        parallel_for(
+            values.size(), [&](std::uint64_t i) { values[i] = static_cast<std::uint16_t>(wdl_of(values[i])); }, {},
+            s_.threads);
+        return prepare_wdl_of(m, values, captures);
+    }
+    // The DTW file of one side from its values, which become its entries in place.
+    Expected<std::uint64_t> write_dtw_in_place(const Material& m, BigArray<std::uint16_t>& values,
+                                               std::span<const std::uint8_t> captures) const {
+        return write_dtw(m, values, captures, values);
+    }
+
+    // The WDL files of a pair's sides (one or two) prepared by prepare_wdl.
+    Expected<std::uint64_t> write_wdl(std::vector<SideWdl> sides) const {
         int derived = -1;
-        if (s_.wdl != WdlStorage::both_sides && solver.num_sides() == 2)
-            derived = side_to_derive(
-                s_.wdl, {prepared[0].file_bytes(), prepared[1].file_bytes()},
-                {wdl_derivable(solver.side(0).index.material()), wdl_derivable(solver.side(1).index.material())},
-                s_.wdl_balanced_min_bytes);
+        if (s_.wdl != WdlStorage::both_sides && sides.size() == 2)
+            derived = side_to_derive(s_.wdl, {sides[0].prepared.file_bytes(), sides[1].prepared.file_bytes()},
+                                     {wdl_derivable(sides[0].m), wdl_derivable(sides[1].m)}, s_.wdl_balanced_min_bytes);
         // The stored side first: however the run stops, at most one side of the pair is derived.
         std::uint64_t bytes = 0;
         std::vector<int> order;
-        for (int s = 0; s < solver.num_sides(); ++s)
+        for (int s = 0; s < static_cast<int>(sides.size()); ++s)
             if (s != derived) order.push_back(s);
         if (derived >= 0) order.push_back(derived);
         for (int s : order) {
-            const Material m = solver.side(s).index.material();
+            const Material m = sides[static_cast<std::size_t>(s)].m;
             const auto path = s_.out_dir / format::file_name(m.name(), format::Metric::wdl);
-            auto w = s == derived
-                         ? format::write_derived_table(path, format::table_info_of<R>(m, format::Metric::wdl),
-                                                       solver.side(s).value.size(), write_options(format::Metric::wdl))
-                         : format::write_prepared(path, prepared[s]);
+            auto w = s == derived ? format::write_derived_table(path, format::table_info_of<R>(m, format::Metric::wdl),
+                                                                sides[static_cast<std::size_t>(s)].entries,
+                                                                write_options(format::Metric::wdl))
+                                  : format::write_prepared(path, sides[static_cast<std::size_t>(s)].prepared);
             if (!w) return Error{"writing " + m.name() + ": " + w.error(), w.error_kind()};
             bytes += w->bytes;
         }
@@ -110,6 +147,16 @@ class TableWriter {
     }
 
   private:
+    // WDL entries, their capture positions then filled, compressed.
+    Expected<format::PreparedTable> prepare_wdl_of(const Material& m, BigArray<std::uint16_t>& wdl,
+                                                   std::span<const std::uint8_t> captures) const {
+        fill_dont_care(wdl, captures, static_cast<std::uint16_t>(Wdl::draw), s_.threads);
+        auto p = format::prepare_table(format::table_info_of<R>(m, format::Metric::wdl), wdl,
+                                       write_options(format::Metric::wdl));
+        if (!p) return Error{"writing " + m.name() + ": " + p.error(), p.error_kind()};
+        return std::move(*p);
+    }
+
     // How WDL tables are written (the distance and rule tables keep format::WriteOptions' defaults).
     static constexpr std::uint32_t kWdlBlockEntries = 1u << 18;
     static constexpr int kWdlZstdLevel = 15;

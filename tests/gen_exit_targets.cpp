@@ -53,7 +53,49 @@ void check_random_positions_of_every_slice(int max_pieces, int per_slice) {
     }
 }
 
+// Solving by blocks rests on this (gen/block_arrays.hpp): a plain move (no capture, no promotion)
+// of a position of slice m leads to the mirror slice, into a men configuration of the same
+// advancement level when a king moves or a Turkish man steps sideways, of the level above when a
+// man steps forward. Checked on random positions of every slice with men; returns the moves seen.
+template <class R>
+std::uint64_t check_block_order(int max_pieces, int per_slice) {
+    using G = typename R::Geometry;
+    std::mt19937_64 rng(7);
+    std::uint64_t moves_seen = 0;
+    for (const Material& m : all_materials<R>(max_pieces)) {
+        if (m.men() == 0) continue;
+        const SliceIndex<R> index(m), next_index(m.mirrored());
+        std::uniform_int_distribution<std::uint64_t> pick(0, index.size() - 1);
+        INFO(m.name());
+        MoveList moves;
+        for (int k = 0; k < per_slice; ++k) {
+            const std::uint64_t i = pick(rng);
+            const Position p = index.unrank(i);
+            const int level = index.advancement(i / index.kings_per_config());
+            generate_moves<R>(p, moves);
+            const Position rp = reversed<G>(p);
+            for (const Move& mv : moves) {
+                if (mv.is_capture() || mv.promotes) continue;
+                const Position next = gen::reversed_after<G>(rp, mv);
+                REQUIRE(Material::of(next) == m.mirrored());
+                const int next_level = next_index.advancement(next_index.rank(next) / next_index.kings_per_config());
+                const bool stays = mv.by_king || G::rank(mv.from) == G::rank(mv.to);
+                INFO(to_fen<R>(p) << " move " << mv.from << "-" << mv.to);
+                CHECK(next_level == level + (stays ? 0 : 1));
+                ++moves_seen;
+            }
+        }
+    }
+    return moves_seen;
+}
+
 }  // namespace
+
+TEST_CASE("blocks: a plain move keeps its advancement level, or a man's step forward rises one (up to 6 pieces)",
+          "[gen][exits][blocks]") {
+    CHECK(check_block_order<Turkish>(6, 500) > 100000);
+    CHECK(check_block_order<International>(6, 300) > 100000);
+}
 
 TEST_CASE("exits: a Turkish king that ends its capture where a captured piece stood stays a king", "[gen][exits]") {
     // White's king: over c2, e4, d6 and c4, back to c2 (or c3, c1); Kh8 in the corner stays.

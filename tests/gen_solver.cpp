@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "dtb/gen/finished_tables.hpp"
+#include "dtb/gen/pair_memory.hpp"
 #include "dtb/gen/slice_solver.hpp"
 #include "tests/gen_support.hpp"
 
@@ -102,6 +103,72 @@ TEST_CASE("solving by levels equals solving whole (turkish, up to 3 pieces)", "[
 
 TEST_CASE("solving by levels equals solving whole (turkish, up to 4 pieces)", "[gen][plain-build]") {
     CHECK(check_levels<Turkish>(4) >= 15);
+}
+
+// Solving by blocks (the same levels, each with arrays of its own, finished levels kept
+// compressed) gives the same values, DTC and capture flags as solving whole, read back side by
+// side from the block store and gathered whole again; returns the number of pairs with men.
+template <class R>
+int check_blocks(int pieces) {
+    using Kind = typename gen::SolverBlocks<R>::Kind;
+    const auto& dir = test::generated_tables<R>(pieces);
+    gen::MappingCache cache;
+    gen::FinishedTables<R> finished(dir, cache);
+    int pairs_with_blocks = 0;
+    for (const Material& m : all_materials<R>(pieces)) {
+        if (m.mirrored() < m || m.men() == 0) continue;  // each pair with men once
+        load_inputs(finished, m);
+        INFO(m.name());
+        const gen::ExternalTables lookup = finished.external();
+        gen::SliceSolver<R> whole(m, cache, lookup), blocks(m, cache, lookup);
+        whole.solve();
+        blocks.solve_by_blocks();
+        REQUIRE(blocks.solved_by_blocks());
+        ++pairs_with_blocks;
+        CHECK(blocks.block_store_bytes() > 0);
+        CHECK(blocks.largest_block() < gen::entries_of_pair<R>(m));
+        for (int s = 0; s < whole.num_sides(); ++s) {
+            const auto& a = whole.side(s);
+            const auto value = blocks.template gathered<ValueCode>(s, Kind::kValue);
+            const auto dtc = blocks.template gathered<std::uint16_t>(s, Kind::kDtc);
+            const auto capture = blocks.template gathered<std::uint8_t>(s, Kind::kCapture);
+            REQUIRE(value.size() == a.value.size());
+            std::uint64_t differ = 0;
+            for (std::uint64_t i = 0; i < a.value.size(); ++i)
+                differ += (a.value[i] != value[i]) + (a.dtc[i] != dtc[i]) + (a.capture[i] != capture[i]);
+            CHECK(differ == 0);
+        }
+        blocks.gather_whole();
+        CHECK(!blocks.solved_by_blocks());
+        for (int s = 0; s < whole.num_sides(); ++s) {
+            const auto& a = whole.side(s);
+            const auto& b = blocks.side(s);
+            REQUIRE(b.value.size() == a.value.size());
+            std::uint64_t differ = 0;
+            for (std::uint64_t i = 0; i < a.value.size(); ++i)
+                differ += (a.value[i] != b.value[i]) + (a.dtc[i] != b.dtc[i]) + (a.capture[i] != b.capture[i]);
+            CHECK(differ == 0);
+        }
+    }
+    return pairs_with_blocks;
+}
+
+TEST_CASE("solving by blocks equals solving whole (international, up to 3 pieces)", "[gen]") {
+    CHECK(check_blocks<International>(3) >= 5);
+}
+
+// Every pair up to 4 pieces (about 3 minutes): the CI runs `dtb gen --blocks` on the largest 4-piece
+// pairs instead (tests/tools_gen.cpp).
+TEST_CASE("solving by blocks equals solving whole (international, up to 4 pieces)", "[gen][.slow]") {
+    CHECK(check_blocks<International>(4) >= 15);
+}
+
+TEST_CASE("solving by blocks equals solving whole (turkish, up to 3 pieces)", "[gen]") {
+    CHECK(check_blocks<Turkish>(3) >= 5);
+}
+
+TEST_CASE("solving by blocks equals solving whole (turkish, up to 4 pieces)", "[gen][.slow]") {
+    CHECK(check_blocks<Turkish>(4) >= 15);
 }
 
 // The win steps of passes 2 and 4 pushed from the losses, pulled by the undecided positions, and

@@ -32,7 +32,7 @@ TEST_CASE("verify_folder: a sound 3-piece folder passes, every position re-deriv
     events.progress = [&](const std::string& slice, verify::VerifyStage stage, std::uint64_t, std::uint64_t) {
         progressed.insert({slice, stage});
     };
-    auto report = verify::verify_folder<R>({dir, true, 2}, events);
+    auto report = verify::verify_folder<R>({dir, true, 2, {}}, events);
     REQUIRE(report.ok());
     CHECK(report->ok());
     CHECK(found.empty());
@@ -68,7 +68,7 @@ TEST_CASE("verify_folder: a truncated table is found, named and its slice left u
     std::vector<verify::Finding> found;
     verify::VerifyEvents events;
     events.found = [&](const verify::Finding& f) { found.push_back(f); };
-    auto report = verify::verify_folder<R>({db.path, true, 1}, events);
+    auto report = verify::verify_folder<R>({db.path, true, 1, {}}, events);
     REQUIRE(report.ok());
     CHECK_FALSE(report->ok());
     REQUIRE(report->problems.size() == 1);
@@ -91,11 +91,11 @@ TEST_CASE("verify_folder: a truncated table is found, named and its slice left u
 
 TEST_CASE("verify_folder: no folder, or a folder without tables, is an error of kind tables", "[gen][verify]") {
     const test::TempDir empty("verify_folder_empty");
-    auto none = verify::verify_folder<R>({empty.path / "absent", false, 1});
+    auto none = verify::verify_folder<R>({empty.path / "absent", false, 1, {}});
     REQUIRE_FALSE(none.ok());
     CHECK(none.error_kind() == ErrorKind::tables);
     CHECK(none.error().find("no table folder") != std::string::npos);
-    auto no_tables = verify::verify_folder<R>({empty.path, false, 1});
+    auto no_tables = verify::verify_folder<R>({empty.path, false, 1, {}});
     REQUIRE_FALSE(no_tables.ok());
     CHECK(no_tables.error_kind() == ErrorKind::tables);
     CHECK(no_tables.error().find("no tables of international") != std::string::npos);

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "dtb/format/format.hpp"
+#include "dtb/index/material.hpp"
 #include "dtb/index/scheme_version.hpp"
 #include "dtb/rules/variant.hpp"
 #include "tests/temp_dir.hpp"
@@ -235,6 +236,64 @@ TEST_CASE(
     REQUIRE(run_status({"gen", "--variant", "turkish", "--pieces", "4", "--spill", "--out", d.string()}, &err) == 0);
     CHECK(err.find("(it would fit: spilled as --spill asks); solved by levels") != std::string::npos);
     CHECK(check_same_files(whole, d) > 100);
+    fs::remove_all(d);
+}
+
+TEST_CASE("dtb gen --blocks: tables solved by blocks equal those solved whole (both variants, 4 pieces)",
+          "[tools][gen][plain-build]") {
+    // The 4-piece pairs with the most blocks and men of both colours, generated again by blocks
+    // into a copy of the fixture.
+    const std::vector<std::string> pairs{"KMvKM", "MMvKM", "KKvMM", "MMvMM", "KKMvK"};
+    for (const char* variant : {"international", "turkish"}) {
+        INFO(variant);
+        const fs::path ref = fs::path(DTB_TEST_TABLES) / variant;
+        REQUIRE(fs::exists(ref / "KKvKM.wdl"));  // the 4-piece fixture
+        const fs::path d = fresh_path(std::string("blocks_") + variant);
+        fs::copy(ref, d, fs::copy_options::recursive);
+        std::vector<std::string> removed;
+        for (const auto& entry : fs::directory_iterator(d)) {
+            const std::string name = entry.path().filename().string();
+            const std::string slice = name.substr(0, name.find('.'));
+            for (const std::string& p : pairs)
+                if (slice == p || slice == dtb::Material::parse(p)->mirrored().name()) removed.push_back(name);
+        }
+        for (const std::string& name : removed) fs::remove(d / name);
+        REQUIRE(removed.size() >= 20);
+        std::vector<std::string> args{"gen",      "--variant", variant,    "--pieces", "4",
+                                      "--blocks", "--out",     d.string(), "--only"};
+        args.insert(args.end(), pairs.begin(), pairs.end());
+        std::string err;
+        REQUIRE(run_status(args, &err) == 0);
+        CHECK(err.find("KMvKM: solved by blocks") != std::string::npos);
+        CHECK(err.find(", by blocks: largest ") != std::string::npos);
+        CHECK(err.find(" MB of arrays spilled") == std::string::npos);
+        for (const std::string& name : removed) {
+            INFO(name);
+            CHECK(slurp(d / name) == slurp(ref / name));
+        }
+        fs::remove_all(d);
+    }
+    std::string err;
+    CHECK(run_status({"gen", "--pieces", "3", "--blocks", "--spill", "--out", fresh_path("blocks_spill").string()},
+                     &err) == 2);
+}
+
+TEST_CASE("dtb gen: a turkish pair with men over --memory is solved by blocks in memory, not spilled (4 pieces)",
+          "[tools][gen][plain-build]") {
+    const fs::path ref = fs::path(DTB_TEST_TABLES) / "turkish";
+    REQUIRE(fs::exists(ref / "KMvKM.wdl"));  // the 4-piece fixture
+    const fs::path d = fresh_path("memory_blocks");
+    fs::copy(ref, d, fs::copy_options::recursive);
+    for (const char* ext : {".wdl", ".dtw", ".dtc"}) fs::remove(d / (std::string("KMvKM") + ext));
+    std::string err;
+    REQUIRE(run_status({"gen", "--variant", "turkish", "--pieces", "4", "--memory", "30", "--out", d.string()}, &err) ==
+            0);
+    CHECK(err.find("KMvKM: solved by blocks") != std::string::npos);
+    CHECK(err.find(" MB of arrays spilled") == std::string::npos);
+    for (const char* ext : {".wdl", ".dtw", ".dtc"}) {
+        INFO(ext);
+        CHECK(slurp(d / (std::string("KMvKM") + ext)) == slurp(ref / (std::string("KMvKM") + ext)));
+    }
     fs::remove_all(d);
 }
 

@@ -122,3 +122,31 @@ TEST_CASE("dtb verify --full counts positions and entries apart (Turkish mirror 
         }
     }
 }
+
+// --only: the named slices and their mirrors, no others; a name that is no slice is bad input
+// (exit 2), a slice with no tables in the folder is "tables missing" (exit 3).
+TEST_CASE("dtb verify --only checks the named slices and their mirrors", "[tools][verify]") {
+    const TempDir db("verify_only");
+    REQUIRE(run_dtb({"gen", "--pieces", "3", "--out", db.path.string()}).exit_code == 0);
+    const Material m{1, 0, 1, 1};  // KvKM, with KMvK
+    const RunResult r = run_dtb({"verify", "--db", db.path.string(), "--full", "--json", "--only", "KvKM"});
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    const auto j = nlohmann::json::parse(r.out, nullptr, false);
+    REQUIRE_FALSE(j.is_discarded());
+    CHECK(j["slices"] == 2);
+    const std::uint64_t entries = SliceIndex<R>(m).size() + SliceIndex<R>(m.mirrored()).size();
+    CHECK(j["positions_checked"].get<std::uint64_t>() > entries);  // and their rule thresholds
+    // A value changed in another slice is not looked at.
+    const Material other{2, 0, 1, 0};  // KKvK
+    add_two(db.path / format::file_name(other.name(), format::Metric::dtw),
+            first_decided_quiet(db.path, other, format::Metric::dtw));
+    CHECK(run_dtb({"verify", "--db", db.path.string(), "--full", "--only", "KvKM"}).exit_code == 0);
+    CHECK(run_dtb({"verify", "--db", db.path.string(), "--full", "--only", "KvKK"}).exit_code == 1);
+    const RunResult bad = run_dtb({"verify", "--db", db.path.string(), "--only", "XvY"});
+    CHECK(bad.exit_code == 2);
+    CHECK_THAT(bad.err, Catch::Contains("not a slice name"));
+    const RunResult missing = run_dtb({"verify", "--db", db.path.string(), "--only", "KKKvK"});
+    CHECK(missing.exit_code == 3);
+    CHECK_THAT(missing.err, Catch::Contains("no tables of KKKvK"));
+}

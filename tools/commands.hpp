@@ -37,6 +37,7 @@ struct GenOptions {
     int zstd_level = 0;
     std::string wdl = "balanced";
     bool spill = false;
+    bool blocks = false;
     bool wait = false;
 };
 void add_gen_command(CLI::App& app, GenOptions& o, std::function<int()>& action);
@@ -49,6 +50,7 @@ struct VerifyOptions {
     bool full = false;
     bool json = false;
     int threads = 0;
+    std::vector<std::string> only;  // slice names: these and their mirrors only
 };
 void add_verify_command(CLI::App& app, VerifyOptions& o, std::function<int()>& action);
 

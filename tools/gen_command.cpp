@@ -88,6 +88,7 @@ int run_gen(const GenOptions& o) {
             : o.wdl == "both-sides" ? gen::WdlStorage::both_sides
                                     : gen::WdlStorage::balanced;
     g.spill = o.spill;
+    g.blocks = o.blocks;
     g.wait_for_lock = o.wait;
 
 #ifdef DTB_HAVE_MPI
@@ -151,6 +152,11 @@ void add_gen_command(CLI::App& app, GenOptions& o, std::function<int()>& action)
     cmd->add_flag("--spill", o.spill,
                   "Solve every international pair with men by levels with its arrays in files in the output folder, "
                   "as is done anyway for a pair that does not fit in memory");
+    cmd->add_flag("--blocks", o.blocks,
+                  "Solve every pair with men by blocks (advancement levels, each with arrays of its own, the finished "
+                  "ones kept compressed in memory), as is done anyway for a Turkish pair that does not fit whole; "
+                  "the tables are the same")
+        ->excludes("--spill");
     cmd->add_option("--zstd-level", o.zstd_level, "zstd level (default: the format's)")->check(integer_in(0, 22));
     cmd->add_option("--wdl", o.wdl,
                     "balanced (default): of a pair of slices, a side whose WDL table is at least 1 MiB and twice its "

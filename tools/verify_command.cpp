@@ -23,6 +23,7 @@ int run_verify(const VerifyOptions& o) {
     request.dir = table_folder(o.db, o.tables, R::kName);
     request.full = o.full;
     request.threads = o.threads;
+    request.only = o.only;
     const bool tty = isatty(2);
     verify::VerifyEvents events;
     // Each finding printed at once, flushed: what was found stays on record if the run is cut short.
@@ -56,7 +57,7 @@ int run_verify(const VerifyOptions& o) {
     if (tty && o.full) std::cerr << "\r\033[K";
     if (!report) {
         print_error("verify", report.error());
-        return kExitTables;
+        return exit_code_of(report.error_kind());
     }
     if (o.json)
         std::cout << json::dump(with_version(json::verify_report_json(*report))) << "\n";
@@ -75,6 +76,7 @@ void add_verify_command(CLI::App& app, VerifyOptions& o, std::function<int()>& a
     cmd->add_flag("--full", o.full, "Re-derive every stored value from its successors");
     cmd->add_flag("--json", o.json, "Print one JSON object");
     add_threads_option(cmd, o.threads);
+    cmd->add_option("--only", o.only, "Check only these slices and their mirrors (names like KKMvK)");
     cmd->callback([&o, &action, cmd]() {
         o.variant_given = cmd->count("--variant") > 0;
         action = [&o]() {

@@ -3,11 +3,13 @@
 // every rule-table threshold from its successors' (verify/verify_rules.hpp). Front ends print
 // the findings as they come (events) and the report at the end.
 #pragma once
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -27,6 +29,8 @@ struct VerifyRequest {
     std::filesystem::path dir;
     bool full = false;  // re-derive every value, not only the checksums
     int threads = 0;    // of the re-derivation's parallel loops (0: all cores)
+    // Slice names (like KKMvK): only these and their mirrors are checked (empty: every slice).
+    std::vector<std::string> only;
 };
 
 // What the re-derivation of a slice is checking.
@@ -126,9 +130,35 @@ template <class R>
 Expected<FolderReport> verify_folder(const VerifyRequest& request, const VerifyEvents& events = {}) {
     const std::filesystem::path& dir = request.dir;
     if (!std::filesystem::is_directory(dir)) return Error{"no table folder " + dir.string(), ErrorKind::tables};
-    const FolderCheck folder = check_folder<R>(dir);
+    std::set<Material> wanted;  // --only: the slices named and their mirrors
+    std::vector<Material> named;
+    for (const std::string& name : request.only) {
+        const auto m = Material::parse(name);
+        if (!m) return Error{"--only: '" + name + "' is not a slice name (like KKMvK)", ErrorKind::bad_input};
+        if (!material_fits<R>(*m))
+            return Error{"--only: " + m->name() + " is not a slice of " + std::string(R::kName) + " draughts",
+                         ErrorKind::bad_input};
+        named.push_back(*m);
+        wanted.insert(*m);
+        wanted.insert(m->mirrored());
+    }
+    FolderCheck folder = check_folder<R>(dir);
     if (folder.slices.empty())
         return Error{"no tables of " + std::string(R::kName) + " in " + dir.string(), ErrorKind::tables};
+    if (!wanted.empty()) {
+        for (const Material& m : named)
+            for (const Material& x : {m, m.mirrored()})
+                if (std::find(folder.slices.begin(), folder.slices.end(), x) == folder.slices.end())
+                    return Error{"--only: no tables of " + x.name() + " in " + dir.string(), ErrorKind::tables};
+        // (Every file's checksum was read: a wanted slice is complete only with its inputs sound.)
+        std::erase_if(folder.slices, [&](const Material& m) { return !wanted.count(m); });
+        std::erase_if(folder.problems, [&](const FolderProblem& x) {
+            const auto m = Material::parse(x.slice);
+            return m && !wanted.count(*m);
+        });
+        folder.files = 0;
+        for (const Material& m : folder.slices) folder.files += static_cast<int>(gen::slice_metrics_of<R>(m).size());
+    }
     FolderReport report;
     report.variant = std::string(R::kName);
     report.db = dir.string();

@@ -1,0 +1,83 @@
+// The block store: the finished blocks of the pair being solved (gen/block_arrays.hpp), each
+// array of each block kept compressed (zstd, a fast level) in chunks of kChunkEntries entries, so
+// that a pair holds in memory only the blocks it is solving and reading, uncompressed. The
+// writers read a side back from it in index order (gather_side, gen/block_arrays.hpp).
+#pragma once
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "dtb/gen/parallel.hpp"
+
+namespace dtb::gen {
+
+// The bytes compressed at a fast zstd level (throws std::runtime_error when zstd fails).
+std::vector<unsigned char> compress_bytes(std::span<const unsigned char> raw);
+// Decompresses what compress_bytes made into out, whose size is the raw size (throws
+// std::runtime_error when the sizes or the data disagree).
+void decompress_bytes(std::span<const unsigned char> compressed, std::span<unsigned char> out);
+
+class BlockStore {
+  public:
+    static constexpr std::uint64_t kChunkEntries = std::uint64_t{1} << 20;
+
+    // Keeps entries, array `kind` of block `block`, compressed (replacing what was kept for them).
+    template <class T>
+    void put(int kind, std::size_t block, std::span<const T> entries, int threads) {
+        const std::uint64_t chunks = (entries.size() + kChunkEntries - 1) / kChunkEntries;
+        std::vector<std::vector<unsigned char>> out(chunks);
+        parallel_for_tasks(
+            chunks,
+            [&](std::uint64_t c) {
+                const std::uint64_t begin = c * kChunkEntries;
+                const std::uint64_t n = std::min<std::uint64_t>(kChunkEntries, entries.size() - begin);
+                const auto* raw = reinterpret_cast<const unsigned char*>(entries.data() + begin);
+                out[c] = compress_bytes(std::span<const unsigned char>(raw, n * sizeof(T)));
+            },
+            threads);
+        Kept& k = kept_[{kind, block}];
+        bytes_ -= k.bytes;
+        k.entries = entries.size();
+        k.chunks = std::move(out);
+        k.bytes = 0;
+        for (const auto& c : k.chunks) k.bytes += c.size();
+        bytes_ += k.bytes;
+    }
+    // Entries [c * kChunkEntries, ...) of array `kind` of block `block`, into out (resized).
+    template <class T>
+    void read_chunk(int kind, std::size_t block, std::uint64_t c, std::vector<T>& out) const {
+        const Kept& k = kept_.at({kind, block});
+        const std::uint64_t n = std::min<std::uint64_t>(kChunkEntries, k.entries - c * kChunkEntries);
+        out.resize(n);
+        decompress_bytes(k.chunks.at(c),
+                         std::span<unsigned char>(reinterpret_cast<unsigned char*>(out.data()), n * sizeof(T)));
+    }
+    // Entries kept of array `kind` of block `block` (0: none).
+    std::uint64_t entries(int kind, std::size_t block) const {
+        const auto it = kept_.find({kind, block});
+        return it == kept_.end() ? 0 : it->second.entries;
+    }
+    std::uint64_t chunks(int kind, std::size_t block) const {
+        return (entries(kind, block) + kChunkEntries - 1) / kChunkEntries;
+    }
+    // Compressed bytes kept.
+    std::uint64_t bytes() const { return bytes_; }
+    void clear() {
+        kept_.clear();
+        bytes_ = 0;
+    }
+
+  private:
+    struct Kept {
+        std::uint64_t entries = 0, bytes = 0;
+        std::vector<std::vector<unsigned char>> chunks;
+    };
+    std::map<std::pair<int, std::size_t>, Kept> kept_;
+    std::uint64_t bytes_ = 0;
+};
+
+}  // namespace dtb::gen
