@@ -1,9 +1,11 @@
 # The extension dtb._dtb is built by CMake (python/CMakeLists.txt), for the interpreter running
-# pip; the package's Python files come from python/dtb (pyproject.toml). Extra CMake arguments:
+# pip; the package's Python files come from python/dtb (pyproject.toml), its version from CMake's
+# project() (cmake_version: the one source of the version). Extra CMake arguments:
 # DTB_CMAKE_ARGS, e.g. "-DDTB_NATIVE=OFF" for a module that runs on other x86-64 machines.
 import glob
 import os
 import pathlib
+import re
 import shlex
 import shutil
 import subprocess
@@ -13,6 +15,15 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 ROOT = pathlib.Path(__file__).resolve().parent
+
+
+def cmake_version():
+    """The project's version, as CMakeLists.txt's project() gives it: its one source."""
+    text = (ROOT / "CMakeLists.txt").read_text()
+    found = re.search(r"^project\(dtb VERSION ([0-9]+\.[0-9]+\.[0-9]+)\b", text, re.MULTILINE)
+    if not found:
+        raise RuntimeError("CMakeLists.txt: no project(dtb VERSION x.y.z)")
+    return found.group(1)
 
 
 class CMakeExtension(Extension):
@@ -45,6 +56,7 @@ class CMakeBuild(build_ext):
 
 
 setup(
+    version=cmake_version(),
     ext_modules=[CMakeExtension("dtb._dtb")],
     cmdclass={"build_ext": CMakeBuild},
     options={"build": {"build_base": "build/pip"}},

@@ -10,7 +10,15 @@
 #include "dtb/rules/notation.hpp"
 #include "dtb/rules/variant.hpp"
 
-namespace dtb::probe {
+namespace dtb::adjudicate {
+
+using probe::Access;
+using probe::kDtw;
+using probe::kWdl;
+using probe::MoveValue;
+using probe::Result;
+using probe::Status;
+using probe::Tablebase;
 
 std::string_view to_string(DecidingRule r) {
     switch (r) {
@@ -229,7 +237,7 @@ class Question {
         return best;
     }
 
-    bool has_dtw() const { return dtb::probe::has_dtw(tb_); }
+    bool has_dtw() const { return dtb::adjudicate::has_dtw(tb_); }
 
     // The game-theoretic value, with the DTW when the handle has it (dtw -1 otherwise).
     Result theoretical(const Position& p) const {
@@ -502,4 +510,4 @@ Adjudication adjudicate(const Tablebase& tables, const Position& p, const Counte
     return Adjudicator(tables, rules).adjudicate(p, counters);
 }
 
-}  // namespace dtb::probe
+}  // namespace dtb::adjudicate

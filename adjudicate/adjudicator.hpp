@@ -5,8 +5,8 @@
 //
 //   auto tb = dtb::probe::Tablebase::open({.directories = {"data/tb/international"},
 //                                          .metrics = dtb::probe::kAllMetrics | dtb::probe::kRuleMetrics});
-//   dtb::probe::Adjudicator judge(*tb, dtb::CountingRules::fmjd);
-//   dtb::probe::Adjudication a = judge.adjudicate(position, {.reversible = 12});
+//   dtb::adjudicate::Adjudicator judge(*tb, dtb::CountingRules::fmjd);
+//   dtb::adjudicate::Adjudication a = judge.adjudicate(position, {.reversible = 12});
 //
 // Method (docs/ADJUDICATION.md): the generator's rule tables (.fmjd, .ffjd, .ffjd16) hold, per
 // position, the smallest budget with which the side to move wins (or loses); a position with
@@ -29,7 +29,7 @@
 #include "dtb/probe/counting_rules.hpp"
 #include "dtb/probe/probe.hpp"
 
-namespace dtb::probe {
+namespace dtb::adjudicate {
 
 // The counters of a game (RULES.md 1), in plies.
 // The largest counter value (plies) the front ends take: far past every limit of the counting
@@ -57,7 +57,7 @@ struct RuleMove {
 };
 
 struct Adjudication {
-    Result status;  // ok, or why there is no answer (Tablebase::explain)
+    probe::Result status;  // ok, or why there is no answer (Tablebase::explain)
     Wdl result = Wdl::draw;
     int plies = -1;  // -1 for a draw (or when plies_known is false)
     // False when the search for plies gave up (more than a few million positions: not seen on
@@ -84,7 +84,7 @@ class Adjudicator {
     // handle of another variant is refused (Status::illegal). Tables that pass their checks but
     // contradict each other at a position (no move keeps its value) give Status::corrupt, with
     // a reason, rather than moves or plies.
-    Adjudicator(const Tablebase& tables, CountingRules rules) : tb_(tables), rules_(rules) {}
+    Adjudicator(const probe::Tablebase& tables, CountingRules rules) : tb_(tables), rules_(rules) {}
 
     // A position with more pieces than the handle's largest slice is answered from the tables
     // when its captures lead into them (captures are compulsory); otherwise only when the rules
@@ -98,7 +98,8 @@ class Adjudicator {
     // Only the result (Result::wdl), without plies or moves: what an engine asks in its search.
     // Cache-only access answers Status::not_cached instead of reading a table. Positions beyond
     // the tables' reach as for adjudicate.
-    Result probe_wdl(const Position& p, const Counters& counters, Access access = Access::load) const;
+    probe::Result probe_wdl(const Position& p, const Counters& counters,
+                            probe::Access access = probe::Access::load) const;
 
     // RULES.md 1 bookkeeping: the counters that apply to p (defaults filled in, counters that do
     // not apply dropped), and the counters after move m.
@@ -112,15 +113,17 @@ class Adjudicator {
     CountingRules rules() const { return rules_; }
 
   private:
-    std::optional<Wdl> result_by_rules_alone(const Position& p, const Counters& counters, const Result& failure) const;
+    std::optional<Wdl> result_by_rules_alone(const Position& p, const Counters& counters,
+                                             const probe::Result& failure) const;
     std::optional<Adjudication> by_the_rules_alone(const Position& p, const Counters& counters,
-                                                   const Result& failure) const;
+                                                   const probe::Result& failure) const;
     DecidingRule deciding_rule(const Position& p, const Counters& counters) const;
-    const Tablebase& tb_;
+    const probe::Tablebase& tb_;
     CountingRules rules_;
 };
 
 // The same as Adjudicator(tables, rules).adjudicate(p, counters).
-Adjudication adjudicate(const Tablebase& tables, const Position& p, const Counters& counters, CountingRules rules);
+Adjudication adjudicate(const probe::Tablebase& tables, const Position& p, const Counters& counters,
+                        CountingRules rules);
 
-}  // namespace dtb::probe
+}  // namespace dtb::adjudicate

@@ -11,7 +11,14 @@
 #include "dtb/rules/movegen.hpp"
 #include "dtb/rules/notation.hpp"
 
-namespace dtb::probe {
+namespace dtb::adjudicate {
+
+using probe::Access;
+using probe::kDtw;
+using probe::kWdl;
+using probe::Result;
+using probe::Status;
+using probe::Tablebase;
 
 std::string_view to_string(GameVerdict v) {
     switch (v) {
@@ -68,7 +75,7 @@ bool within_tables(const Tablebase& tb, const Position& p) {
 // DTW only where it is reported (`with_dtw`: at the end), one table block fewer to read.
 template <class R>
 GameValue judge_at(const Tablebase& tb, const Adjudicator* judge, const Position& p, const Counters& k, int ply,
-                   bool with_dtw, std::string& table_error) {
+                   bool with_dtw, GameCheck& c) {
     GameValue v;
     MoveList moves;
     generate_moves<R>(p, moves);
@@ -89,8 +96,10 @@ GameValue judge_at(const Tablebase& tb, const Adjudicator* judge, const Position
     if (!judge) rule = theory;
     const Result& failed = !rule.ok() ? rule : theory;
     if (!failed.ok()) {
-        if (failed.status != Status::illegal)
-            table_error = "ply " + std::to_string(ply) + ", " + tb.to_fen(p) + ": " + tb.explain(failed);
+        if (failed.status != Status::illegal) {
+            c.table_error = "ply " + std::to_string(ply) + ", " + tb.to_fen(p) + ": " + tb.explain(failed);
+            c.table_status = failed.status;
+        }
         return v;
     }
     v.ply = ply;
@@ -223,7 +232,7 @@ void judge_plies(const PdnReplay& replay, const Tablebase& tb, const Adjudicator
             }
         }
         if (c.first.ply < 0 && c.table_error.empty() && within_tables(tb, p)) {
-            c.first = judge_at<R>(tb, judge, p, k, n, false, c.table_error);
+            c.first = judge_at<R>(tb, judge, p, k, n, false, c);
             if (c.first.ply >= 0) {
                 std::string detail = "theoretical " + c.first.theoretical;
                 if (judge) detail += ", under the rules " + c.first.rule_value;
@@ -232,7 +241,7 @@ void judge_plies(const PdnReplay& replay, const Tablebase& tb, const Adjudicator
         }
     }
     if (c.first.ply >= 0 && c.table_error.empty())
-        c.end = judge_at<R>(tb, judge, positions.back(), k, c.plies, true, c.table_error);
+        c.end = judge_at<R>(tb, judge, positions.back(), k, c.plies, true, c);
     if (!c.table_error.empty())
         for (GamePosition& at : c.positions) at.judged = false;  // a game the tables cannot judge
 }
@@ -313,6 +322,7 @@ void check_followed(const PdnGame& g, const PdnReplay& replay, const GameTables&
     if (!tb || (!turkish && !judge)) {
         c.table_error =
             "no " + std::string(R::kName) + " tables: " + (turkish ? t.turkish_error : t.international_error);
+        c.table_status = Status::missing;
     } else {
         std::optional<int> drawn_at;
         std::string drawn_by;
@@ -378,4 +388,4 @@ GameCheck check_game(const PdnGame& g, const GameTables& tables) {
     return c;
 }
 
-}  // namespace dtb::probe
+}  // namespace dtb::adjudicate

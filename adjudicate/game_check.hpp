@@ -6,10 +6,10 @@
 // values there and at the end, and whether the recorded result agrees with all that. What
 // `dtb adjudicate --pdn` prints, and what other front ends reuse.
 //
-//   probe::GameTables tables{.international = &tb, .judge = &judge, .turkish = &turkish_tb};
+//   adjudicate::GameTables tables{.international = &tb, .judge = &judge, .turkish = &turkish_tb};
 //   for (const PdnGame& g : read_pdn(text)) {
-//       const probe::GameCheck c = probe::check_game(g, tables);
-//       std::cout << probe::game_report_text(g, c);   // game_report.hpp
+//       const adjudicate::GameCheck c = adjudicate::check_game(g, tables);
+//       std::cout << adjudicate::game_report_text(g, c);   // game_report.hpp
 //   }
 #pragma once
 #include <string>
@@ -19,7 +19,7 @@
 #include "dtb/probe/probe.hpp"
 #include "dtb/rules/pdn.hpp"
 
-namespace dtb::probe {
+namespace dtb::adjudicate {
 
 struct GameEvent {
     int ply = 0;
@@ -97,6 +97,10 @@ struct GameCheck {
     // Why the tables could not judge a position they should cover (exit 3): a table missing,
     // corrupt, or at odds with the others. Such a game is not judged, never called consistent.
     std::string table_error;
+    // Its kind, typed for the front ends (exit 3, HTTP 503, TablesMissing or TableCorrupt):
+    // missing (no tables for the variant, a table not there) or corrupt (a check failed, or
+    // tables at odds with each other); ok when table_error is empty.
+    probe::Status table_status = probe::Status::ok;
     // Every position followed, ply 0 to `plies` (empty for a game not replayed: another
     // variant, a record that cannot be followed from its start; and when GameTables::positions
     // is false).
@@ -105,10 +109,10 @@ struct GameCheck {
 
 // The tables a check may use; either side may be missing (nullptr, with why in *_error).
 struct GameTables {
-    const Tablebase* international = nullptr;
+    const probe::Tablebase* international = nullptr;
     const Adjudicator* judge = nullptr;  // over `international`, with its rule set
     std::string international_error;
-    const Tablebase* turkish = nullptr;
+    const probe::Tablebase* turkish = nullptr;
     std::string turkish_error;
     // Also value every position of the game (GameCheck::positions): a probe of the theory and one
     // of the rule value per ply within the tables' reach, where the check alone probes two
@@ -122,4 +126,4 @@ GameCheck check_game(const PdnGame& g, const GameTables& tables);
 // The recorded result in words: "white wins", "draw", "black wins", "unknown".
 std::string recorded_result_text(PdnResult r);
 
-}  // namespace dtb::probe
+}  // namespace dtb::adjudicate

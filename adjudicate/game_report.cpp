@@ -3,7 +3,7 @@
 
 #include <sstream>
 
-namespace dtb::probe {
+namespace dtb::adjudicate {
 
 void GameSummary::add(const GameCheck& c) {
     ++games;
@@ -99,4 +99,4 @@ std::string game_summary_text(const GameSummary& s) {
     return o.str();
 }
 
-}  // namespace dtb::probe
+}  // namespace dtb::adjudicate

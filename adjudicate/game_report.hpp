@@ -8,7 +8,7 @@
 
 #include "dtb/adjudicate/game_check.hpp"
 
-namespace dtb::probe {
+namespace dtb::adjudicate {
 
 // Counts over the games of a file.
 struct GameSummary {
@@ -28,4 +28,4 @@ std::string game_report_text(const PdnGame& g, const GameCheck& c);
 // "12 games: 9 judged (8 consistent, 1 inconsistent), 2 not judged, 1 other variant"
 std::string game_summary_text(const GameSummary& s);
 
-}  // namespace dtb::probe
+}  // namespace dtb::adjudicate

@@ -1,6 +1,6 @@
 // Reading and judging PDN game records (see BENCHMARKS.md, "PDN adjudication"): 10,000 games of
 // 100 plies each, made here as PDN text, read (rules/pdn_reader.hpp) and each judged by
-// probe::check_game (the counters ply by ply, the tables at the first position they reach and at
+// adjudicate::check_game (the counters ply by ply, the tables at the first position they reach and at
 // the end). The games start from random 5-piece positions and are played on at random: every
 // game is in the tables' reach, the hard case for the judging side (in a tournament file few
 // games are).
@@ -100,8 +100,8 @@ void BM_ReadAndJudgePdn(benchmark::State& state) {
             ("tables: " + (tb ? std::string("fewer than 5 pieces") : tb.error()) + " (set DTB_BENCH_TABLES)").c_str());
         return;
     }
-    const probe::Adjudicator judge(*tb, CountingRules::fmjd);
-    probe::GameTables tables;
+    const adjudicate::Adjudicator judge(*tb, CountingRules::fmjd);
+    adjudicate::GameTables tables;
     tables.international = &*tb;
     tables.judge = &judge;
     tables.positions = state.range(0) != 0;  // 0: the verdicts (the text report); 1: also every ply (JSON)
@@ -110,7 +110,7 @@ void BM_ReadAndJudgePdn(benchmark::State& state) {
     for (auto _ : state) {
         const std::vector<PdnGame> games = read_pdn(text);
         for (const PdnGame& g : games) {
-            const probe::GameCheck c = probe::check_game(g, tables);
+            const adjudicate::GameCheck c = adjudicate::check_game(g, tables);
             plies += c.plies;
             judged += c.first.ply >= 0;
             benchmark::DoNotOptimize(c.verdict);

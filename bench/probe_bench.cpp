@@ -264,7 +264,7 @@ void BM_MemoryForBudget(benchmark::State& state) {
 const Tablebase& hot_rule_tablebase() {
     static const Tablebase tb = [] {
         Tablebase t = open_or_die(std::size_t{512} << 20, kAllMetrics | kRuleMetrics);
-        const dtb::probe::Adjudicator judge(t, dtb::CountingRules::fmjd);
+        const dtb::adjudicate::Adjudicator judge(t, dtb::CountingRules::fmjd);
         for (const Position& p : any_positions(kSmallPool)) judge.probe_wdl(p, {});
         return t;
     }();
@@ -272,13 +272,14 @@ const Tablebase& hot_rule_tablebase() {
 }
 void BM_RuleWdlHot(benchmark::State& state) {
     const Tablebase& tb = hot_rule_tablebase();
-    const dtb::probe::Adjudicator judge(tb, dtb::CountingRules::fmjd);
+    const dtb::adjudicate::Adjudicator judge(tb, dtb::CountingRules::fmjd);
     const auto& positions = any_positions(kSmallPool);
     std::size_t k = 0;
     std::uint64_t failed = 0;
     for (auto _ : state) {
-        const Result r = judge.probe_wdl(positions[k & (kSmallPool - 1)],
-                                         Counters{.reversible = static_cast<int>(k % 50), .endgame = {}, .small = {}});
+        const Result r = judge.probe_wdl(
+            positions[k & (kSmallPool - 1)],
+            dtb::adjudicate::Counters{.reversible = static_cast<int>(k % 50), .endgame = {}, .small = {}});
         failed += !r.ok();
         benchmark::DoNotOptimize(r);
         ++k;
@@ -288,7 +289,7 @@ void BM_RuleWdlHot(benchmark::State& state) {
 }
 void BM_Adjudicate(benchmark::State& state) {
     const Tablebase& tb = hot_rule_tablebase();
-    const dtb::probe::Adjudicator judge(tb, dtb::CountingRules::fmjd);
+    const dtb::adjudicate::Adjudicator judge(tb, dtb::CountingRules::fmjd);
     const auto& positions = any_positions(kSmallPool);
     std::size_t k = 0;
     for (auto _ : state) {

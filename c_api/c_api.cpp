@@ -239,12 +239,12 @@ int dtb_probe_rule_wdl(const dtb_tablebase* tb, const dtb_position* pos, const d
     return guarded([&]() -> int {
         dtb::Position p;
         if (!to_position(tb, pos, p)) return fail(DTB_ILLEGAL, "illegal position: a bit outside the board's squares");
-        dtb::probe::Counters k;
+        dtb::adjudicate::Counters k;
         k.reversible = counters->reversible;
         if (counters->endgame >= 0) k.endgame = counters->endgame;
         if (counters->small >= 0) k.small = counters->small;
         const auto access = (flags & DTB_CACHE_ONLY) ? dtb::probe::Access::cache_only : dtb::probe::Access::load;
-        const dtb::probe::Adjudicator judge(tb->tb, static_cast<dtb::CountingRules>(rules));
+        const dtb::adjudicate::Adjudicator judge(tb->tb, static_cast<dtb::CountingRules>(rules));
         const Result r = judge.probe_wdl(p, k, access);
         if (r.ok()) *wdl = static_cast<int>(r.wdl);
         return code_of(tb, r);

@@ -233,7 +233,7 @@ class FinishedTables {
                     best = better(best, value_one_ply_before(w ? value_in(*w) : loss_in(0)));
                     if (!rules_from_captures) continue;
                     for (CountingRules rules : {CountingRules::fmjd, CountingRules::ffjd}) {
-                        Wdl& b_r = best_fresh[rules == CountingRules::fmjd ? 0 : 1];
+                        Wdl& b_r = best_fresh[rule_set_slot(rules)];
                         b_r = better_capture(b_r, w ? fresh_in(rules, *w) : Wdl::loss);
                     }
                 }
@@ -242,8 +242,7 @@ class FinishedTables {
                 if (rules_from_captures) {
                     for (CountingRules rules : {CountingRules::fmjd, CountingRules::ffjd}) {
                         // As rule_code_from_captures (probe/rule_captures.hpp).
-                        const ValueCode code =
-                            value_of_fresh_exit(flip(best_fresh[rules == CountingRules::fmjd ? 0 : 1]));
+                        const ValueCode code = value_of_fresh_exit(flip(best_fresh[rule_set_slot(rules)]));
                         word = static_cast<std::uint16_t>(
                             word | static_cast<unsigned>(fresh_value(code, CountClass::none)) << fresh_shift(rules));
                     }
@@ -298,7 +297,7 @@ class FinishedTables {
             {}, threads);
     }
 
-    static int code(const Material& m) { return ((m.wk * 10 + m.wm) * 10 + m.bk) * 10 + m.bm; }
+    static int code(const Material& m) { return m.slot(); }
 
     // WDL values, or none (an empty vector) when the table is derived (its header must still
     // describe the slice: a derived table of another size is as wrong as a stored one).

@@ -115,7 +115,7 @@ Expected<RuleTablesOutcome> solve_rule_tables(const RuleTablesInputs<R>& in) {
     };
     if (format::Status written = rules.solve(store); !written) return Error{written.error(), written.error_kind()};
     for (CountingRules r : {CountingRules::fmjd, CountingRules::ffjd}) {
-        const int k = r == CountingRules::fmjd ? 0 : 1;
+        const int k = rule_set_slot(r);
         out.copied[k] = rules.copied_from_game(r);
         out.repaired[k] = rules.repaired(r);
         out.in_full[k] = rules.scopes_solved_in_full(r);

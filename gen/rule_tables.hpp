@@ -155,7 +155,7 @@ class RuleTableSolver {
                 if (!like_game->same(*self, s, men_config)) return nullptr;
                 const auto side = static_cast<std::size_t>(s);
                 const std::uint64_t kpc = indices_[side].kings_per_config();
-                copied_from_game_[rules == CountingRules::fmjd ? 0 : 1] += kpc;
+                copied_from_game_[rule_set_slot(rules)] += kpc;
                 return conversion_codes_[side].data() + men_config * kpc;
             };
         }
@@ -183,8 +183,8 @@ class RuleTableSolver {
         self = &solver;
         solver.solve_values();
         if (like_game) refused_for_reached_ += like_game->refused_for_reached();
-        repaired_[rules == CountingRules::fmjd ? 0 : 1] += solver.repaired_positions();
-        solved_in_full_[rules == CountingRules::fmjd ? 0 : 1] += solver.scopes_solved_in_full();
+        repaired_[rule_set_slot(rules)] += solver.repaired_positions();
+        solved_in_full_[rule_set_slot(rules)] += solver.scopes_solved_in_full();
         Values out;
         for (int s = 0; s < solver.num_sides(); ++s) out.push_back(solver.release_values(s));
         return out;
@@ -234,7 +234,7 @@ class RuleTableSolver {
             BigArray<ValueCode>& v = out.emplace_back(codes.size(), codes.get_allocator());  // written below
             parallel_for(
                 codes.size(), [&](std::uint64_t i) { v[i] = codes[i]; }, {}, threads_);
-            copied_from_game_[rules == CountingRules::fmjd ? 0 : 1] += codes.size();
+            copied_from_game_[rule_set_slot(rules)] += codes.size();
         }
         ++copied_whole_;
         return out;
@@ -393,15 +393,11 @@ class RuleTableSolver {
 
   public:
     // Positions whose rule value (fmjd or ffjd) was copied from the game's DTC in whole phases.
-    std::uint64_t copied_from_game(CountingRules rules) const {
-        return copied_from_game_[rules == CountingRules::fmjd ? 0 : 1];
-    }
+    std::uint64_t copied_from_game(CountingRules rules) const { return copied_from_game_[rule_set_slot(rules)]; }
     // Positions re-solved by the repair from the game's codes (the others took their code).
-    std::uint64_t repaired(CountingRules rules) const { return repaired_[rules == CountingRules::fmjd ? 0 : 1]; }
+    std::uint64_t repaired(CountingRules rules) const { return repaired_[rule_set_slot(rules)]; }
     // Scopes (advancement levels) solved in full because their repair would have grown too large.
-    std::uint64_t scopes_solved_in_full(CountingRules rules) const {
-        return solved_in_full_[rules == CountingRules::fmjd ? 0 : 1];
-    }
+    std::uint64_t scopes_solved_in_full(CountingRules rules) const { return solved_in_full_[rule_set_slot(rules)]; }
     // King phases not copied although their exits agree with the game (a configuration their man
     // moves reach came out different).
     std::uint64_t phases_refused_for_reached() const { return refused_for_reached_; }

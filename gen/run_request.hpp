@@ -5,6 +5,7 @@
 
 #include "dtb/gen/generate.hpp"
 #include "dtb/index/material.hpp"
+#include "dtb/index/parse_slice.hpp"
 #include "dtb/rules/expected.hpp"
 
 namespace dtb::gen {
@@ -22,14 +23,11 @@ Expected<std::set<Material>> check_request(const GenerateOptions& o) {
             ErrorKind::bad_input};
     std::set<Material> wanted;
     for (const std::string& name : o.only) {
-        auto m = Material::parse(name);
-        if (!m) return Error{"--only: '" + name + "' is not a slice name (like KKMvK)", ErrorKind::bad_input};
+        const auto m = parse_slice<R>(name);
+        if (!m) return Error{"--only: " + m.error(), m.error_kind()};
         if (m->pieces() > o.max_pieces)
             return Error{"--only: " + m->name() + " has " + std::to_string(m->pieces()) +
                              " pieces, more than --pieces " + std::to_string(o.max_pieces),
-                         ErrorKind::bad_input};
-        if (!material_fits<R>(*m))
-            return Error{"--only: " + m->name() + " is not a slice of " + std::string(R::kName) + " draughts",
                          ErrorKind::bad_input};
         wanted.insert(*m);
         wanted.insert(m->mirrored());

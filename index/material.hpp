@@ -26,6 +26,11 @@ struct Material {
     // Colours swapped: the material of the reversed position.
     Material mirrored() const { return {bk, bm, wk, wm}; }
 
+    // A number of its own, below kSlots, for each material of at most 9 pieces of each kind: the
+    // index of an array with a place per slice (the generator's and the verifier's slice stores).
+    static constexpr int kSlots = 10'000;
+    constexpr int slot() const { return ((wk * 10 + wm) * 10 + bk) * 10 + bm; }
+
     // White's pieces, 'v', Black's; one K per king, then one M per man: "KKMvK", "MvMMM".
     std::string name() const {
         std::string s;

@@ -23,15 +23,15 @@ namespace dtb::json {
 // ("16-move"/"5-move" when that count starts there),"drawn_by" (the limit or "repetition" that
 // draws the game there), and "error" when the tables failed at a position within their reach}.
 // The check must have been made with GameTables::positions (the default).
-nlohmann::json game_check_json(const PdnGame& g, const probe::GameCheck& c);
+nlohmann::json game_check_json(const PdnGame& g, const adjudicate::GameCheck& c);
 
 // {"games","judged","consistent","inconsistent","not_judged","other_variant"}.
-nlohmann::json game_summary_json(const probe::GameSummary& s);
+nlohmann::json game_summary_json(const adjudicate::GameSummary& s);
 
 // The answer for a whole PDN text, as `dtb adjudicate --pdn --json` prints it and the explorer's
 // games route serves it: {"rules","games":[game_check_json...],"summary":game_summary_json};
 // checks[k] is the check of games[k].
 nlohmann::json games_json(const std::string& rules, const std::vector<PdnGame>& games,
-                          const std::vector<probe::GameCheck>& checks);
+                          const std::vector<adjudicate::GameCheck>& checks);
 
 }  // namespace dtb::json

@@ -46,14 +46,14 @@ nlohmann::json analysis_json(const probe::Tablebase& tb, const Position& p, cons
             {"pv", pv}};
 }
 
-nlohmann::json counters_json(const probe::Counters& k) {
+nlohmann::json counters_json(const adjudicate::Counters& k) {
     const auto counter = [](const std::optional<int>& c) { return c ? nlohmann::json(*c) : nlohmann::json(); };
     return {{"reversible", k.reversible}, {"endgame", counter(k.endgame)}, {"small", counter(k.small)}};
 }
 
-void add_counters_after(nlohmann::json& analysis, const probe::Adjudicator& judge, const Position& p,
-                        const probe::Analysis& a, const std::string& rules, const probe::Counters& counters) {
-    const probe::Counters k = judge.applicable(p, counters);
+void add_counters_after(nlohmann::json& analysis, const adjudicate::Adjudicator& judge, const Position& p,
+                        const probe::Analysis& a, const std::string& rules, const adjudicate::Counters& counters) {
+    const adjudicate::Counters k = judge.applicable(p, counters);
     analysis["rules"] = rules;
     analysis["counters"] = counters_json(k);
     nlohmann::json& moves = analysis["moves"];
@@ -62,7 +62,7 @@ void add_counters_after(nlohmann::json& analysis, const probe::Adjudicator& judg
 }
 
 nlohmann::json adjudication_json(const probe::Tablebase& tb, const Position& p, const std::string& rules,
-                                 const probe::Adjudication& a) {
+                                 const adjudicate::Adjudication& a) {
     nlohmann::json moves = nlohmann::json::array();
     for (const auto& m : a.moves)
         moves.push_back({{"move", m.text},
@@ -77,7 +77,7 @@ nlohmann::json adjudication_json(const probe::Tablebase& tb, const Position& p, 
         {"small", counter(a.counters.small)},
         {"result", std::string(to_string(a.result))},
         {"plies", distance_json(a.result, a.plies)},
-        {"rule", std::string(probe::to_string(a.rule))},
+        {"rule", std::string(adjudicate::to_string(a.rule))},
         {"moves", moves},
         {"theoretical", a.theoretical_known ? nlohmann::json(std::string(to_string(a.theoretical))) : nlohmann::json()},
         {"theoretical_dtw", distance_json(a.theoretical, a.theoretical_dtw)}};

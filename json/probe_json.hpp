@@ -20,18 +20,18 @@ nlohmann::json analysis_json(const probe::Tablebase& tb, const Position& p, cons
 // `dtb adjudicate --json`'s object: {"fen","rules","reversible","endgame","small","result",
 // "plies","rule","moves":[{"move","result","plies"}],"theoretical","theoretical_dtw"}.
 nlohmann::json adjudication_json(const probe::Tablebase& tb, const Position& p, const std::string& rules,
-                                 const probe::Adjudication& a);
+                                 const adjudicate::Adjudication& a);
 
 // {"reversible","endgame","small"}: the counters of a game in plies, null those not in force.
-nlohmann::json counters_json(const probe::Counters& k);
+nlohmann::json counters_json(const adjudicate::Counters& k);
 
 // The probe object with the counters following the moves (the explorer's probe route when
 // counters are given): adds "rules", "counters" (as they apply to p) and to each move of
 // `analysis` (analysis_json(tb, p, a)) its "counters", those after the move
 // (Adjudicator::after_move: a capture or a man move restarts the 25-move count, entering a
 // counting class starts its count, ...).
-void add_counters_after(nlohmann::json& analysis, const probe::Adjudicator& judge, const Position& p,
-                        const probe::Analysis& a, const std::string& rules, const probe::Counters& counters);
+void add_counters_after(nlohmann::json& analysis, const adjudicate::Adjudicator& judge, const Position& p,
+                        const probe::Analysis& a, const std::string& rules, const adjudicate::Counters& counters);
 
 // The distance of a decided value, null for a draw or an unknown distance.
 inline nlohmann::json distance_json(Wdl w, int d) {

@@ -5,7 +5,7 @@
 namespace dtb::json {
 
 nlohmann::json solve_json(const std::string& fen, VariantId variant, CountingRules rules,
-                          const probe::Counters& counters, const solve::SolveResult& r) {
+                          const adjudicate::Counters& counters, const solve::SolveResult& r) {
     nlohmann::json pv = nlohmann::json::array();
     for (const solve::SolveMove& m : r.pv) pv.push_back(m.text);
     return {{"fen", fen},

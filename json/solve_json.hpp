@@ -14,7 +14,7 @@ namespace dtb::json {
 // lower / upper the proven bounds (loss, draw, win) for the side to move; best_move null when
 // none is fixed; stopped none, nodes, time or depth.
 nlohmann::json solve_json(const std::string& fen, VariantId variant, CountingRules rules,
-                          const probe::Counters& counters, const solve::SolveResult& r);
+                          const adjudicate::Counters& counters, const solve::SolveResult& r);
 
 // {"file","valid","problem","answer","lower","upper","nodes","leaves"}: problem null when valid.
 nlohmann::json proof_check_json(const std::string& file, const solve::ProofCheck& c);

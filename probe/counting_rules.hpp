@@ -23,6 +23,11 @@ enum class CountingRules : std::uint8_t { none, fmjd, ffjd };
 constexpr std::string_view to_string(CountingRules r) {
     return r == CountingRules::fmjd ? "fmjd" : r == CountingRules::ffjd ? "ffjd" : "none";
 }
+// The place of a rule set with tables in a pair of per-rule-set counters or arrays: fmjd 0, ffjd
+// 1 (none has no rule tables).
+constexpr int rule_set_slot(CountingRules rules) {
+    return rules == CountingRules::fmjd ? 0 : 1;
+}
 constexpr std::optional<CountingRules> parse_counting_rules(std::string_view s) {
     if (s == "fmjd") return CountingRules::fmjd;
     if (s == "ffjd") return CountingRules::ffjd;

@@ -11,7 +11,7 @@ namespace dtb::server {
 
 namespace {
 
-// A counter parameter: absent, or plain decimal in [0, probe::kMaxCounterPlies].
+// A counter parameter: absent, or plain decimal in [0, adjudicate::kMaxCounterPlies].
 struct Counter {
     std::optional<int> value;
     std::string error;
@@ -19,9 +19,10 @@ struct Counter {
 Counter counter_param(const Explorer::Params& params, const char* name) {
     const auto it = params.find(name);
     if (it == params.end() || it->second.empty()) return {};
-    if (const auto v = parse_whole_number(it->second, 0, probe::kMaxCounterPlies)) return {static_cast<int>(*v), {}};
+    if (const auto v = parse_whole_number(it->second, 0, adjudicate::kMaxCounterPlies))
+        return {static_cast<int>(*v), {}};
     return {std::nullopt, std::string(name) + " must be a whole number from 0 to " +
-                              std::to_string(probe::kMaxCounterPlies) + ", not " + quote_input(it->second, 24)};
+                              std::to_string(adjudicate::kMaxCounterPlies) + ", not " + quote_input(it->second, 24)};
 }
 
 std::string rules_error(const std::string& name) {
@@ -33,12 +34,12 @@ constexpr std::array<const char*, 4> kCountingParams{"rules", "reversible", "end
 
 }  // namespace
 
-Expected<probe::Counters> counters_param(const Explorer::Params& params) {
+Expected<adjudicate::Counters> counters_param(const Explorer::Params& params) {
     const Counter reversible = counter_param(params, "reversible"), endgame = counter_param(params, "endgame"),
                   small = counter_param(params, "small");
     for (const Counter* c : {&reversible, &endgame, &small})
         if (!c->error.empty()) return Error{c->error, ErrorKind::bad_input};
-    probe::Counters counters;
+    adjudicate::Counters counters;
     counters.reversible = reversible.value.value_or(0);
     counters.endgame = endgame.value;
     counters.small = small.value;

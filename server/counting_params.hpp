@@ -12,8 +12,8 @@
 namespace dtb::server {
 
 // reversible (default 0), endgame and small (absent: not in force), each plain decimal in
-// [0, probe::kMaxCounterPlies]; a bad_input error naming the parameter otherwise.
-Expected<probe::Counters> counters_param(const Explorer::Params& params);
+// [0, adjudicate::kMaxCounterPlies]; a bad_input error naming the parameter otherwise.
+Expected<adjudicate::Counters> counters_param(const Explorer::Params& params);
 
 // The rules parameter: `fallback` when absent or empty; `rules` empty when it names no rule set.
 struct Rules {
@@ -32,7 +32,7 @@ bool counting_asked(const Explorer::Params& params);
 struct Counting {
     std::string rules_name;
     CountingRules rules = CountingRules::none;
-    probe::Counters counters;
+    adjudicate::Counters counters;
 };
 Expected<Counting> counting_params(VariantId variant, const Explorer::Params& params, const char* fallback);
 

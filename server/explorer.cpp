@@ -4,11 +4,13 @@
 #include <nlohmann/json.hpp>
 
 #include "dtb/adjudicate/adjudicator.hpp"
-#include "dtb/adjudicate/game_check.hpp"
+#include "dtb/adjudicate/judge_games.hpp"
+#include "dtb/json/dump.hpp"
 #include "dtb/json/game_json.hpp"
 #include "dtb/json/probe_json.hpp"
 #include "dtb/probe/table_folders.hpp"
 #include "dtb/rules/fen.hpp"
+#include "dtb/rules/parse_variant.hpp"
 #include "dtb/rules/pdn.hpp"
 #include "dtb/rules/quote.hpp"
 #include "dtb/server/counting_params.hpp"
@@ -50,7 +52,7 @@ bool searching_route(std::string_view path) {
 
 Response json_response(const nlohmann::json& j, bool cacheable) {
     Response r;
-    r.body = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    r.body = json::dump(j);
     r.cacheable = cacheable;
     r.cross_origin = true;
     return r;
@@ -59,8 +61,7 @@ Response json_response(const nlohmann::json& j, bool cacheable) {
 Response error_response(int status, const std::string& message) {
     Response r;
     r.status = status;
-    r.body =
-        nlohmann::json{{"error", escape_text(message)}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    r.body = json::dump(nlohmann::json{{"error", escape_text(message)}});
     r.cross_origin = true;
     return r;
 }
@@ -94,8 +95,13 @@ Explorer::Explorer(const ExplorerOptions& options) : solve_limits_(options.solve
 }
 
 const Explorer::Variant* Explorer::variant_named(std::string_view name) const {
+    const auto id = parse_variant(name);
+    return id ? variant_of(*id) : nullptr;
+}
+
+const Explorer::Variant* Explorer::variant_of(VariantId id) const {
     for (const auto& v : variants_)
-        if (variant_name(v->id) == name) return v.get();
+        if (v->id == id) return v.get();
     return nullptr;
 }
 
@@ -113,8 +119,7 @@ std::string Explorer::status_json() const {
     const nlohmann::json solve{{"default_seconds", solve_limits_.default_time()},
                                {"max_seconds", solve_limits_.max_seconds},
                                {"memory_mb", solve_limits_.memory_mb}};
-    return nlohmann::json{{"version", DTB_VERSION}, {"variants", variants}, {"solve", solve}}.dump(
-        -1, ' ', false, nlohmann::json::error_handler_t::replace);
+    return json::dump(nlohmann::json{{"version", DTB_VERSION}, {"variants", variants}, {"solve", solve}});
 }
 
 Response Explorer::get(std::string_view path, const Params& params) const {
@@ -144,7 +149,7 @@ Response Explorer::get(std::string_view path, const Params& params) const {
     if (slash == std::string_view::npos) return probe_position(*v, params);
     if (action == "adjudicate" && v->id == VariantId::international) return adjudicate_position(*v, params);
     if (action == "solve") return solve_position(*v, params);
-    if (action == "games" && v->id == VariantId::international) {
+    if (action == "games") {
         Response r = error_response(405, "games takes POST with a PDN body");
         r.allow = "POST";
         return r;
@@ -153,9 +158,11 @@ Response Explorer::get(std::string_view path, const Params& params) const {
 }
 
 Response Explorer::post(std::string_view path, std::string_view body, const Params& params) const {
-    if (path == "/api/v1/international/games") return judge_games(*variant_named("international"), body, params);
+    for (const auto& v : variants_)
+        if (path == std::string(kApi) + std::string(variant_name(v->id)) + "/games")
+            return judge_games(*v, body, params);
     if (path.substr(0, kApi.size()) == kApi || find_static_file(path)) {
-        Response r = error_response(405, "only POST /api/v1/international/games takes a body");
+        Response r = error_response(405, "only POST /api/v1/{variant}/games takes a body");
         r.allow = "GET, HEAD";
         return r;
     }
@@ -193,7 +200,7 @@ Response Explorer::probe_position(const Variant& v, const Params& params) const 
     if (!a.result.ok()) return probe_failure(v, *p, a.result);
     nlohmann::json j = json::analysis_json(*v.tables, *p, a);
     if (counting)
-        json::add_counters_after(j, probe::Adjudicator(*v.tables, counting->rules), *p, a, counting->rules_name,
+        json::add_counters_after(j, adjudicate::Adjudicator(*v.tables, counting->rules), *p, a, counting->rules_name,
                                  counting->counters);
     return json_response(j, true);
 }
@@ -209,8 +216,8 @@ Response Explorer::adjudicate_position(const Variant& v, const Params& params) c
     auto p = parse_fen<International>(fen->second);
     if (!p) return error_response(400, p.error());
     if (!v.tables) return error_response(503, v.missing);
-    const probe::Adjudicator judge(*v.tables, *rules.rules);
-    const probe::Adjudication a = judge.adjudicate(*p, *counters);
+    const adjudicate::Adjudicator judge(*v.tables, *rules.rules);
+    const adjudicate::Adjudication a = judge.adjudicate(*p, *counters);
     if (!a.ok()) return probe_failure(v, *p, a.status);
     return json_response(json::adjudication_json(*v.tables, *p, rules.name, a), true);
 }
@@ -219,7 +226,7 @@ Response Explorer::judge_games(const Variant& v, std::string_view body, const Pa
     if (body.size() > kMaxBodyBytes) return error_response(413, "a PDN body may hold at most 1 MB");
     const Rules rules = rules_param(params);
     if (!rules.rules) return bad_rules(rules);
-    const std::vector<PdnGame> games = read_pdn(body);
+    std::vector<PdnGame> games = read_pdn(body);
     if (!holds_a_game(games)) return error_response(400, "no game in the body (a PDN text: tags and moves)");
     // Each position followed is judged and answered (about 300 bytes of JSON): the work and the
     // answer of one request are bounded by the positions, not only by the body's size.
@@ -232,18 +239,18 @@ Response Explorer::judge_games(const Variant& v, std::string_view body, const Pa
                                        std::to_string(positions) +
                                        " positions (split the PDN, or judge the file with dtb adjudicate --pdn)");
     if (!v.tables) return error_response(503, v.missing);
-    const probe::Adjudicator judge(*v.tables, *rules.rules);
-    probe::GameTables tables;
-    tables.international = &*v.tables;
-    tables.judge = &judge;
-    const Variant* turkish = variant_named("turkish");
-    if (turkish && turkish->tables)
-        tables.turkish = &*turkish->tables;
-    else
-        tables.turkish_error = turkish ? turkish->missing : "no Turkish tables";
-    std::vector<probe::GameCheck> checks;
-    for (const PdnGame& g : games) checks.push_back(probe::check_game(g, tables));
-    return json_response(json::games_json(rules.name, games, checks), false);
+    // Each game judged against its own variant's tables, whichever route took it.
+    adjudicate::GameTableSources sources;
+    for (const auto& [id, source] : {std::pair{VariantId::international, &sources.international},
+                                     std::pair{VariantId::turkish, &sources.turkish}}) {
+        const Variant* tables = variant_of(id);
+        if (tables && tables->tables)
+            source->tables = &*tables->tables;
+        else
+            source->missing = tables ? tables->missing : "no " + std::string(variant_name(id)) + " tables";
+    }
+    const adjudicate::JudgedGames judged = adjudicate::judge_games(std::move(games), sources, {.rules = *rules.rules});
+    return json_response(json::games_json(rules.name, judged.games, judged.checks), false);
 }
 
 }  // namespace dtb::server

@@ -72,6 +72,7 @@ class Explorer {
         int largest_pieces = 0;
     };
     const Variant* variant_named(std::string_view name) const;
+    const Variant* variant_of(VariantId id) const;
     // A failed probe's answer: 422 beyond the tables' piece count, 400 illegal, 503 a table
     // missing or corrupt; the message names tables relative to the tables folder.
     Response probe_failure(const Variant& v, const Position& p, const probe::Result& r) const;

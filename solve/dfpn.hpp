@@ -27,7 +27,7 @@ namespace dtb::solve::detail {
 struct Child {
     Move move;
     Position pos;
-    probe::Counters counters;
+    adjudicate::Counters counters;
     NodeValue value;
     Leaf leaf;
     std::uint64_t hash = 0;
@@ -65,12 +65,12 @@ class Search {
     bool failed() const { return !failure_.ok(); }
 
     bool with_counters() const { return oracle_.judge != nullptr; }
-    probe::Counters counters_after(const Position& p, const probe::Counters& c, const Move& m) const {
+    adjudicate::Counters counters_after(const Position& p, const adjudicate::Counters& c, const Move& m) const {
         return with_counters() ? oracle_.judge->after_move(p, c, m) : c;
     }
 
     // p as a leaf, or open (Leaf::moves its mobility).
-    Leaf evaluate(const Position& p, const probe::Counters& c) {
+    Leaf evaluate(const Position& p, const adjudicate::Counters& c) {
         ++stats_.nodes;
         stats_.max_pieces = std::max(stats_.max_pieces, popcount(p.occupied()));
         return evaluate_leaf<R>(oracle_, p, c, scratch_, failure_, stats_.probes);
@@ -92,7 +92,7 @@ class Search {
     }
 
     // The successor of p by m, valued from the path, the table or as a leaf.
-    Child make_child(const Position& p, const probe::Counters& c, const Move& m) {
+    Child make_child(const Position& p, const adjudicate::Counters& c, const Move& m) {
         Child ch;
         ch.move = m;
         ch.pos = make_move(p, m);
@@ -123,7 +123,7 @@ class Search {
 
     // Searches the open node p (on ply `depth`, not on the path yet) until its numbers reach a
     // threshold or a budget runs out. With `out`, hands back its children as last valued.
-    NodeValue mid(const Position& p, const probe::Counters& c, ProofNumber th_pn, ProofNumber th_dn, int depth,
+    NodeValue mid(const Position& p, const adjudicate::Counters& c, ProofNumber th_pn, ProofNumber th_dn, int depth,
                   bool after_irreversible, std::vector<Child>* out = nullptr) {
         const StateKey key = make_key(p, c, with_counters(), attacker_);
         const std::uint64_t hash = hash_of(key);

@@ -23,21 +23,21 @@ enum class LeafKind : std::uint8_t {
 struct Leaf {
     LeafKind kind = LeafKind::open;
     Wdl value = Wdl::draw;  // for the side to move (terminal, limit, table)
-    probe::DecidingRule rule = probe::DecidingRule::none;
+    adjudicate::DecidingRule rule = adjudicate::DecidingRule::none;
     int moves = 0;  // open: the number of legal moves
 };
 
 // The tables a search reads: WDL (rules none) or the rule tables through the adjudicator.
 struct Oracle {
     const probe::Tablebase* tables = nullptr;
-    const probe::Adjudicator* judge = nullptr;  // null under CountingRules::none
-    int table_pieces = 0;                       // positions with at most this many pieces are probed
+    const adjudicate::Adjudicator* judge = nullptr;  // null under CountingRules::none
+    int table_pieces = 0;                            // positions with at most this many pieces are probed
 };
 
 // Values p as a leaf, or says it is open. `moves` receives the legal moves. A table that fails
 // (missing, corrupt) is returned in `failure` (status not ok).
 template <class R>
-Leaf evaluate_leaf(const Oracle& oracle, const Position& p, const probe::Counters& counters, MoveList& moves,
+Leaf evaluate_leaf(const Oracle& oracle, const Position& p, const adjudicate::Counters& counters, MoveList& moves,
                    probe::Result& failure, std::uint64_t& probes) {
     Leaf leaf;
     moves.clear();
@@ -49,7 +49,7 @@ Leaf evaluate_leaf(const Oracle& oracle, const Position& p, const probe::Counter
     }
     if (oracle.judge != nullptr) {
         leaf.rule = oracle.judge->limit_reached(p, counters);
-        if (leaf.rule != probe::DecidingRule::none) {
+        if (leaf.rule != adjudicate::DecidingRule::none) {
             leaf.kind = LeafKind::limit;
             leaf.value = Wdl::draw;
             return leaf;

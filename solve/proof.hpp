@@ -39,10 +39,10 @@ struct ProofNode {
     std::string move;  // the move that led here, in notation of the position it is played in
     LeafKind leaf = LeafKind::open;
     Wdl value = Wdl::draw;  // a leaf's value for its side to move (table, terminal, limit)
-    probe::DecidingRule rule = probe::DecidingRule::none;  // limit leaves
-    int repeats_ply = -1;                                  // repetition leaves: the ply repeated
-    bool annotated = false;                                // read from a file: the leaf fields come from its comment
-    int line = 0;                                          // read from a file: the line of the move
+    adjudicate::DecidingRule rule = adjudicate::DecidingRule::none;  // limit leaves
+    int repeats_ply = -1;                                            // repetition leaves: the ply repeated
+    bool annotated = false;  // read from a file: the leaf fields come from its comment
+    int line = 0;            // read from a file: the line of the move
     std::vector<ProofNode> children;
 };
 
@@ -55,7 +55,7 @@ struct Proof {
     VariantId variant = VariantId::international;
     std::string fen;
     CountingRules rules = CountingRules::none;
-    probe::Counters counters;  // as they apply at the root
+    adjudicate::Counters counters;  // as they apply at the root
     std::vector<ProofPart> parts;
 };
 

@@ -17,7 +17,7 @@ namespace {
 template <class R>
 class Checker {
   public:
-    Checker(const probe::Tablebase& tables, const probe::Adjudicator* judge, Claim claim, Color root_side,
+    Checker(const probe::Tablebase& tables, const adjudicate::Adjudicator* judge, Claim claim, Color root_side,
             ProofCheck& report)
         : judge_(judge), claim_(claim), root_side_(root_side), report_(report) {
         oracle_.tables = &tables;
@@ -27,7 +27,7 @@ class Checker {
     }
 
     // The first problem below `node` (the position p on ply `ply`), or empty.
-    std::string check(const ProofNode& node, const Position& p, const probe::Counters& c, int ply) {
+    std::string check(const ProofNode& node, const Position& p, const adjudicate::Counters& c, int ply) {
         ++report_.nodes;
         if (node.children.empty()) return check_leaf(node, p, c, ply);
         MoveList legal;
@@ -61,7 +61,7 @@ class Checker {
     }
 
   private:
-    probe::Counters counters_after(const Position& p, const probe::Counters& c, const Move& m) const {
+    adjudicate::Counters counters_after(const Position& p, const adjudicate::Counters& c, const Move& m) const {
         return judge_ != nullptr ? judge_->after_move(p, c, m) : c;
     }
     static const char* side_name(Color c) { return c == Color::white ? "White" : "Black"; }
@@ -81,7 +81,7 @@ class Checker {
         return s + ")";
     }
 
-    std::string check_leaf(const ProofNode& node, const Position& p, const probe::Counters& c, int ply) {
+    std::string check_leaf(const ProofNode& node, const Position& p, const adjudicate::Counters& c, int ply) {
         ++report_.leaves;
         const std::string at = ply == 0 ? std::string("the root") : where(ply, line_.back());
         probe::Result failure;
@@ -147,7 +147,7 @@ class Checker {
     }
 
     Oracle oracle_;
-    const probe::Adjudicator* judge_;
+    const adjudicate::Adjudicator* judge_;
     Claim claim_;
     Color root_side_;
     Color attacker_ = Color::white;
@@ -164,9 +164,9 @@ ProofCheck check_with(const probe::Tablebase& tables, const Proof& proof) {
         report.problem = "the FEN tag: " + root.error();
         return report;
     }
-    std::optional<probe::Adjudicator> judge;
+    std::optional<adjudicate::Adjudicator> judge;
     if (proof.rules != CountingRules::none) judge.emplace(tables, proof.rules);
-    const probe::Counters counters = judge ? judge->applicable(*root, proof.counters) : probe::Counters{};
+    const adjudicate::Counters counters = judge ? judge->applicable(*root, proof.counters) : adjudicate::Counters{};
     bool win = false, loss = false, not_win = false, not_loss = false;
     for (const ProofPart& part : proof.parts) {
         Checker<R> checker(tables, judge ? &*judge : nullptr, part.claim, root->side_to_move, report);

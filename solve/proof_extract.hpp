@@ -30,7 +30,7 @@ class ProofExtractor {
     // The tree below the open position p on ply `depth` (p not on the path yet). At the claim
     // side's choice the children that keep the claim are tried by rising distance: a child
     // proven elsewhere may fail on this line (its proof would repeat a position of the line).
-    Step extend(ProofNode& node, const Position& p, const probe::Counters& c, int depth, bool after_irreversible) {
+    Step extend(ProofNode& node, const Position& p, const adjudicate::Counters& c, int depth, bool after_irreversible) {
         std::vector<Child> children;
         const NodeValue v = search_.mid(p, c, kInfinity, kInfinity, depth, after_irreversible, &children);
         if (search_.failed()) return fatal("a table failed while the proof was written");
@@ -102,7 +102,7 @@ class ProofExtractor {
 
 // The tree proving (prove_win) or disproving that the search's attacker wins from the open root.
 template <class R>
-Expected<ProofNode> extract_proof(detail::Search<R>& search, const Position& root, const probe::Counters& counters,
+Expected<ProofNode> extract_proof(detail::Search<R>& search, const Position& root, const adjudicate::Counters& counters,
                                   bool prove_win, std::size_t max_nodes) {
     ProofNode tree;
     detail::ProofExtractor<R> extractor(search, prove_win, max_nodes);

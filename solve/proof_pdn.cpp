@@ -135,7 +135,7 @@ std::string leaf_comment(const ProofNode& node, Color side_to_move) {
         case LeafKind::terminal:
             return std::string("terminal: ") + color_name(side_to_move) + " has no move";
         case LeafKind::limit:
-            return "limit: draw by the " + std::string(probe::to_string(node.rule)) + " rule";
+            return "limit: draw by the " + std::string(adjudicate::to_string(node.rule)) + " rule";
         case LeafKind::repetition:
             return "repetition: ply " + std::to_string(node.repeats_ply);
         case LeafKind::depth:
@@ -363,7 +363,7 @@ class ProofParser {
         std::optional<std::string> fen, claim;
         VariantId variant = VariantId::international;
         CountingRules rules = CountingRules::none;
-        probe::Counters counters;
+        adjudicate::Counters counters;
         for (const auto& [name, value] : tags) {
             if (name == "FEN") fen = value;
             if (name == "Claim") claim = value;
@@ -384,7 +384,7 @@ class ProofParser {
                 std::optional<int> v;
                 if (value != "-") {
                     v = parse_int(value);
-                    if (!v || *v > probe::kMaxCounterPlies)
+                    if (!v || *v > adjudicate::kMaxCounterPlies)
                         return at + name + " " + quote_input(value) + ": not a counter";
                 }
                 if (name == "Reversible") counters.reversible = v.value_or(0);

@@ -81,7 +81,7 @@ class ProverOf final : public Prover::Impl {
         questions_ = {Question::open, Question::open};
         SolveResult r;
         Search<R> search(oracle_, tt_, options, stats_);
-        root_counters_ = search.with_counters() ? judge_->applicable(p, options.counters) : probe::Counters{};
+        root_counters_ = search.with_counters() ? judge_->applicable(p, options.counters) : adjudicate::Counters{};
         if (p.of(Color::white) == 0 || p.of(Color::black) == 0) {
             r.status.status = probe::Status::illegal;
             r.status.reason = "the game is over: a side has no piece";
@@ -160,9 +160,9 @@ class ProverOf final : public Prover::Impl {
 
     // The tables' best line from a position inside them: the principal variation (DTW) without
     // counting rules, the adjudicator's first best move under them.
-    void append_table_line(const Position& p, const probe::Counters& c, std::vector<SolveMove>& pv) const {
+    void append_table_line(const Position& p, const adjudicate::Counters& c, std::vector<SolveMove>& pv) const {
         if (judge_) {
-            const probe::Adjudication a = judge_->adjudicate(p, c);
+            const adjudicate::Adjudication a = judge_->adjudicate(p, c);
             if (a.ok() && !a.moves.empty()) pv.push_back({a.moves.front().move, a.moves.front().text});
             return;
         }
@@ -241,7 +241,7 @@ class ProverOf final : public Prover::Impl {
             return;
         search.set_budget(stats_.nodes + std::max<std::uint64_t>(stats_.nodes, 100'000), Clock::time_point::max());
         Position p = root_;
-        probe::Counters c = root_counters_;
+        adjudicate::Counters c = root_counters_;
         bool after_irreversible = true;
         for (int ply = 0; ply < kMaxPvPlies; ++ply) {
             std::vector<Child> children;
@@ -284,12 +284,12 @@ class ProverOf final : public Prover::Impl {
 
     static constexpr int kMaxPvPlies = 200;
     const probe::Tablebase& tables_;
-    std::optional<probe::Adjudicator> judge_;
+    std::optional<adjudicate::Adjudicator> judge_;
     Oracle oracle_;
     TranspositionTable tt_;
     SearchStats stats_;
     Position root_;
-    probe::Counters root_counters_;
+    adjudicate::Counters root_counters_;
     Leaf root_leaf_;
     std::array<Question, 2> questions_{Question::open, Question::open};
 };
@@ -305,10 +305,10 @@ Expected<Prover> Prover::create(const probe::Tablebase& tables, const ProverOpti
     if (options.max_depth < 1 || options.max_depth > 100'000) return Error{"the depth limit must be 1 to 100000 plies"};
     if (options.epsilon < 0 || options.epsilon > 100) return Error{"epsilon must be 0 to 100"};
     if (options.max_seconds < 0) return Error{"the time limit must not be negative"};
-    const probe::Counters& k = options.counters;
-    auto in_range = [](int v) { return v >= 0 && v <= probe::kMaxCounterPlies; };
+    const adjudicate::Counters& k = options.counters;
+    auto in_range = [](int v) { return v >= 0 && v <= adjudicate::kMaxCounterPlies; };
     if (!in_range(k.reversible) || (k.endgame && !in_range(*k.endgame)) || (k.small && !in_range(*k.small)))
-        return Error{"a counter is out of range (0 to " + std::to_string(probe::kMaxCounterPlies) + " plies)"};
+        return Error{"a counter is out of range (0 to " + std::to_string(adjudicate::kMaxCounterPlies) + " plies)"};
     std::unique_ptr<Impl> impl = with_variant(tables.variant(), [&](auto v) -> std::unique_ptr<Impl> {
         return std::make_unique<ProverOf<decltype(v)>>(tables, options);
     });

@@ -48,7 +48,7 @@ struct Progress {
 
 struct ProverOptions {
     CountingRules rules = CountingRules::none;  // fmjd / ffjd: international, with rule tables
-    probe::Counters counters;                   // the root's counters under rules
+    adjudicate::Counters counters;              // the root's counters under rules
     std::uint64_t max_nodes = 0;                // 0: no limit
     double max_seconds = 0;                     // 0: no limit
     std::size_t memory_mb = 256;                // transposition table

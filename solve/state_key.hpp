@@ -24,7 +24,7 @@ inline std::uint32_t counter_key(const std::optional<int>& c) {
 }
 
 // with_counters false (no counting rules): the counters are not part of the state.
-inline StateKey make_key(const Position& p, const probe::Counters& c, bool with_counters, Color attacker) {
+inline StateKey make_key(const Position& p, const adjudicate::Counters& c, bool with_counters, Color attacker) {
     StateKey k;
     k.white = p.pieces[0];
     k.black = p.pieces[1];

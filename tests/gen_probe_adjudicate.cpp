@@ -23,9 +23,9 @@
 #include "tests/gen_probe_support.hpp"
 
 using namespace dtb;
-using probe::Adjudicator;
-using probe::Counters;
-using probe::DecidingRule;
+using adjudicate::Adjudicator;
+using adjudicate::Counters;
+using adjudicate::DecidingRule;
 
 namespace {
 
@@ -76,10 +76,10 @@ Position fen(const std::string& f) {
     return *p;
 }
 
-probe::Adjudication judge(const std::string& f, CountingRules rules, int reversible, std::optional<int> endgame = {},
-                          std::optional<int> small = {}) {
+adjudicate::Adjudication judge(const std::string& f, CountingRules rules, int reversible,
+                               std::optional<int> endgame = {}, std::optional<int> small = {}) {
     const Adjudicator a(tablebase(), rules);
-    probe::Adjudication out = a.adjudicate(fen(f), Counters{reversible, endgame, small});
+    adjudicate::Adjudication out = a.adjudicate(fen(f), Counters{reversible, endgame, small});
     INFO(f << " r=" << reversible << " e=" << endgame.value_or(-1) << " s=" << small.value_or(-1) << ": "
            << tablebase().explain(out.status));
     REQUIRE(out.ok());
@@ -282,9 +282,10 @@ std::size_t legal_moves(const std::string& f) {
     return moves.size();
 }
 
-std::vector<std::string> move_texts(const probe::Adjudication& a) {
+std::vector<std::string> move_texts(const adjudicate::Adjudication& a) {
     std::vector<std::string> out;
-    for (const probe::RuleMove& m : a.moves) out.push_back(m.text + ":" + std::to_string(static_cast<int>(m.result)));
+    for (const adjudicate::RuleMove& m : a.moves)
+        out.push_back(m.text + ":" + std::to_string(static_cast<int>(m.result)));
     return out;
 }
 
@@ -301,7 +302,7 @@ TEST_CASE("adjudication: a game already drawn by a limit keeps every move, and f
         CHECK(a.theoretical == Wdl::win);
         CHECK(a.rule == DecidingRule::two_kings);
         CHECK(a.moves.size() == legal_moves("W:WK10,K14:BK5"));
-        for (const probe::RuleMove& m : a.moves) CHECK(m.result == Wdl::draw);
+        for (const adjudicate::RuleMove& m : a.moves) CHECK(m.result == Wdl::draw);
     }
     // A 25-move count at its limit has drawn the game before the 16-move one (one ply left).
     const auto at_limit = judge("B:WK40,K45,50:BK7", CountingRules::fmjd, 50, 31);
@@ -319,7 +320,7 @@ TEST_CASE("adjudication: a game already drawn by a limit keeps every move, and f
     for (const Material m : {Material{1, 0, 1, 0}, Material{2, 0, 1, 0}}) {
         for (Color side : {Color::white, Color::black}) {
             for (const Position& p : sample(m, side, 3000, 11)) {
-                const probe::Adjudication a = ffjd.adjudicate(p, {});
+                const adjudicate::Adjudication a = ffjd.adjudicate(p, {});
                 REQUIRE(a.ok());
                 if (a.result != Wdl::draw || a.theoretical == Wdl::draw) continue;
                 ++drawn_wins;
@@ -347,7 +348,7 @@ TEST_CASE("adjudication: counters up to INT_MAX are answered like any count past
                 CHECK(a.rule == past.rule);
                 CHECK(move_texts(a) == move_texts(past));
                 CHECK(a.moves.size() == legal_moves(f));
-                for (const probe::RuleMove& m : a.moves) {
+                for (const adjudicate::RuleMove& m : a.moves) {
                     CHECK(m.after.reversible >= 0);
                     CHECK(m.after.endgame.value_or(0) >= 0);
                     CHECK(m.after.small.value_or(0) >= 0);
@@ -563,7 +564,7 @@ TEST_CASE("adjudication: beyond the tables, the rules alone decide a limit reach
             CHECK(a.theoretical_dtw == -1);
             CHECK(a.counters.reversible == reversible);
             REQUIRE(a.moves.size() == legal_moves(kings));
-            for (const probe::RuleMove& m : a.moves) {
+            for (const adjudicate::RuleMove& m : a.moves) {
                 CHECK(m.result == Wdl::draw);
                 CHECK(m.plies == -1);
                 CHECK(m.after.reversible ==
@@ -613,7 +614,7 @@ TEST_CASE("adjudication: beyond a small folder, the class limits decide, and a g
     const Adjudicator fmjd2(tb2, CountingRules::fmjd), ffjd2(tb2, CountingRules::ffjd), fmjd3(tb3, CountingRules::fmjd);
     const auto drawn_by = [](const Adjudicator& judge, const std::string& f, const Counters& k) {
         INFO(f);
-        const probe::Adjudication a = judge.adjudicate(fen(f), k);
+        const adjudicate::Adjudication a = judge.adjudicate(fen(f), k);
         REQUIRE(a.ok());
         CHECK(a.result == Wdl::draw);
         CHECK_FALSE(a.theoretical_known);
@@ -642,7 +643,7 @@ TEST_CASE("adjudication: beyond a small folder, the class limits decide, and a g
     const std::string capture = "W:WK1,K2,K10:BK14,K50";
     REQUIRE(has_capture<R>(fen(capture)));
     CHECK(drawn_by(fmjd3, capture, with_reversible(50)) == DecidingRule::twenty_five);
-    for (const probe::RuleMove& m : fmjd3.adjudicate(fen(capture), with_reversible(50)).moves) {
+    for (const adjudicate::RuleMove& m : fmjd3.adjudicate(fen(capture), with_reversible(50)).moves) {
         CHECK(m.move.is_capture());
         CHECK(m.after.reversible == 0);
     }
@@ -653,7 +654,7 @@ TEST_CASE("adjudication: beyond a small folder, the class limits decide, and a g
     const std::string into_tables = "W:WK1,K10:BK14,K50";
     REQUIRE(has_capture<R>(fen(into_tables)));
     {
-        const probe::Adjudication a = fmjd3.adjudicate(fen(into_tables), with_reversible(50));
+        const adjudicate::Adjudication a = fmjd3.adjudicate(fen(into_tables), with_reversible(50));
         REQUIRE(a.ok());
         CHECK(a.theoretical_known);
         CHECK(a.result == Wdl::draw);
@@ -667,7 +668,7 @@ TEST_CASE("adjudication: beyond a small folder, the class limits decide, and a g
     for (CountingRules rules : {CountingRules::none, CountingRules::fmjd, CountingRules::ffjd}) {
         const Adjudicator judge(tb_gap, rules);
         for (const int reversible : {0, 50}) {
-            const probe::Adjudication a = judge.adjudicate(fen(into_tables), with_reversible(reversible));
+            const adjudicate::Adjudication a = judge.adjudicate(fen(into_tables), with_reversible(reversible));
             CHECK(a.status.status == probe::Status::missing);
             CHECK(a.status.slice.pieces() == 3);
             CHECK(judge.probe_wdl(fen(into_tables), with_reversible(reversible)).status == probe::Status::missing);

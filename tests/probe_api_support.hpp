@@ -16,24 +16,15 @@
 #include "dtb/probe/open_table.hpp"
 #include "dtb/probe/probe.hpp"
 #include "tests/file_compare_support.hpp"
+#include "tests/temp_dir.hpp"
 
 namespace dtb::test {
 
 namespace fs = std::filesystem;
 
-struct ScratchDir {
-    fs::path path;
-    explicit ScratchDir(const std::string& name)
-        : path(fs::temp_directory_path() / ("dtb_probe_api_" + name + "_" + std::to_string(::getpid()))) {
-        fs::remove_all(path);
-        fs::create_directories(path);
-    }
-    ~ScratchDir() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
-    ScratchDir(const ScratchDir&) = delete;
-    ScratchDir& operator=(const ScratchDir&) = delete;
+// A fresh folder "dtb_probe_api_<name>_<pid>", removed with the object (tests/temp_dir.hpp).
+struct ScratchDir : TempDir {
+    explicit ScratchDir(const std::string& name) : TempDir("probe_api_" + name) {}
 };
 
 inline std::uint64_t synthetic_hash(std::uint64_t x) {

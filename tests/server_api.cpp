@@ -16,6 +16,7 @@
 
 #include "dtb/server/http_server.hpp"
 #include "tests/serve_process.hpp"
+#include "tests/temp_dir.hpp"
 
 namespace fs = std::filesystem;
 using namespace dtb;
@@ -297,6 +298,43 @@ TEST_CASE("POST /api/v1/international/games: the values at every ply", "[server]
     CHECK(t[1]["rule_value"] == tprobe["wdl"]);
 }
 
+// Issue 61: a Turkish game had a judge per front end. One library function (adjudicate/
+// judge_games.hpp) judges it for all: either route, the CLI and Python give the same games.
+TEST_CASE("POST /api/v1/turkish/games: the games of dtb adjudicate --pdn, as the international route",
+          "[server][plain-build]") {
+    auto c = fixture_server().client();
+    const fs::path path = fs::path(DTB_SOURCE_DIR) / "tests/data/pdn/turkish.pdn";
+    std::ifstream in(path, std::ios::binary);
+    const std::string body((std::istreambuf_iterator<char>(in)), {});
+    const auto cli = nlohmann::json::parse(
+        dtb_output({"adjudicate", "--json", "--db", std::string(DTB_TEST_TABLES) + "/international", "--turkish-db",
+                    std::string(DTB_TEST_TABLES) + "/turkish", "--pdn", path.string()}));
+    for (const std::string route : {"/api/v1/turkish/games", "/api/v1/international/games"}) {
+        INFO(route);
+        const auto r = c.Post(route.c_str(), body, "text/plain");
+        REQUIRE(r);
+        CHECK(r->status == 200);
+        CHECK(parse(r)["games"] == cli["games"]);
+    }
+    const auto get = c.Get("/api/v1/turkish/games");
+    REQUIRE(get);
+    CHECK(get->status == 405);
+    const auto empty = c.Post("/api/v1/turkish/games", "just text, no game", "text/plain");
+    REQUIRE(empty);
+    CHECK(empty->status == 400);
+}
+
+TEST_CASE("POST /api/v1/international/games: a tag that is not UTF-8 is answered in JSON", "[server][plain-build]") {
+    auto c = fixture_server().client();
+    const auto r = c.Post("/api/v1/international/games",
+                          "[Event \"caf\xE9 \xFF\"]\n[FEN \"W:WK2,6:BK50\"]\n1. 2-11 *\n", "text/plain");
+    REQUIRE(r);
+    CHECK(r->status == 200);
+    const auto j = nlohmann::json::parse(r->body, nullptr, false);  // also checks that it is UTF-8
+    REQUIRE_FALSE(j.is_discarded());
+    CHECK(j["games"][0]["tags"]["Event"].get<std::string>().starts_with("caf"));
+}
+
 TEST_CASE("GET /api/v1/international?fen=&reversible=: the counters after each move", "[server]") {
     auto c = fixture_server().client();
     const auto after = [&](const std::string& query, const std::string& move) {
@@ -412,7 +450,8 @@ TEST_CASE("errors: JSON with the right status, never 500", "[server]") {
 }
 
 TEST_CASE("a variant without tables is answered clearly", "[server]") {
-    const fs::path dir = fs::temp_directory_path() / ("dtb_server_half_" + std::to_string(::getpid()));
+    const dtb::test::TempDir scratch("server_half");
+    const fs::path& dir = scratch.path;
     fs::create_directories(dir / "international");
     fs::copy(fs::path(DTB_TEST_TABLES) / "international", dir / "international");
     {
@@ -427,7 +466,6 @@ TEST_CASE("a variant without tables is answered clearly", "[server]") {
         CHECK(c.Get("/api/v1/turkish?fen=W:W31:B5")->status == 400);  // bad input is still 400
         CHECK(c.Get("/api/v1/international?fen=W:W33:B18")->status == 200);
     }
-    fs::remove_all(dir);
 }
 
 TEST_CASE("concurrent clients, mixed routes and bad requests: every answer right, the server alive after", "[server]") {

@@ -24,8 +24,8 @@ std::filesystem::path full_dir() {
 
 // Counters a game could have in a position of material m: a random 25-move count, and the class
 // counts of its class.
-probe::Counters random_counters(const Material& m, CountingRules rules, std::mt19937_64& rng) {
-    probe::Counters c;
+adjudicate::Counters random_counters(const Material& m, CountingRules rules, std::mt19937_64& rng) {
+    adjudicate::Counters c;
     c.reversible = static_cast<int>(rng() % kReversibleLimit);
     const CountClass cls = count_class(m, rules);
     if (cls == CountClass::sixteen) c.endgame = static_cast<int>(rng() % kSixteenMoveLimit);
@@ -38,7 +38,7 @@ void check_rules(CountingRules rules, int per_slice, double min_share) {
     const test::SmallerTables small_dir(full_dir(), 3, "solve_rules_small");
     const probe::Tablebase full = test::open_solve_tables(full_dir(), VariantId::international, true);
     const probe::Tablebase small = test::open_solve_tables(small_dir.dir(), VariantId::international, true);
-    const probe::Adjudicator judge(full, rules);
+    const adjudicate::Adjudicator judge(full, rules);
     std::mt19937_64 rng(60 + static_cast<int>(rules));
     int solved = 0, resolved = 0;
     for (const Material& m : all_materials<R>(4)) {

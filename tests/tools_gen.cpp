@@ -18,6 +18,7 @@
 #include "dtb/index/material.hpp"
 #include "dtb/index/scheme_version.hpp"
 #include "dtb/rules/variant.hpp"
+#include "tests/temp_dir.hpp"
 #include "tests/tools_stats_support.hpp"
 
 namespace fs = std::filesystem;
@@ -33,10 +34,9 @@ int run_status(const std::vector<std::string>& args, std::string* err = nullptr)
 using dtb::test::check_same_files;
 using dtb::test::is_table_entry;
 using dtb::test::slurp;
+// A fresh folder for a run's output (tests/temp_dir.hpp).
 fs::path fresh_path(const std::string& name) {
-    const fs::path d = fs::temp_directory_path() / ("dtb_tools_gen_" + name + "_" + std::to_string(::getpid()));
-    fs::remove_all(d);
-    return d;
+    return dtb::test::fresh_dir("tools_gen_" + name);
 }
 }  // namespace
 

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "dtb/adjudicate/adjudicator.hpp"
+#include "dtb/json/dump.hpp"
 #include "dtb/json/probe_json.hpp"
 #include "dtb/rules/fen.hpp"
 #include "dtb/tools/adjudicate_game.hpp"
@@ -15,8 +16,8 @@ namespace dtb::tools {
 
 namespace {
 
-using probe::Adjudication;
-using probe::Counters;
+using adjudicate::Adjudication;
+using adjudicate::Counters;
 
 std::string result_text(Wdl w, int plies) {
     if (w == Wdl::draw) return "draw";
@@ -26,7 +27,7 @@ std::string result_text(Wdl w, int plies) {
 
 void print_position(const probe::Tablebase& tb, const Position& p, const AdjudicateOptions& o, const Adjudication& a) {
     if (o.json) {
-        std::cout << json::adjudication_json(tb, p, o.rules, a).dump() << "\n" << std::flush;
+        std::cout << json::dump(json::adjudication_json(tb, p, o.rules, a)) << "\n" << std::flush;
         return;
     }
     std::ostringstream out;
@@ -36,7 +37,7 @@ void print_position(const probe::Tablebase& tb, const Position& p, const Adjudic
     if (a.counters.small) out << ", small " << *a.counters.small;
     out << ")\n  " << side << " to move: " << result_text(a.result, a.plies);
     if (!a.plies_known && a.result != Wdl::draw) out << " (plies not searched: too many positions)";
-    if (a.rule != probe::DecidingRule::none) out << " by the " << probe::to_string(a.rule) << " rule";
+    if (a.rule != adjudicate::DecidingRule::none) out << " by the " << adjudicate::to_string(a.rule) << " rule";
     out << "\n  theoretical: "
         << (a.theoretical_known ? result_text(a.theoretical, a.theoretical_dtw)
                                 : std::string("not known (more pieces than the tables hold; the rules decide)"))
@@ -99,8 +100,8 @@ int run_adjudicate(const AdjudicateOptions& o) {
         print_error("adjudicate", tb.error());
         return kExitTables;
     }
-    const probe::Adjudicator judge(*tb, *rules);
-    if (!o.pdn.empty()) return adjudicate_pdn_games(*tb, judge, o, games);
+    if (!o.pdn.empty()) return adjudicate_pdn_games(*tb, o, *rules, std::move(games));
+    const adjudicate::Adjudicator judge(*tb, *rules);
     Counters counters;
     counters.reversible = o.reversible;
     counters.endgame = o.endgame;
@@ -136,14 +137,14 @@ void add_adjudicate_command(CLI::App& app, AdjudicateOptions& o, std::function<i
     // by arbiters in moves of both sides: 25 moves = 50 plies. Each flag has a name after its rule.
     cmd->add_option("--reversible,--25-move-plies", o.reversible,
                     "25-move rule: plies since the last man move or capture (25 moves = 50 plies)")
-        ->check(integer_in(0, probe::kMaxCounterPlies))
+        ->check(integer_in(0, adjudicate::kMaxCounterPlies))
         ->default_val(0);
     cmd->add_option("--endgame,--16-move-plies", o.endgame,
                     "16-move rule: plies since the 16-move class was entered (16 moves = 32 plies)")
-        ->check(integer_in(0, probe::kMaxCounterPlies));
+        ->check(integer_in(0, adjudicate::kMaxCounterPlies));
     cmd->add_option("--small,--5-move-plies", o.small,
                     "5-move rule (fmjd): plies since the 5-move class was entered (5 moves = 10 plies)")
-        ->check(integer_in(0, probe::kMaxCounterPlies));
+        ->check(integer_in(0, adjudicate::kMaxCounterPlies));
     cmd->add_flag("--json", o.json, "JSON output (one object per position; for --pdn one object)");
     cmd->footer(
         "--fen JSON: {\"fen\",\"rules\",\"reversible\",\"endgame\",\"small\",\"result\",\"plies\",\"rule\",\n"

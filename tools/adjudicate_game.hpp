@@ -1,8 +1,9 @@
-// dtb adjudicate --pdn: every game of a PDN file checked (adjudicate/game_check.hpp) and printed.
+// dtb adjudicate --pdn: every game of a PDN file judged (adjudicate/judge_games.hpp) and printed.
 #pragma once
 #include <vector>
 
-#include "dtb/adjudicate/adjudicator.hpp"
+#include "dtb/probe/counting_rules.hpp"
+#include "dtb/probe/probe.hpp"
 #include "dtb/rules/pdn.hpp"
 #include "dtb/tools/commands.hpp"
 
@@ -13,7 +14,7 @@ namespace dtb::tools {
 // 2 a record that cannot be followed (the other games are still reported), 3 the tables fail a
 // game (Turkish games: the folder --turkish-db, else "turkish" beside --db, opened here when a
 // game needs it). Games of other variants are reported and leave the exit code alone.
-int adjudicate_pdn_games(const probe::Tablebase& tb, const probe::Adjudicator& judge, const AdjudicateOptions& o,
-                         const std::vector<PdnGame>& games);
+int adjudicate_pdn_games(const probe::Tablebase& tb, const AdjudicateOptions& o, CountingRules rules,
+                         std::vector<PdnGame> games);
 
 }  // namespace dtb::tools

@@ -19,6 +19,7 @@
 #include "dtb/rules/decimal_number.hpp"
 #include "dtb/rules/expected.hpp"
 #include "dtb/rules/fen.hpp"
+#include "dtb/rules/parse_variant.hpp"
 #include "dtb/rules/quote.hpp"
 #include "dtb/rules/variant.hpp"
 #include "dtb/rules/whole_number.hpp"
@@ -114,11 +115,30 @@ inline void add_threads_option(CLI::App* cmd, int& threads) {
         ->check(integer_in(0, gen::kMaxThreads));
 }
 
+// --variant: a variant's name (parse_variant, rules/variant.hpp); `help` adds what its absence means.
+inline CLI::Option* add_variant_option(CLI::App* cmd, std::string& variant,
+                                       const std::string& help = "international or turkish") {
+    return cmd->add_option("--variant", variant, help)
+        ->check(CLI::IsMember(
+            {std::string(variant_name(VariantId::international)), std::string(variant_name(VariantId::turkish))}));
+}
+
+// The variant a --variant checked by add_variant_option names (international when empty).
+inline VariantId variant_option(const std::string& variant) {
+    return parse_variant(variant).value_or(VariantId::international);
+}
+
+// --db of the commands that read one variant's folder (a std::string, or a vector of them for a
+// repeated --db).
+template <class Folders>
+CLI::Option* add_db_option(CLI::App* cmd, Folders& db,
+                           const std::string& help = "Table folder of one variant (default <tables root>/<variant>)") {
+    return cmd->add_option("--db", db, help)->check(not_empty());
+}
+
 // --variant and --pieces of the commands that generate or plan every slice up to N pieces.
 inline void add_variant_and_pieces_options(CLI::App* cmd, std::string& variant, int& pieces) {
-    cmd->add_option("--variant", variant, "international or turkish")
-        ->check(CLI::IsMember({"international", "turkish"}))
-        ->default_val("international");
+    add_variant_option(cmd, variant)->default_val("international");
     cmd->add_option("--pieces", pieces, "Largest number of pieces")->required()->check(integer_in(2, gen::kMaxPieces));
 }
 
@@ -187,7 +207,7 @@ inline std::filesystem::path table_folder(const std::string& given, const std::s
 // international. A choice that is not the default is said on stderr.
 inline VariantId variant_for(std::string_view command, const std::string& variant, bool variant_given,
                              const std::string& db, const std::vector<std::string>& fens = {}) {
-    if (variant_given) return variant == "turkish" ? VariantId::turkish : VariantId::international;
+    if (variant_given) return variant_option(variant);
     if (!db.empty()) {
         if (auto v = format::folder_variant(db); v) {
             if (*v != VariantId::international)

@@ -77,7 +77,7 @@ int run_gen_distributed(const gen::GenerateOptions& g) {
 
 int run_gen(const GenOptions& o) {
     gen::GenerateOptions g;
-    g.variant = o.variant == "turkish" ? VariantId::turkish : VariantId::international;
+    g.variant = variant_option(o.variant);
     g.max_pieces = o.pieces;
     g.out_dir = table_folder(o.out, o.tables, o.variant);
     g.threads = o.threads;

@@ -3,6 +3,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "dtb/json/dump.hpp"
 #include "dtb/rules/fen.hpp"
 #include "dtb/rules/notation.hpp"
 #include "dtb/rules/perft.hpp"
@@ -51,7 +52,7 @@ int run_perft(const PerftOptions& o) {
     if (o.json) {
         nlohmann::json j = {
             {"variant", std::string(R::kName)}, {"fen", to_fen<R>(p)}, {"captures", o.captures}, {"depths", depths}};
-        std::cout << j.dump() << "\n";
+        std::cout << json::dump(j) << "\n";
     }
     return kExitOk;
 }
@@ -59,9 +60,7 @@ int run_perft(const PerftOptions& o) {
 
 void add_perft_command(CLI::App& app, PerftOptions& o, std::function<int()>& action) {
     auto* cmd = app.add_subcommand("perft", "Count the leaf nodes of the legal-move tree");
-    cmd->add_option("--variant", o.variant, "international or turkish")
-        ->check(CLI::IsMember({"international", "turkish"}))
-        ->default_val("international");
+    add_variant_option(cmd, o.variant)->default_val("international");
     cmd->add_option("--fen", o.fen, "Start position (default: the variant's start)");
     cmd->add_option("--depth", o.depth, "Depth in plies")->required()->check(integer_in(0, 30));
     cmd->add_option("--captures", o.captures, "unique: a capture counted once; paths: per path")
@@ -72,8 +71,7 @@ void add_perft_command(CLI::App& app, PerftOptions& o, std::function<int()>& act
     cmd->callback([&o, cmd, &action]() {
         o.fen_given = cmd->count("--fen") > 0;
         action = [&]() {
-            return with_variant(o.variant == "turkish" ? VariantId::turkish : VariantId::international,
-                                [&](auto v) { return run_perft<decltype(v)>(o); });
+            return with_variant(variant_option(o.variant), [&](auto v) { return run_perft<decltype(v)>(o); });
         };
     });
 }

@@ -8,6 +8,7 @@
 #include "dtb/gen/cost_model.hpp"
 #include "dtb/gen/generation_plan.hpp"
 #include "dtb/gen/pair_memory.hpp"
+#include "dtb/json/dump.hpp"
 #include "dtb/json/plan_json.hpp"
 #include "dtb/tools/arguments.hpp"
 #include "dtb/tools/commands.hpp"
@@ -78,7 +79,7 @@ void print_text(const gen::Plan& plan) {
 
 int run_plan(const PlanOptions& o) {
     gen::PlanRequest r;
-    r.variant = o.variant == "turkish" ? VariantId::turkish : VariantId::international;
+    r.variant = variant_option(o.variant);
     r.pieces = o.pieces;
     r.nodes = o.nodes;
     r.cores = o.cores ? o.cores : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -114,7 +115,7 @@ int run_plan(const PlanOptions& o) {
         return exit_code_of(plan.error_kind());
     }
     if (o.json)
-        std::cout << with_version(json::plan_json(*plan)).dump() << "\n" << std::flush;
+        std::cout << json::dump(with_version(json::plan_json(*plan))) << "\n" << std::flush;
     else
         print_text(*plan);
     return kExitOk;

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "dtb/json/dump.hpp"
 #include "dtb/json/probe_json.hpp"
 #include "dtb/probe/probe.hpp"
 #include "dtb/rules/fen.hpp"
@@ -67,8 +68,7 @@ void print_text(const probe::Tablebase& tb, const Position& p, const probe::Anal
 }
 
 void print_json(const probe::Tablebase& tb, const Position& p, const probe::Analysis& a) {
-    std::cout << json::analysis_json(tb, p, a).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n"
-              << std::flush;
+    std::cout << json::dump(json::analysis_json(tb, p, a)) << "\n" << std::flush;
 }
 
 int run_probe(const ProbeOptions& o) {
@@ -125,15 +125,13 @@ int run_probe(const ProbeOptions& o) {
 
 void add_probe_command(CLI::App& app, ProbeOptions& o, std::function<int()>& action) {
     auto* cmd = app.add_subcommand("probe", "Value, moves and principal variation of positions");
-    cmd->add_option("--db", o.db,
-                    "Table folder of one variant, searched in order when repeated (default <tables root>/<variant>)")
-        ->allow_extra_args(false)
-        ->check(not_empty());
+    add_db_option(cmd, o.db,
+                  "Table folder of one variant, searched in order when repeated (default <tables root>/<variant>)")
+        ->allow_extra_args(false);
     add_tables_option(cmd, o.tables);
-    cmd->add_option("--variant", o.variant,
-                    "international or turkish (default: the folder's own with --db, else the FEN's: squares a1-h8 "
-                    "are Turkish)")
-        ->check(CLI::IsMember({"international", "turkish"}));
+    add_variant_option(cmd, o.variant,
+                       "international or turkish (default: the folder's own with --db, else the FEN's: squares a1-h8 "
+                       "are Turkish)");
     cmd->add_flag("--json", o.json, "One JSON object per position per line");
     cmd->add_option("--cache-mb", o.cache_mb, "Block cache budget in MB")
         ->check(integer_in(0, 1 << 30))

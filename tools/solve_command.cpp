@@ -7,6 +7,7 @@
 #include <new>
 #include <sstream>
 
+#include "dtb/json/dump.hpp"
 #include "dtb/json/solve_json.hpp"
 #include "dtb/rules/fen.hpp"
 #include "dtb/solve/proof_check.hpp"
@@ -129,7 +130,7 @@ int run_check(const SolveOptions& o) {
         return kExitTables;
     }
     if (o.json) {
-        std::cout << json::proof_check_json(o.check, c).dump() << "\n" << std::flush;
+        std::cout << json::dump(json::proof_check_json(o.check, c)) << "\n" << std::flush;
     } else if (c.valid) {
         std::cout << o.check << ": the proof holds: " << to_string(c.answer) << " for the side to move";
         if (c.answer == Answer::unresolved)
@@ -192,7 +193,7 @@ int run_solve(const SolveOptions& o) {
         return exit_code_of(r.status);
     }
     if (o.json)
-        std::cout << json::solve_json(tb->to_fen(*p), variant, *rules, options.counters, r).dump() << "\n"
+        std::cout << json::dump(json::solve_json(tb->to_fen(*p), variant, *rules, options.counters, r)) << "\n"
                   << std::flush;
     else
         print_text(tb->to_fen(*p), *p, o, variant, r);
@@ -204,20 +205,19 @@ int run_solve(const SolveOptions& o) {
 void add_solve_command(CLI::App& app, SolveOptions& o, std::function<int()>& action) {
     auto* cmd = app.add_subcommand("solve", "Prove a position beyond the tables won, drawn or lost (proof search)");
     cmd->add_option("fen", o.fen, "The position (PDN FEN, side to move first)");
-    cmd->add_option("--db", o.db, "Table folder of one variant (default <tables root>/<variant>)")->check(not_empty());
+    add_db_option(cmd, o.db);
     add_tables_option(cmd, o.tables);
-    cmd->add_option("--variant", o.variant,
-                    "international or turkish (default: the folder's own with --db, else the FEN's)")
-        ->check(CLI::IsMember({"international", "turkish"}));
+    add_variant_option(cmd, o.variant,
+                       "international or turkish (default: the folder's own with --db, else the FEN's)");
     cmd->add_option("--rules", o.rules, "none (the game's value), fmjd or ffjd (counting rules, international)")
         ->default_val("none");
     cmd->add_option("--reversible", o.reversible, "Plies since the last man move or capture (with --rules)")
-        ->check(integer_in(0, probe::kMaxCounterPlies))
+        ->check(integer_in(0, adjudicate::kMaxCounterPlies))
         ->default_val(0);
     cmd->add_option("--endgame", o.endgame, "Plies since the 16-move class was entered (with --rules)")
-        ->check(integer_in(0, probe::kMaxCounterPlies));
+        ->check(integer_in(0, adjudicate::kMaxCounterPlies));
     cmd->add_option("--small", o.small, "Plies since the 5-move class was entered (--rules fmjd)")
-        ->check(integer_in(0, probe::kMaxCounterPlies));
+        ->check(integer_in(0, adjudicate::kMaxCounterPlies));
     cmd->add_option("--time", o.time, "Time limit in seconds (default 60)")
         ->check(decimal_in(0.001, 1e7))
         ->default_val(60);

@@ -4,6 +4,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "dtb/json/dump.hpp"
 #include "dtb/json/stats_json.hpp"
 #include "dtb/tools/arguments.hpp"
 #include "dtb/tools/commands.hpp"
@@ -70,7 +71,7 @@ int run_stats(const StatsOptions& o) {
         return kExitTables;
     }
     if (o.json)
-        std::cout << json::stats_json(*stats).dump() << "\n" << std::flush;
+        std::cout << json::dump(json::stats_json(*stats)) << "\n" << std::flush;
     else
         print_text(*stats, std::string(R::kName), dir);
     return kExitOk;
@@ -80,10 +81,9 @@ int run_stats(const StatsOptions& o) {
 
 void add_stats_command(CLI::App& app, StatsOptions& o, std::function<int()>& action) {
     auto* cmd = app.add_subcommand("stats", "Value counts, longest wins and losses, and sizes, per slice");
-    cmd->add_option("--db", o.db, "Table folder of one variant (default <tables root>/<variant>)")->check(not_empty());
+    add_db_option(cmd, o.db);
     add_tables_option(cmd, o.tables);
-    cmd->add_option("--variant", o.variant, "international or turkish (default: the folder's own)")
-        ->check(CLI::IsMember({"international", "turkish"}));
+    add_variant_option(cmd, o.variant, "international or turkish (default: the folder's own)");
     cmd->add_flag("--json", o.json, "Print one JSON object");
     add_threads_option(cmd, o.threads);
     cmd->callback([&o, &action, cmd]() {

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "dtb/json/dump.hpp"
 #include "dtb/json/verify_json.hpp"
 #include "dtb/tools/arguments.hpp"
 #include "dtb/tools/commands.hpp"
@@ -59,7 +60,7 @@ int run_verify(const VerifyOptions& o) {
         return exit_code_of(report.error_kind());
     }
     if (o.json)
-        std::cout << with_version(json::verify_report_json(*report)).dump() << "\n";
+        std::cout << json::dump(with_version(json::verify_report_json(*report))) << "\n";
     else
         std::cout << verify::summary_line(*report) << "\n";
     return report->ok() ? kExitOk : kExitCheckFailed;
@@ -69,10 +70,9 @@ int run_verify(const VerifyOptions& o) {
 
 void add_verify_command(CLI::App& app, VerifyOptions& o, std::function<int()>& action) {
     auto* cmd = app.add_subcommand("verify", "Check table checksums; with --full re-derive every value");
-    cmd->add_option("--db", o.db, "Table folder of one variant (default <tables root>/<variant>)")->check(not_empty());
+    add_db_option(cmd, o.db);
     add_tables_option(cmd, o.tables);
-    cmd->add_option("--variant", o.variant, "international or turkish (default: the folder's own)")
-        ->check(CLI::IsMember({"international", "turkish"}));
+    add_variant_option(cmd, o.variant, "international or turkish (default: the folder's own)");
     cmd->add_flag("--full", o.full, "Re-derive every stored value from its successors");
     cmd->add_flag("--json", o.json, "Print one JSON object");
     add_threads_option(cmd, o.threads);

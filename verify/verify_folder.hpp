@@ -16,6 +16,7 @@
 #include "dtb/gen/dependencies.hpp"
 #include "dtb/gen/finished_rule_tables.hpp"
 #include "dtb/gen/mapping_cache.hpp"
+#include "dtb/index/parse_slice.hpp"
 #include "dtb/index/slice_index.hpp"
 #include "dtb/rules/expected.hpp"
 #include "dtb/verify/folder_check.hpp"
@@ -133,11 +134,8 @@ Expected<FolderReport> verify_folder(const VerifyRequest& request, const VerifyE
     std::set<Material> wanted;  // --only: the slices named and their mirrors
     std::vector<Material> named;
     for (const std::string& name : request.only) {
-        const auto m = Material::parse(name);
-        if (!m) return Error{"--only: '" + name + "' is not a slice name (like KKMvK)", ErrorKind::bad_input};
-        if (!material_fits<R>(*m))
-            return Error{"--only: " + m->name() + " is not a slice of " + std::string(R::kName) + " draughts",
-                         ErrorKind::bad_input};
+        const auto m = parse_slice<R>(name);
+        if (!m) return Error{"--only: " + m.error(), m.error_kind()};
         named.push_back(*m);
         wanted.insert(*m);
         wanted.insert(m->mirrored());

@@ -149,10 +149,10 @@ class FullTables {
     }
 
   private:
-    static int code(const Material& m) { return ((m.wk * 10 + m.wm) * 10 + m.bk) * 10 + m.bm; }
+    static int code(const Material& m) { return m.slot(); }
     std::filesystem::path dir_;
     int threads_ = 0;
-    std::array<std::unique_ptr<Slice>, 10000> slots_{};
+    std::array<std::unique_ptr<Slice>, Material::kSlots> slots_{};
 };
 
 // Re-derives every stored value of slice m. Returns the number of positions checked, or an

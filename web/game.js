@@ -1,11 +1,10 @@
-// The game panel: a PDN text is judged by POST api/v1/international/games; the answer's games are
-// listed with their verdict, events, a chart of the values along the game and the plies.
-import { probeUrl, errorText } from './api.js';
-import { parseFen } from './board.js';
+// The game panel: a PDN text is judged by POST api/v1/international/games (the server's judge, the
+// same as dtb adjudicate --pdn's; the page reads no PDN itself); the answer's games are listed with
+// their verdict, events, a chart of the values along the game and the plies.
+import { errorText } from './api.js';
 
 const $ = (id) => document.getElementById(id);
 const START = 'W:W31-50:B1-20';
-const RESULT = /^(2-0|0-2|1-1|0-0|1-0|0-1|\*|½-½|1\/2-1\/2)$/;
 const EXAMPLE = `[Event "16-move limit passed, then a win recorded"]
 [GameType "20"]
 [SetUp "1"]
@@ -15,30 +14,6 @@ const EXAMPLE = `[Event "16-move limit passed, then a win recorded"]
 7. 27-22 30-48 8. 22-28 48-43 9. 18-12 43-27 10. 28-11 27-43 11. 12-18 43-16 12. 18-7 16-43
 13. 11-22 43-21 14. 7-2 21-38 15. 22-13 38-32 16. 2-8 32-49 17. 13-22 49-38 2-0
 `;
-
-// Splits a PDN text into games: [{tags, moves: ['32-28', ...], result}]. Comments, variations,
-// move numbers and NAGs are skipped. Only used to list the plies; the server judges the text.
-export function splitPdn(text) {
-  const games = [];
-  let g = null;
-  const fresh = () => ({ tags: {}, moves: [], result: null });
-  const re = /\[\s*(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]|\{[^}]*\}|;[^\n]*|\([^()]*\)|\$\d+|\d+\.(\.\.)?|[^\s[{;(]+/g;
-  let m;
-  while ((m = re.exec(text))) {
-    const tok = m[0];
-    if (m[1]) {
-      if (!g || g.moves.length || g.result) { g = fresh(); games.push(g); }
-      g.tags[m[1]] = m[2];
-      continue;
-    }
-    if (/^[{;(]/.test(tok) || /^\$\d/.test(tok) || /^\d+\.(\.\.)?$/.test(tok)) continue;
-    if (!g) { g = fresh(); games.push(g); }
-    if (RESULT.test(tok)) { g.result = tok; g = null; continue; }
-    const mv = /^(\d+\.+)?([a-h]?\d+(?:[-x:][a-h]?\d+)+)[!?+#]*$/i.exec(tok);
-    if (mv) g.moves.push(mv[2]);
-  }
-  return games.filter((x) => x.moves.length || x.result || Object.keys(x.tags).length);
-}
 
 const white = (v, fen) => {
   // A value from White's point of view: 1, 0, -1 or null.
@@ -82,18 +57,6 @@ function firstChange(plies) {
     }
   }
   return null;
-}
-
-function matchMove(list, text) {
-  const exact = list.find((m) => m.move === text);
-  if (exact) return exact;
-  const sq = text.toLowerCase().split(/[-x:]/);
-  return list.find((m) => Array.isArray(m.path) && m.path[0] === sq[0] && m.path[m.path.length - 1] === sq[sq.length - 1] &&
-    sq.slice(1, -1).every((s) => m.path.includes(s)));
-}
-
-function pieceCount(fen) {
-  try { return parseFen('international', fen).pieces.size; } catch { return 99; }
 }
 
 const NS = 'http://www.w3.org/2000/svg';
@@ -183,7 +146,7 @@ function drawChart(svg, g, plies, onPly) {
 }
 
 export function initGames(ctx) {
-  let answer = null, parsed = [], seq = 0;
+  let answer = null, seq = 0;
   // The game shown: the token its line carries on the board, and the ply the board shows (null
   // when the board has left the game's line).
   let shown = { owner: null, ply: null, mark: () => {} };
@@ -218,7 +181,6 @@ export function initGames(ctx) {
       return;
     }
     answer = r.data;
-    parsed = splitPdn(text);
     const games = Array.isArray(answer.games) ? answer.games : [];
     if (!games.length) {
       out.dataset.state = 'error';
@@ -241,9 +203,7 @@ export function initGames(ctx) {
 
   function showGame(i) {
     const g = answer.games[i];
-    const idx = Number.isInteger(g.index) && parsed[g.index] ? g.index : i;
-    const pg = parsed[idx] || { tags: g.tags || {}, moves: [] };
-    const tags = g.tags || pg.tags || {};
+    const tags = g.tags || {};
     const box = $('game-detail');
     box.replaceChildren();
     const title = [tags.Event, tags.White && tags.Black ? `${tags.White} - ${tags.Black}` : null].filter(Boolean).join(', ');
@@ -290,16 +250,15 @@ export function initGames(ctx) {
       box.appendChild(ul);
     }
 
-    // Plies: from the answer if it carries them, else replayed through the probe route when the
-    // game starts inside the tables' reach.
+    // Plies: from the answer (the server judged the text; the page does not read PDN itself).
     const api = perPly(g);
-    const moveTexts = api ? api.filter((p) => p.move).map((p) => p.move) : pg.moves;
+    const moveTexts = api ? api.filter((p) => p.move).map((p) => p.move) : [];
     const plies = [];
     if (api) for (const p of api) plies[p.ply] = p;
     const startFen = tags.FEN || (plies[0] && plies[0].fen) || START;
     if (!plies[0]) plies[0] = { ply: 0, fen: startFen };
     else if (!plies[0].fen) plies[0].fen = startFen;
-    // The squares of each move, for the board's last-move marks (the replay fills in captures).
+    // The squares of each move, for the board's last-move marks.
     const paths = moveTexts.map((t) => String(t).toLowerCase().split(/[-x:]/));
 
     const jumps = el('p', null, { id: 'game-jumps' });
@@ -399,37 +358,7 @@ export function initGames(ctx) {
     const j = judgedPly();
     if (j != null) clickPly(j);
 
-    const hasFens = plies.length > 1 && plies.every((p) => p && p.fen);
-    if (!hasFens && pieceCount(startFen) <= ctx.largestPieces('international')) {
-      note.textContent = 'Replaying the game through the tables...';
-      replay(startFen, moveTexts, plies, paths).then((done) => {
-        if ($('game-detail') !== box || !box.isConnected) return;
-        note.textContent = done === moveTexts.length ? '' : `Positions known up to ply ${done}.`;
-        renderPlies();
-      });
-    } else if (!hasFens) {
-      note.textContent = 'The positions along this game are beyond the tables: plies cannot be shown on the board.';
-    }
-  }
-
-  // Follows the moves through the probe route; fills plies[k] with fen and theoretical value.
-  // Returns the last ply whose position is known.
-  async function replay(fen, moveTexts, plies, paths) {
-    for (let k = 0; ; k++) {
-      const r = await ctx.api(probeUrl('international', fen));
-      if (!r.ok) return k;
-      const p = plies[k] || (plies[k] = { ply: k });
-      p.fen = p.fen || fen;
-      if (p.theo == null) p.theo = white(r.data.wdl, fen);
-      if (p.dtw == null) p.dtw = r.data.dtw;
-      if (k >= moveTexts.length) return k;
-      const m = matchMove(r.data.moves || [], moveTexts[k]);
-      if (!m || !m.fen) return k;
-      paths[k] = m.path;
-      fen = m.fen;
-      if (!plies[k + 1]) plies[k + 1] = { ply: k + 1 };
-      plies[k + 1].fen = fen;
-    }
+    if (!api) note.textContent = 'The positions along this game are not known: it cannot be followed from its start.';
   }
 
   $('pdn-submit').addEventListener('click', submit);

@@ -4,7 +4,8 @@
 
 #include <optional>
 
-#include "dtb/adjudicate/game_check.hpp"
+#include "dtb/adjudicate/judge_games.hpp"
+#include "dtb/json/dump.hpp"
 #include "dtb/json/game_json.hpp"
 #include "dtb/json/probe_json.hpp"
 #include "src/bindings.hpp"
@@ -22,7 +23,7 @@ struct PyRuleMove {
 // What `dtb adjudicate --fen ... --json` prints (tools/adjudicate_command.cpp).
 struct PyAdjudication {
     std::string fen, rules;
-    probe::Counters counters;
+    adjudicate::Counters counters;
     Wdl result = Wdl::draw;
     int plies = -1;
     bool plies_known = true;
@@ -49,15 +50,16 @@ PyAdjudication adjudicate(const PyTablebase& self, const py::object& fen, const 
     const CountingRules rule_set = rules_arg(rules);
     for (const auto& [name, value] : {std::pair{"reversible", std::optional<int>(reversible)},
                                       std::pair{"endgame", endgame}, std::pair{"small", small}})
-        if (value && (*value < 0 || *value > probe::kMaxCounterPlies))
+        if (value && (*value < 0 || *value > adjudicate::kMaxCounterPlies))
             throw py::value_error(std::string(name) + " must be a whole number from 0 to " +
-                                  std::to_string(probe::kMaxCounterPlies) + " (plies), not " + std::to_string(*value));
+                                  std::to_string(adjudicate::kMaxCounterPlies) + " (plies), not " +
+                                  std::to_string(*value));
     const auto tb = self.tables();
     const Position p = position_arg(fen, self.variant());
-    probe::Adjudication a;
+    adjudicate::Adjudication a;
     {
         py::gil_scoped_release unlocked;
-        a = probe::Adjudicator(*tb, rule_set).adjudicate(p, {reversible, endgame, small});
+        a = adjudicate::Adjudicator(*tb, rule_set).adjudicate(p, {reversible, endgame, small});
     }
     if (!a.ok()) raise_result(*tb, a.status, tb->to_fen(p));
     PyAdjudication out{tb->to_fen(p),
@@ -66,13 +68,13 @@ PyAdjudication adjudicate(const PyTablebase& self, const py::object& fen, const 
                        a.result,
                        a.plies,
                        a.plies_known,
-                       std::string(probe::to_string(a.rule)),
+                       std::string(adjudicate::to_string(a.rule)),
                        {},
                        a.theoretical_known,
                        a.theoretical,
                        a.theoretical_dtw,
-                       json::adjudication_json(*tb, p, rules, a).dump()};
-    for (const probe::RuleMove& m : a.moves)
+                       json::dump(json::adjudication_json(*tb, p, rules, a))};
+    for (const adjudicate::RuleMove& m : a.moves)
         out.moves.push_back({m.text, tb->to_fen(make_move(p, m.move)), m.result, m.plies});
     return out;
 }
@@ -116,37 +118,31 @@ py::object judge_pdn(const PyTablebase& self, const std::string& text, const std
     const CountingRules rule_set = rules_arg(rules);
     const auto tb = self.tables();
     std::string dumped;
-    std::string failed, bad;  // the first table failure, the first record that cannot be judged
-    std::vector<PdnGame> games;
+    std::optional<Expected<adjudicate::JudgedGames>> judged;
     {
         py::gil_scoped_release unlocked;
-        games = read_pdn(text);
-        if (!holds_a_game(games)) games.clear();
-        const probe::Adjudicator judge(*tb, rule_set);
-        probe::GameTables tables;
-        tables.international = &*tb;
-        tables.judge = &judge;
-        tables.turkish_error = "the Python handle holds international tables only";
-        std::vector<probe::GameCheck> checks;
-        for (const PdnGame& g : games) {
-            const probe::GameCheck& c = checks.emplace_back(probe::check_game(g, tables));
-            if (!c.table_error.empty() && failed.empty()) failed = pdn_game_label(g) + ": " + c.table_error;
-            if (c.bad_record && bad.empty())
-                bad = c.problems.empty() ? pdn_game_label(g) + ": cannot be judged" : c.problems.front();
-        }
+        // The handle serves the games of its variant; the other variant's tables are read from
+        // the folder beside the handle's, as `dtb adjudicate --pdn` reads the Turkish tables
+        // beside --db.
+        const bool international = self.variant() == VariantId::international;
+        adjudicate::GameTableSources sources;
+        (international ? sources.international : sources.turkish).tables = &*tb;
+        const VariantId other = international ? VariantId::turkish : VariantId::international;
+        (international ? sources.turkish : sources.international).folder =
+            adjudicate::folder_beside(self.directories().front(), other);
+        judged.emplace(adjudicate::judge_pdn(text, sources, {.rules = rule_set}));
         // As the CLI prints it; text that is not UTF-8 (legacy tag encodings) is replaced.
-        dumped = json::games_json(rules, games, checks).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        if (*judged) dumped = json::dump(json::games_json(rules, (*judged)->games, (*judged)->checks));
     }
-    if (games.empty())
+    if (!*judged)  // ErrorKind::bad_input: the text holds no game
         throw py::value_error("no game in " + source +
                               (source == "the text"
                                    ? " (a PDN text: tags and moves; to read a file, give a pathlib.Path "
                                      "or call adjudicate_pdn_file)"
                                    : ""));
-    if (strict && !bad.empty()) throw py::value_error(bad);
-    if (!failed.empty())
-        raise_tables(failed.find("corrupt") != std::string::npos ? probe::Status::corrupt : probe::Status::missing,
-                     failed);
+    const adjudicate::JudgedGames& j = **judged;
+    if (strict && j.bad_record) throw py::value_error(j.bad_record_error);
+    if (j.table_status != probe::Status::ok) raise_tables(j.table_status, j.table_error);
     return py::module_::import("json").attr("loads")(dumped);
 }
 

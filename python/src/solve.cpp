@@ -2,6 +2,7 @@
 // proven won, drawn or lost within a time or node limit, as the object of `dtb solve --json`.
 #include <optional>
 
+#include "dtb/json/dump.hpp"
 #include "dtb/json/solve_json.hpp"
 #include "dtb/solve/prover.hpp"
 #include "src/bindings.hpp"
@@ -32,7 +33,8 @@ py::object solve(const PyTablebase& self, const py::object& fen, double time, st
         r = prover.value().solve(p);
     }
     if (!r.ok()) raise_result(*tb, r.status, tb->to_fen(p));
-    const std::string dumped = json::solve_json(tb->to_fen(p), self.variant(), *rule_set, options.counters, r).dump();
+    const std::string dumped =
+        json::dump(json::solve_json(tb->to_fen(p), self.variant(), *rule_set, options.counters, r));
     return py::module_::import("json").attr("loads")(dumped);
 }
 

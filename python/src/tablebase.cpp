@@ -3,6 +3,7 @@
 
 #include <filesystem>
 
+#include "dtb/json/dump.hpp"
 #include "dtb/json/probe_json.hpp"
 #include "dtb/probe/folder_variant.hpp"
 #include "dtb/probe/table_folders.hpp"
@@ -60,12 +61,12 @@ PyProbe probe(const PyTablebase& self, const py::object& fen) {
     const nlohmann::json j = json::analysis_json(*tb, p, a);
     PyProbe out{
         tb->to_fen(p), std::string(variant_name(self.variant())), a.result.wdl, a.result.dtw, a.result.dtc, {}, {},
-        j.dump()};
+        json::dump(j)};
     for (std::size_t i = 0; i < a.moves.size(); ++i) {
         const probe::MoveValue& m = a.moves[i];
         const nlohmann::json& jm = j["moves"][i];
         out.moves.push_back({m.text, tb->to_fen(make_move(p, m.move)), m.wdl, m.dtw, m.dtc, m.move.num_captured(),
-                             m.move.promotes, jm["path"].get<std::vector<std::string>>(), jm.dump()});
+                             m.move.promotes, jm["path"].get<std::vector<std::string>>(), json::dump(jm)});
     }
     for (const probe::MoveValue& m : a.pv) out.pv.push_back(m.text);
     return out;

@@ -3,6 +3,7 @@
 
 #include <array>
 
+#include "dtb/rules/parse_variant.hpp"
 #include "src/bindings.hpp"
 
 namespace dtb::python {
@@ -56,8 +57,7 @@ py::object distance_object(Wdl w, int plies) {
 }
 
 VariantId variant_arg(std::string_view name) {
-    if (name == "international") return VariantId::international;
-    if (name == "turkish") return VariantId::turkish;
+    if (const auto v = parse_variant(name)) return *v;
     throw py::value_error("variant must be 'international' or 'turkish', not '" + std::string(name) + "'");
 }
 

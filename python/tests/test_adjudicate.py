@@ -1,9 +1,13 @@
 # Tablebase.adjudicate / adjudicate_pdn give what `dtb adjudicate --json` gives.
+import json
 import pathlib
+import shutil
+import subprocess
 
 import pytest
 
 import dtb
+from conftest import dtb_exe
 
 PDN = pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "adjudicate.pdn"
 
@@ -79,3 +83,54 @@ def test_adjudicate_pdn_bad_records(tables, cli, tmp_path):
         # A str is PDN text, never a file's name: no guess from what exists on disk.
         with pytest.raises(ValueError, match="pathlib.Path"):
             tb.adjudicate_pdn(str(pdn))
+
+
+TURKISH_PDN = PDN.parent / "pdn" / "turkish.pdn"
+
+
+def cli_games(tables, pdn):
+    """`dtb adjudicate --pdn --json` over the two folders side by side, whatever its exit code."""
+    r = subprocess.run([dtb_exe(), "adjudicate", "--db", str(tables["international"]), "--turkish-db",
+                        str(tables["turkish"]), "--json", "--pdn", str(pdn)], capture_output=True, text=True)
+    assert r.returncode in (0, 1), r.stderr
+    return json.loads(r.stdout)
+
+
+def test_adjudicate_pdn_turkish_equals_cli(tables):
+    # Issue 61: Turkish games were judged by the CLI and the server, refused by Python. One
+    # library function now judges them for every front end: a handle of either variant reads
+    # the other variant's tables beside its folder, as the CLI does.
+    want = cli_games(tables, TURKISH_PDN)
+    assert [g["variant"] for g in want["games"]] == ["turkish"] * 3
+    for variant in ("international", "turkish"):
+        with dtb.Tablebase(tables[variant]) as tb:
+            got = tb.adjudicate_pdn(TURKISH_PDN)
+            assert got["games"] == want["games"]
+
+
+def test_adjudicate_pdn_table_errors_are_typed(tables, tmp_path):
+    # The exception class follows the kind of failure (a probe status), never the message's text.
+    alone = tmp_path / "alone" / "international"
+    shutil.copytree(tables["international"], alone)
+    with dtb.Tablebase(alone) as tb:
+        with pytest.raises(dtb.TablesMissing, match="turkish"):
+            tb.adjudicate_pdn(TURKISH_PDN)
+    broken = tmp_path / "broken"
+    for variant in ("international", "turkish"):
+        shutil.copytree(tables[variant], broken / variant)
+    for table in (broken / "international").iterdir():
+        if table.name.startswith(("KKvK.", "KvKK.")) and table.stat().st_size > 200:
+            data = bytearray(table.read_bytes())
+            data[len(data) // 2] ^= 0xFF
+            table.write_bytes(bytes(data))
+    with dtb.Tablebase(broken / "international") as tb:
+        with pytest.raises(dtb.TableCorrupt):
+            tb.adjudicate_pdn('[FEN "W:WK1,K3:BK50"]\n1. 1-7 *\n', rules="none")
+
+
+def test_adjudicate_pdn_tag_not_utf8(tables):
+    # A tag in a legacy encoding reaches the JSON the module parses: written as text, not an error.
+    pdn = b'[Event "caf\xe9 \xff"]\n[FEN "W:WK2,6:BK50"]\n1. 2-11 *\n'
+    with dtb.Tablebase(tables["international"]) as tb:
+        got = tb.adjudicate_pdn(pdn)
+    assert got["games"][0]["tags"]["Event"].startswith("caf")
