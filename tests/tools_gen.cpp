@@ -274,8 +274,8 @@ TEST_CASE("dtb gen --blocks: tables solved by blocks equal those solved whole (b
         fs::remove_all(d);
     }
     std::string err;
-    CHECK(run_status({"gen", "--pieces", "3", "--blocks", "--spill", "--out", fresh_path("blocks_spill").string()},
-                     &err) == 2);
+    const dtb::test::TempDir spill("tools_gen_blocks_spill");
+    CHECK(run_status({"gen", "--pieces", "3", "--blocks", "--spill", "--out", spill.path.string()}, &err) == 2);
 }
 
 TEST_CASE("dtb gen: a turkish pair with men over --memory is solved by blocks in memory, not spilled (4 pieces)",
