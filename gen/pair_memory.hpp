@@ -143,6 +143,7 @@ ScheduledMemory scheduled_memory(const Material& m, std::uint64_t entries, std::
 struct PairMemoryPlan {
     bool spill = false;               // solved by levels with its big arrays in files
     bool blocks = false;              // solved by blocks (SliceSolver::solve_by_blocks), nothing in files
+    std::uint64_t largest_level = 0;  // by blocks: the entries of its largest level (block)
     bool tight = false;               // a whole solve would pass the work limit
     std::uint64_t whole_bytes = 0;    // what a whole solve would hold (whole_solve_bytes)
     std::uint64_t array_bytes = 0;    // the pair's arrays alone
@@ -173,7 +174,8 @@ Expected<PairMemoryPlan> plan_pair_memory(const Material& m, const MemoryBudget&
     const bool too_big = bound_mb && need > bound;
     plan.tight = bound_mb && plan.whole_bytes > bound;
     std::uint64_t level_need = 0;  // by levels, when considered: the largest level and the inputs
-    if (m.men() > 0 && (spill_requested || (plan.tight && SliceIndex<R>(m).kings_per_config() >= 512))) {
+    const SliceIndex<R> index(m);
+    if (m.men() > 0 && (spill_requested || (plan.tight && index.kings_per_config() >= 512))) {
         level_need = level_solve_bytes<R>(m, held, threads);
         plan.spill = !bound_mb || level_need <= bound;
         if (!plan.spill && spill_requested && !too_big)
@@ -181,15 +183,15 @@ Expected<PairMemoryPlan> plan_pair_memory(const Material& m, const MemoryBudget&
         if (!plan.spill && !spill_requested && !too_big)
             log(m.name() + ": tight in memory and its largest level would not fit; solved whole");
     }
-    const SliceIndex<R> index(m);
     if (by_blocks_possible_of(m, index.kings_per_config(), blocks_requested) &&
         (blocks_requested || (!R::kCountingRules && !spill_requested && (plan.spill || too_big)))) {
         const std::uint64_t largest_side =
             std::max(index.size(), m.mirrored() == m ? 0 : SliceIndex<R>(m.mirrored()).size());
-        const std::uint64_t block_need =
-            block_solve_bytes_of<R>(SliceSolver<R>::largest_level(m, threads), largest_side, entries, held);
+        const std::uint64_t largest_level = SliceSolver<R>::largest_level(m, threads);
+        const std::uint64_t block_need = block_solve_bytes_of<R>(largest_level, largest_side, entries, held);
         if (blocks_requested || !bound_mb || block_need <= bound) {
             plan.blocks = true;
+            plan.largest_level = largest_level;
             plan.spill = false;
             return plan;
         }

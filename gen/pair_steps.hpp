@@ -50,9 +50,8 @@ struct PairRun {
     std::uint64_t bytes = 0;              // written
     std::uint64_t block_store_bytes = 0;  // solved by blocks: the finished levels, compressed
     std::uint64_t largest_block = 0;      // solved by blocks: entries of its largest level
-    std::uint64_t live_at_start = 0;
-    std::uint64_t solve_peak = 0;  // solved by blocks: peak bytes of its arrays and frontier lists      // bytes the
-                                   // mapping cache had handed out (the inputs) at the start
+    std::uint64_t live_at_start = 0;      // bytes the mapping cache had handed out (the inputs) at the start
+    std::uint64_t solve_peak = 0;         // solved by blocks: peak bytes of its arrays and frontier lists
 };
 
 // Whether every file of slice m is in dir, whole and of the right slice (checksums verified).
@@ -178,7 +177,7 @@ class PairSteps {
         cache_.reset_peak();
         run.live_at_start = cache_.live_bytes();
         if (run.plan.blocks)
-            log(m.name() + ": solved by blocks (" + std::to_string(SliceSolver<R>::largest_level(m, o_.threads)) +
+            log(m.name() + ": solved by blocks (" + std::to_string(run.plan.largest_level) +
                 " entries in its largest; " + std::to_string(run.plan.whole_bytes >> 20) +
                 " MB in memory would be needed whole)");
         if (run.plan.spill) {
@@ -206,9 +205,9 @@ class PairSteps {
             solver.solve_by_blocks();
             run.solve_peak = cache_.peak_live_bytes() - std::min(cache_.peak_live_bytes(), run.live_at_start);
             cache_.reset_peak();
-            // The rule tables read whole arrays (they are not solved by blocks yet).
             run.largest_block = solver.largest_block();
             run.block_store_bytes = solver.block_store_bytes();
+            // The rule tables read whole arrays (they are not solved by blocks yet).
             if (R::kCountingRules) solver.gather_whole();
             return;
         }

@@ -74,11 +74,7 @@ class SliceSolver {
     // read the final values of the level above.
     void solve_by_levels() {
         assert(!st_.valuation.exit);
-        struct Restore {  // man moves count inside again afterwards, even on an exception
-            bool& inside;
-            ~Restore() { inside = true; }
-        } restore{st_.valuation.man_moves_inside};
-        st_.valuation.man_moves_inside = false;
+        const ManMovesAsExits exits(st_.valuation);
         st_.assign_dtc();
         const std::vector<Scope> levels = st_.advancement_levels();
         for (std::size_t l = 0; l < levels.size(); ++l) {
@@ -100,17 +96,7 @@ class SliceSolver {
     // gathered(); side(s)'s arrays are empty meanwhile.
     void solve_by_blocks() {
         assert(!st_.valuation.exit && !st_.observer);
-        struct Restore {
-            bool& inside;
-            ~Restore() { inside = true; }
-        } restore{st_.valuation.man_moves_inside};
-        st_.valuation.man_moves_inside = false;
-        for (Side& sd : st_.sides) {
-            free_array(sd.value);
-            free_array(sd.exit);
-            free_array(sd.dtc);
-            free_array(sd.capture);
-        }
+        const ManMovesAsExits exits(st_.valuation);
         st_.blocks = std::make_unique<SolverBlocks<R>>(st_.sides, st_.advancement_levels(), st_.cache());
         SolverBlocks<R>& b = *st_.blocks;
         const std::size_t n = b.layout.num_blocks();
@@ -255,6 +241,16 @@ class SliceSolver {
     static constexpr std::uint16_t kDtcUnknown = gen::kDtcUnknown;
 
   private:
+    // Man moves are exits into the level above while it lives; they count inside again afterwards,
+    // even on an exception (solving by levels or by blocks).
+    struct ManMovesAsExits {
+        explicit ManMovesAsExits(MoveValuation& v) : valuation(v) { valuation.man_moves_inside = false; }
+        ~ManMovesAsExits() { valuation.man_moves_inside = true; }
+        ManMovesAsExits(const ManMovesAsExits&) = delete;
+        ManMovesAsExits& operator=(const ManMovesAsExits&) = delete;
+        MoveValuation& valuation;
+    };
+
     SolverState<R> st_;
     RuleRepair<R> repair_;
 };

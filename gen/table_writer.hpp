@@ -82,7 +82,6 @@ class TableWriter {
     // on disk can be the one derived (when allowed). Deterministic: the compressed sizes do not
     // depend on the number of threads.
     Expected<std::uint64_t> write_wdl(const SliceSolver<R>& solver) const {
-        std::vector<format::PreparedTable> prepared;
         std::vector<SideWdl> sides;
         for (int s = 0; s < solver.num_sides(); ++s) {
             const auto& sd = solver.side(s);
@@ -102,18 +101,12 @@ class TableWriter {
                                                 std::span<const std::uint8_t> captures,
                                                 HugePageAllocator<std::uint16_t> allocator) const {
         BigArray<std::uint16_t> wdl(value.size(), allocator);  // written in parallel below
-        parallel_for(
-            wdl.size(), [&](std::uint64_t i) { wdl[i] = static_cast<std::uint16_t>(wdl_of(value[i])); }, {},
-            s_.threads);
-        return prepare_wdl_of(m, wdl, captures);
+        return prepare_wdl_into(m, value, captures, wdl);
     }
     // The same from values that become the WDL entries in place.
     Expected<format::PreparedTable> prepare_wdl_in_place(const Material& m, BigArray<std::uint16_t>& values,
                                                          std::span<const std::uint8_t> captures) const {
-        parallel_for(
-            values.size(), [&](std::uint64_t i) { values[i] = static_cast<std::uint16_t>(wdl_of(values[i])); }, {},
-            s_.threads);
-        return prepare_wdl_of(m, values, captures);
+        return prepare_wdl_into(m, values, captures, values);
     }
     // The DTW file of one side from its values, which become its entries in place.
     Expected<std::uint64_t> write_dtw_in_place(const Material& m, BigArray<std::uint16_t>& values,
@@ -147,9 +140,14 @@ class TableWriter {
     }
 
   private:
-    // WDL entries, their capture positions then filled, compressed.
-    Expected<format::PreparedTable> prepare_wdl_of(const Material& m, BigArray<std::uint16_t>& wdl,
-                                                   std::span<const std::uint8_t> captures) const {
+    // One side's WDL from its values into out (as many entries; it may be the values' own array),
+    // its capture positions filled, compressed.
+    Expected<format::PreparedTable> prepare_wdl_into(const Material& m, std::span<const ValueCode> value,
+                                                     std::span<const std::uint8_t> captures,
+                                                     BigArray<std::uint16_t>& wdl) const {
+        parallel_for(
+            wdl.size(), [&](std::uint64_t i) { wdl[i] = static_cast<std::uint16_t>(wdl_of(value[i])); }, {},
+            s_.threads);
         fill_dont_care(wdl, captures, static_cast<std::uint16_t>(Wdl::draw), s_.threads);
         auto p = format::prepare_table(format::table_info_of<R>(m, format::Metric::wdl), wdl,
                                        write_options(format::Metric::wdl));

@@ -57,6 +57,15 @@ TEST_CASE("files read back equal the in-memory solution (turkish, up to 3 pieces
     check_read_back<Turkish>(3);
 }
 
+// Positions of a solver side whose value, DTC or capture flag differs from these arrays' entries.
+template <class Side, class Values, class Dtc, class Captures>
+std::uint64_t differences(const Side& a, const Values& value, const Dtc& dtc, const Captures& capture) {
+    std::uint64_t differ = 0;
+    for (std::uint64_t i = 0; i < a.value.size(); ++i)
+        differ += (a.value[i] != value[i]) + (a.dtc[i] != dtc[i]) + (a.capture[i] != capture[i]);
+    return differ;
+}
+
 // Solving by advancement levels (forward man moves as exits into the level above; a Turkish man's
 // sideways steps stay inside, as they keep its row) gives the same values and DTC as solving the
 // whole pair at once, for every pair up to `pieces`; returns the number of pairs with men (more
@@ -80,10 +89,7 @@ int check_levels(int pieces) {
             const auto& a = whole.side(s);
             const auto& b = levels.side(s);
             REQUIRE(a.value.size() == b.value.size());
-            std::uint64_t differ = 0;
-            for (std::uint64_t i = 0; i < a.value.size(); ++i)
-                differ += (a.value[i] != b.value[i]) + (a.dtc[i] != b.dtc[i]) + (a.capture[i] != b.capture[i]);
-            CHECK(differ == 0);
+            CHECK(differences(a, b.value, b.dtc, b.capture) == 0);
         }
     }
     return pairs_with_levels;
@@ -133,10 +139,7 @@ int check_blocks(int pieces) {
             const auto dtc = blocks.template gathered<std::uint16_t>(s, Kind::kDtc);
             const auto capture = blocks.template gathered<std::uint8_t>(s, Kind::kCapture);
             REQUIRE(value.size() == a.value.size());
-            std::uint64_t differ = 0;
-            for (std::uint64_t i = 0; i < a.value.size(); ++i)
-                differ += (a.value[i] != value[i]) + (a.dtc[i] != dtc[i]) + (a.capture[i] != capture[i]);
-            CHECK(differ == 0);
+            CHECK(differences(a, value, dtc, capture) == 0);
         }
         blocks.gather_whole();
         CHECK(!blocks.solved_by_blocks());
@@ -144,10 +147,7 @@ int check_blocks(int pieces) {
             const auto& a = whole.side(s);
             const auto& b = blocks.side(s);
             REQUIRE(b.value.size() == a.value.size());
-            std::uint64_t differ = 0;
-            for (std::uint64_t i = 0; i < a.value.size(); ++i)
-                differ += (a.value[i] != b.value[i]) + (a.dtc[i] != b.dtc[i]) + (a.capture[i] != b.capture[i]);
-            CHECK(differ == 0);
+            CHECK(differences(a, b.value, b.dtc, b.capture) == 0);
         }
     }
     return pairs_with_blocks;
