@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <span>
 #include <utility>
@@ -45,6 +46,15 @@ struct BlockLayout {
     std::vector<std::uint64_t> sizes;                // entries per block
 };
 
+// What a caller of a solve by blocks is told at each level's steps (each optional; the
+// solve's comment says when each comes).
+struct BlockHooks {
+    std::function<void(const BlockLayout&)> laid_out;
+    std::function<void(std::size_t level)> opened;
+    std::function<void(std::size_t level, std::span<const std::uint16_t> values)> valued;
+    std::function<void(std::size_t level)> done;
+};
+
 // One kind of per-position array of both sides of a pair, held by blocks.
 template <class T>
 class BlockArray {
@@ -61,6 +71,21 @@ class BlockArray {
         BigArray<T>& storage = live_.try_emplace(b, *cache_).first->second;
         assign_parallel(storage, layout_->sizes[b], fill, threads);
         place(b, storage.data());
+    }
+    // Gives block b storage whose entries the caller writes, and points its configurations at it.
+    std::span<T> open_unfilled(std::size_t b) {
+        BigArray<T>& storage = live_.try_emplace(b, *cache_).first->second;
+        storage.resize(layout_->sizes[b]);
+        place(b, storage.data());
+        return {storage.data(), storage.size()};
+    }
+    // Opens block b with the entries the store keeps of it (array `kind`).
+    void load(std::size_t b, const BlockStore& store, int kind, int threads) {
+        store.read<T>(kind, b, open_unfilled(b), threads);
+    }
+    std::span<T> storage(std::size_t b) {
+        BigArray<T>& a = live_.at(b);
+        return {a.data(), a.size()};
     }
     std::span<const T> storage(std::size_t b) const {
         const BigArray<T>& a = live_.at(b);

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <span>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -55,6 +56,28 @@ class BlockStore {
         out.resize(n);
         decompress_bytes(k.chunks.at(c),
                          std::span<unsigned char>(reinterpret_cast<unsigned char*>(out.data()), n * sizeof(T)));
+    }
+    // Every entry of array `kind` of block `block`, into out (as many entries), chunks in parallel.
+    template <class T>
+    void read(int kind, std::size_t block, std::span<T> out, int threads) const {
+        const Kept& k = kept_.at({kind, block});
+        if (k.entries != out.size()) throw std::runtime_error("block store: a block read into a span of another size");
+        parallel_for_tasks(
+            k.chunks.size(),
+            [&](std::uint64_t c) {
+                const std::uint64_t begin = c * kChunkEntries;
+                const std::uint64_t n = std::min<std::uint64_t>(kChunkEntries, k.entries - begin);
+                decompress_bytes(k.chunks[c], std::span<unsigned char>(
+                                                  reinterpret_cast<unsigned char*>(out.data() + begin), n * sizeof(T)));
+            },
+            threads);
+    }
+    // Forgets array `kind` of block `block`.
+    void erase(int kind, std::size_t block) {
+        const auto it = kept_.find({kind, block});
+        if (it == kept_.end()) return;
+        bytes_ -= it->second.bytes;
+        kept_.erase(it);
     }
     // Entries kept of array `kind` of block `block` (0: none).
     std::uint64_t entries(int kind, std::size_t block) const {

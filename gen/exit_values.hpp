@@ -8,6 +8,7 @@
 #include <span>
 #include <vector>
 
+#include "dtb/gen/pair_array.hpp"
 #include "dtb/probe/value.hpp"
 #include "dtb/rules/movegen.hpp"
 
@@ -55,7 +56,7 @@ struct MoveValuation {
     // the reference's and those whose value may depend on them (gen/rule_repair.hpp), and takes
     // the reference's value everywhere else.
     struct Reference {
-        std::vector<const ValueCode*> values;  // per side, of the whole side, by index
+        std::vector<const PairArray<ValueCode>*> values;  // per side, by index
         // Whether a position's captures and promotions are worth what they are in the reference.
         std::function<bool(int side, std::uint64_t index)> exits_like;
         // Whether a plain man move into a position whose value is `solved` here, and `reference`

@@ -74,6 +74,13 @@ class PairArray {
     bool by_configs() const { return by_configs_; }
     // Men configuration mc's entries are the kings_per_config entries from run on (null: none).
     void place(std::uint64_t mc, T* run) { runs_[mc] = run; }
+    // The first of men configuration mc's kings_per_config entries, held either way.
+    T* run(std::uint64_t mc, std::uint64_t kings_per_config) {
+        return by_configs_ ? runs_[mc] : flat_.data() + mc * kings_per_config;
+    }
+    const T* run(std::uint64_t mc, std::uint64_t kings_per_config) const {
+        return by_configs_ ? runs_[mc] : flat_.data() + mc * kings_per_config;
+    }
     // Back to whole (and empty).
     void hold_whole() {
         by_configs_ = false;

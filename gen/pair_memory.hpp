@@ -12,6 +12,7 @@
 
 #include "dtb/gen/dependencies.hpp"
 #include "dtb/gen/mapping_cache.hpp"
+#include "dtb/gen/rule_blocks.hpp"
 #include "dtb/gen/slice_solver.hpp"
 #include "dtb/index/slice_index.hpp"
 #include "dtb/rules/expected.hpp"
@@ -101,13 +102,21 @@ std::uint64_t level_solve_bytes(const Material& m, std::uint64_t held, int threa
 
 // Solved by blocks (SliceSolver::solve_by_blocks): a level's own arrays (7 bytes per entry), the
 // values of the level above (2) and frontier lists, 13 bytes per entry of the largest level in
-// all (12.4 measured on a Turkish 5-piece pair, BENCHMARKS.md "By blocks"); then, while the tables
-// are written, one side gathered back (3 bytes per entry: capture flags and one metric); and the
-// block store, the finished levels compressed (0.63 bytes per entry measured: 2/3 taken).
+// all (12.4 measured on a Turkish 5-piece pair, BENCHMARKS.md "By blocks"); with rule tables
+// solved by the same blocks, their level's arrays, conversion codes of two levels, phase seeds
+// and the game's values: 17. While the tables are written, one side gathered back (3 bytes per
+// entry: capture flags and one metric). From the writing of the game's tables on, when a later
+// pair reads this one (values_kept), its values are kept whole for it (2 bytes per entry of both
+// sides); and the block store, the finished levels compressed (0.63 bytes per entry measured:
+// 2/3 taken).
 template <class R>
 std::uint64_t block_solve_bytes_of(std::uint64_t largest_level, std::uint64_t largest_side, std::uint64_t entries,
-                                   std::uint64_t held) {
-    return held + std::max(largest_level * 13, largest_side * 3) + entries * 2 / 3;
+                                   std::uint64_t held, bool values_kept = true) {
+    const std::uint64_t per_level_entry = R::kCountingRules ? 17 : 13;
+    const std::uint64_t solving = largest_level * 13;
+    const std::uint64_t writing_and_rules =
+        (values_kept ? entries * 2 : 0) + std::max(largest_side * 3, largest_level * per_level_entry);
+    return held + std::max(solving, writing_and_rules) + entries * 2 / 3;
 }
 // Whether m may be solved by blocks: it has men, and (asked for every pair with men) its men
 // configurations hold enough king placements that the table of one pointer per configuration
@@ -128,16 +137,17 @@ template <class R, class LargestLevel>
 ScheduledMemory scheduled_memory(const Material& m, std::uint64_t entries, std::uint64_t largest_side,
                                  std::uint64_t kings_per_config, std::uint64_t held, bool spill_requested,
                                  bool blocks_requested, LargestLevel&& largest_level) {
-    // As plan_pair_memory decides: by blocks on request, or for a variant without rule tables in
-    // place of spilling (or of a refusal).
+    // As plan_pair_memory decides: by blocks on request, or, when its rule tables can follow
+    // the blocks, in place of spilling (or of a refusal).
     const bool blocks = by_blocks_possible_of(m, kings_per_config, blocks_requested) &&
-                        (blocks_requested || (!R::kCountingRules && !spill_requested));
+                        (blocks_requested || (rule_tables_by_blocks_of<R>(m) && !spill_requested));
     const std::uint64_t block_bytes =
         blocks ? block_solve_bytes_of<R>(largest_level(), largest_side, entries, held) : 0;
     if (!by_levels_possible_of<R>(m, kings_per_config, spill_requested))
         return {whole_solve_floor_bytes_of<R>(entries, held), block_bytes};
-    return {whole_solve_bytes_of<R>(entries, held),
-            blocks ? block_bytes : level_solve_bytes_of<R>(largest_level(), held)};
+    // By blocks when that fits, else by levels: whichever needs less.
+    const std::uint64_t level_bytes = level_solve_bytes_of<R>(largest_level(), held);
+    return {whole_solve_bytes_of<R>(entries, held), blocks ? std::min(block_bytes, level_bytes) : level_bytes};
 }
 
 struct PairMemoryPlan {
@@ -157,13 +167,14 @@ struct PairMemoryPlan {
 // kings_per_config entries: only when such a run takes a good part of a page (512 entries, a
 // quarter of a page of a 2-byte array) does a level touch mostly its own pages, so only then does
 // spilling help (pairs with fewer than two kings fit anyway).
-// blocks_requested: --blocks, every pair with men solved by blocks. Without it, a pair of a
-// variant without rule tables (Turkish) that would be spilled is solved by blocks instead, in
-// memory, when they fit (the rule tables are not solved by blocks yet).
+// values_kept: a later pair of the run reads this one (its values are kept for it).
+// blocks_requested: --blocks, every pair with men solved by blocks. Without it, a pair that
+// would be spilled is solved by blocks instead, in memory, when they fit and its rule tables (if
+// any) can follow the blocks (gen/rule_blocks.hpp).
 template <class R>
 Expected<PairMemoryPlan> plan_pair_memory(const Material& m, const MemoryBudget& budget, std::uint64_t held,
                                           bool spill_requested, bool blocks_requested, int threads,
-                                          const std::function<void(const std::string&)>& log) {
+                                          const std::function<void(const std::string&)>& log, bool values_kept = true) {
     const std::uint64_t entries = entries_of_pair<R>(m);
     PairMemoryPlan plan;
     plan.array_bytes = entries * kArrayBytesPerEntry<R>;
@@ -184,11 +195,12 @@ Expected<PairMemoryPlan> plan_pair_memory(const Material& m, const MemoryBudget&
             log(m.name() + ": tight in memory and its largest level would not fit; solved whole");
     }
     if (by_blocks_possible_of(m, index.kings_per_config(), blocks_requested) &&
-        (blocks_requested || (!R::kCountingRules && !spill_requested && (plan.spill || too_big)))) {
+        (blocks_requested || (rule_tables_by_blocks_of<R>(m) && !spill_requested && (plan.spill || too_big)))) {
         const std::uint64_t largest_side =
             std::max(index.size(), m.mirrored() == m ? 0 : SliceIndex<R>(m.mirrored()).size());
         const std::uint64_t largest_level = SliceSolver<R>::largest_level(m, threads);
-        const std::uint64_t block_need = block_solve_bytes_of<R>(largest_level, largest_side, entries, held);
+        const std::uint64_t block_need =
+            block_solve_bytes_of<R>(largest_level, largest_side, entries, held, values_kept);
         if (blocks_requested || !bound_mb || block_need <= bound) {
             plan.blocks = true;
             plan.largest_level = largest_level;

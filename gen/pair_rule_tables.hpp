@@ -35,7 +35,7 @@ struct RuleTablesInputs {
     const Material& m;
     MappingCache& cache;   // the one the rule solves' arrays map from
     SliceSolver<R>& game;  // the game's solve, its values and capture flags
-    const PhaseSeeds<R>& phase_seeds;
+    PhaseSeeds<R>& phase_seeds;
     FinishedTables<R>& finished;
     FinishedRuleTables<R>& finished_rules;
     const TableWriter<R>& writer;
@@ -79,13 +79,43 @@ Expected<std::uint64_t> write_rule_table(const RuleTablesInputs<R>& in, const Ru
     return in.writer.write_table(x, metric, values, residual);
 }
 
-// Solves and writes every rule table of the pair. The game's DTC goes to the rule solver (or is
-// released when no rule set solves phases).
+// The step's time in making tables residual, compressing and writing, added up.
+struct AddWrittenTime {
+    explicit AddWrittenTime(double& t) : total(t) {}
+    ~AddWrittenTime() { total += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); }
+    AddWrittenTime(const AddWrittenTime&) = delete;
+    AddWrittenTime& operator=(const AddWrittenTime&) = delete;
+    double& total;
+    std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+};
+
+// The game solved by blocks (gen/rule_blocks.hpp): each table gathered side by
+// side, its entries written, its values kept for the later pairs that read it.
 template <class R>
-Expected<RuleTablesOutcome> solve_rule_tables(const RuleTablesInputs<R>& in) {
-    RuleTablesOutcome out;
-    RuleTableSolver<R> rules(in.m, in.cache, in.finished, in.finished_rules, in.phase_seeds, in.progress,
-                             RuleTableSolver<R>::Shortcuts::copy_and_repair, in.threads);
+format::Status solve_rule_tables_by_blocks(const RuleTablesInputs<R>& in, RuleTableSolver<R>& rules,
+                                           RuleTablesOutcome& out) {
+    const auto store = [&](const typename RuleTableSolver<R>::GatheredTable& t) -> format::Status {
+        const AddWrittenTime add_time(out.written_seconds);
+        {
+            const BigArray<std::uint16_t> entries = t.entries();
+            auto w = in.writer.write_table(t.material, t.metric, entries, /*residual=*/true);
+            if (!w) return format::Status(Error{w.error(), w.error_kind()});
+            out.bytes += *w;
+        }
+        if (in.read_later(t.material)) {
+            assert(!has_class_thresholds(t.material));
+            in.finished.add_fresh(
+                t.material, t.metric == format::Metric::fmjd ? CountingRules::fmjd : CountingRules::ffjd, t.values());
+        }
+        return {};
+    };
+    return rules.solve_by_blocks(in.game, store);
+}
+
+// The game's arrays whole: the tables solved whole.
+template <class R>
+format::Status solve_rule_tables_whole(const RuleTablesInputs<R>& in, RuleTableSolver<R>& rules,
+                                       RuleTablesOutcome& out) {
     if (in.phase_seeds.needed()) {
         std::vector<std::span<const ValueCode>> values;
         std::vector<BigArray<std::uint16_t>> dtc;
@@ -97,12 +127,7 @@ Expected<RuleTablesOutcome> solve_rule_tables(const RuleTablesInputs<R>& in) {
     }
     in.game.release_dtc();
     const auto store = [&](const Material& x, format::Metric metric, BigArray<ValueCode> values) -> format::Status {
-        const auto start = std::chrono::steady_clock::now();
-        struct AddTime {
-            double& total;
-            std::chrono::steady_clock::time_point start;
-            ~AddTime() { total += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); }
-        } add_time{out.written_seconds, start};
+        const AddWrittenTime add_time(out.written_seconds);
         const bool read_later = in.read_later(x);
         if (read_later && metric != format::Metric::ffjd16)
             in.finished.add_fresh(x, metric == format::Metric::fmjd ? CountingRules::fmjd : CountingRules::ffjd,
@@ -113,7 +138,22 @@ Expected<RuleTablesOutcome> solve_rule_tables(const RuleTablesInputs<R>& in) {
         if (read_later && has_class_thresholds(x)) in.finished_rules.adopt(x, metric, std::move(values));
         return {};
     };
-    if (format::Status written = rules.solve(store); !written) return Error{written.error(), written.error_kind()};
+    return rules.solve(store);
+}
+
+// Solves and writes every rule table of the pair. The game's DTC goes to the rule solver (or is
+// released when no rule set solves phases).
+template <class R>
+Expected<RuleTablesOutcome> solve_rule_tables(const RuleTablesInputs<R>& in) {
+    RuleTablesOutcome out;
+    RuleTableSolver<R> rules(in.m, in.cache, in.finished, in.finished_rules, in.phase_seeds, in.progress,
+                             RuleTableSolver<R>::Shortcuts::copy_and_repair, in.threads);
+    if (in.game.solved_by_blocks()) {
+        if (format::Status written = solve_rule_tables_by_blocks(in, rules, out); !written)
+            return Error{written.error(), written.error_kind()};
+    } else if (format::Status written = solve_rule_tables_whole(in, rules, out); !written) {
+        return Error{written.error(), written.error_kind()};
+    }
     for (CountingRules r : {CountingRules::fmjd, CountingRules::ffjd}) {
         const int k = rule_set_slot(r);
         out.copied[k] = rules.copied_from_game(r);

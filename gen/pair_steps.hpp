@@ -24,6 +24,7 @@
 #include "dtb/gen/pair_report.hpp"
 #include "dtb/gen/pair_rule_tables.hpp"
 #include "dtb/gen/phase_seeds.hpp"
+#include "dtb/gen/rule_blocks.hpp"
 #include "dtb/gen/slice_solver.hpp"
 #include "dtb/gen/table_writer.hpp"
 #include "dtb/index/slice_index.hpp"
@@ -42,6 +43,7 @@ struct PairRun {
     std::optional<SpillScope> spill_scope;  // spilled: big arrays are files until the pair ends
     CacheCounters cache_before;
     std::optional<PhaseSeeds<R>> phase_seeds;  // with counting rules, gathered by the game's seed pass
+    bool rules_by_blocks = false;              // the rule tables solved by the game's blocks too
     std::optional<SliceSolver<R>> game;
     // Solved by blocks and written side by side: each side's WDL, prepared while its values are
     // gathered for the distances, written last.
@@ -168,8 +170,9 @@ class PairSteps {
     Expected<bool> plan_memory(PairRun<R>& run) {
         const Material& m = run.m;
         const std::uint64_t held = finished_.bytes_in_memory() + finished_rules_.bytes_in_memory();
-        auto plan = plan_pair_memory<R>(m, budget_, held, o_.spill, o_.blocks, o_.threads,
-                                        [this](const std::string& s) { log(s); });
+        auto plan = plan_pair_memory<R>(
+            m, budget_, held, o_.spill, o_.blocks, o_.threads, [this](const std::string& s) { log(s); },
+            read_later_(m) || read_later_(m.mirrored()));
         if (!plan) return Error{plan.error(), plan.error_kind()};
         run.plan = *plan;
         if (auto r = check_disk_space(o_.out_dir, m, entries_of_pair<R>(m), run.plan, cache_); !r) return r;
@@ -193,7 +196,10 @@ class PairSteps {
     // Step: the game's values, DTW and DTC (gen/slice_solver.hpp). With counting rules its seed
     // pass also gathers the rule phases' seeds.
     void solve_game(PairRun<R>& run) {
-        PhaseSeeds<R>& phase_seeds = run.phase_seeds.emplace(run.m, cache_, o_.threads);
+        run.rules_by_blocks = R::kCountingRules && run.plan.blocks && rule_tables_by_blocks_of<R>(run.m);
+        PhaseSeeds<R>& phase_seeds = run.phase_seeds.emplace(
+            run.m, cache_, o_.threads,
+            run.rules_by_blocks ? PhaseSeeds<R>::Holding::by_blocks : PhaseSeeds<R>::Holding::whole);
         SliceSolver<R>& solver =
             run.game.emplace(run.m, cache_, finished_.external(), pass_progress(run.m), o_.threads);
         if (R::kCountingRules && phase_seeds.needed())
@@ -202,13 +208,22 @@ class PairSteps {
                                bool capture,
                                int king_steps) { phase_seeds.record(side, i, exit_words, capture, king_steps); });
         if (run.plan.blocks) {
-            solver.solve_by_blocks();
+            BlockHooks hooks;
+            if (run.rules_by_blocks) {
+                // The phase seeds are held by the game's blocks, and kept compressed as its levels are.
+                hooks.laid_out = [&phase_seeds](const BlockLayout& layout) { phase_seeds.hold_by_blocks(layout); };
+                hooks.opened = [&phase_seeds](std::size_t l) { phase_seeds.open_level(l); };
+                hooks.valued = [&phase_seeds](std::size_t l, std::span<const ValueCode> values) {
+                    phase_seeds.finish_level(l, values);
+                };
+            }
+            solver.solve_by_blocks(hooks);
             run.solve_peak = cache_.peak_live_bytes() - std::min(cache_.peak_live_bytes(), run.live_at_start);
             cache_.reset_peak();
             run.largest_block = solver.largest_block();
-            run.block_store_bytes = solver.block_store_bytes();
-            // The rule tables read whole arrays (they are not solved by blocks yet).
-            if (R::kCountingRules) solver.gather_whole();
+            run.block_store_bytes = solver.block_store_bytes() + phase_seeds.stored_bytes();
+            // Rule tables that cannot be solved by blocks (a counting class) read whole arrays.
+            if (R::kCountingRules && !run.rules_by_blocks) solver.gather_whole();
             return;
         }
         if (run.plan.spill) {
@@ -269,7 +284,8 @@ class PairSteps {
                 if (!a) return Error{a.error(), a.error_kind()};
             }
         }
-        solver.release_blocks();
+        // The rule tables by blocks read the game's store; they release it.
+        if (!run.rules_by_blocks) solver.release_blocks();
         return true;
     }
 
@@ -282,6 +298,7 @@ class PairSteps {
         run.rules = *r;
         run.bytes += r->bytes;
         run.phase_seeds->release();
+        run.game->release_blocks();
         return true;
     }
 

@@ -103,7 +103,7 @@ Scope copy_known(SolverState<R>& st, const Scope& scope) {
         const std::uint64_t kpc = sd.index.kings_per_config();
         for (std::uint64_t begin = r.begin; begin < r.end; begin += kpc) {
             if (const ValueCode* known = st.valuation.known(r.side, begin / kpc))
-                std::copy(known, known + kpc, sd.value.begin() + static_cast<std::ptrdiff_t>(begin));
+                std::copy(known, known + kpc, sd.value.run(begin / kpc, kpc));
             else
                 add_config(rest, r.side, begin / kpc, kpc);
         }

@@ -15,12 +15,17 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
 #include "dtb/gen/big_array.hpp"
+#include "dtb/gen/block_arrays.hpp"
+#include "dtb/gen/block_store.hpp"
 #include "dtb/gen/finished_rule_tables.hpp"
 #include "dtb/gen/finished_tables.hpp"
+#include "dtb/gen/pair_array.hpp"
 #include "dtb/gen/parallel.hpp"
 #include "dtb/gen/retro.hpp"
 #include "dtb/gen/slice_solver.hpp"
@@ -33,20 +38,64 @@ namespace dtb::gen {
 template <class R>
 class PhaseSeeds {
   public:
+    // How the seeds are held: whole (one array per side, sized now), or by the blocks of a
+    // game solved by blocks (hold_by_blocks).
+    enum class Holding { whole, by_blocks };
     // Sizes itself for m and its mirror (the sides of SliceSolver<R>(m, ...), in that order);
     // without counting rules, holds nothing.
-    PhaseSeeds(const Material& m, MappingCache& cache, int threads = 0) : threads_(threads) {
+    PhaseSeeds(const Material& m, MappingCache& cache, int threads = 0, Holding holding = Holding::whole)
+        : m_(m), cache_(&cache), threads_(threads) {
         if constexpr (!R::kCountingRules) return;
         for (CountingRules rules : {CountingRules::fmjd, CountingRules::ffjd})
             if (count_class(m, rules) == CountClass::none) phased_.push_back(rules);
         if (phased_.empty()) return;
         build_contributions();
-        assign_parallel(seeds_.emplace_back(cache), SliceIndex<R>(m).size(), std::uint16_t{0}, threads_);
+        seeds_.emplace_back(cache);
+        if (m.mirrored() != m) seeds_.emplace_back(cache);
+        if (holding == Holding::by_blocks) return;
+        assign_parallel(seeds_[0], SliceIndex<R>(m).size(), std::uint16_t{0}, threads_);
         if (m.mirrored() != m)
-            assign_parallel(seeds_.emplace_back(cache), SliceIndex<R>(m.mirrored()).size(), std::uint16_t{0}, threads_);
+            assign_parallel(seeds_[1], SliceIndex<R>(m.mirrored()).size(), std::uint16_t{0}, threads_);
     }
     // Whether any rule set solves phases (else nothing needs observing).
     bool needed() const { return !phased_.empty(); }
+
+    // By blocks: the game's layout (SliceSolver::solve_by_blocks, BlockHooks::laid_out). A level's
+    // seeds are gathered while it is open (open_level), marked and kept compressed when its values
+    // are final (finish_level), and read back by the phase solves (load_level, close_level).
+    void hold_by_blocks(const BlockLayout& layout) {
+        if (phased_.empty()) return;
+        layout_ = std::make_unique<BlockLayout>(layout);
+        std::vector<PairArray<std::uint16_t>*> sides;
+        std::vector<std::uint64_t> configs;
+        for (std::size_t s = 0; s < seeds_.size(); ++s) {
+            sides.push_back(&seeds_[s]);
+            configs.push_back(SliceIndex<R>(s == 0 ? m_ : m_.mirrored()).num_men_configs());
+        }
+        blocks_.emplace(*layout_, std::move(sides), std::move(configs), SliceIndex<R>(m_).kings_per_config(), *cache_);
+    }
+    bool by_blocks() const { return blocks_.has_value(); }
+    void open_level(std::size_t l) {
+        if (blocks_) blocks_->open(l, std::uint16_t{0}, threads_);
+    }
+    // Level l's values are final (values: in block order): its draws marked, its seeds kept.
+    void finish_level(std::size_t l, std::span<const ValueCode> values) {
+        if (!blocks_) return;
+        const std::span<std::uint16_t> seeds = blocks_->storage(l);
+        parallel_for(
+            values.size(),
+            [&](std::uint64_t k) {
+                if (is_draw(values[k])) seeds[k] = static_cast<std::uint16_t>(seeds[k] | kDrawnBit);
+            },
+            {}, threads_);
+        blocks_->store(l, store_, 0, threads_);
+    }
+    void load_level(std::size_t l) { blocks_->load(l, store_, 0, threads_); }
+    void close_level(std::size_t l) { blocks_->close(l); }
+    // A loaded level's seeds, in block order.
+    std::span<const std::uint16_t> level(std::size_t l) { return blocks_->storage(l); }
+    // Compressed bytes of the levels kept.
+    std::uint64_t stored_bytes() const { return store_.bytes(); }
 
     // The observer (SeedObserver, gen/exit_values.hpp): exit_words are the words (FinishedTables) of
     // the positions its moves that leave the slice lead to (all captures, or the promotions), null
@@ -75,7 +124,7 @@ class PhaseSeeds {
 
     // After the theoretical solve: its values of side `side`, to mark the draws.
     void record_draws(int side, std::span<const ValueCode> values) {
-        BigArray<std::uint16_t>& seeds = seeds_[static_cast<std::size_t>(side)];
+        BigArray<std::uint16_t>& seeds = seeds_[static_cast<std::size_t>(side)].flat();
         parallel_for(
             values.size(),
             [&](std::uint64_t i) {
@@ -94,10 +143,17 @@ class PhaseSeeds {
     // Whether every exit of a position (its captures, or its promotions) is worth the same under
     // the rule set, with fresh counters, as in the game itself.
     bool exits_like_game(CountingRules rules, int side, std::uint64_t index) const {
-        return (seeds_[static_cast<std::size_t>(side)][index] & like_game_bit(rules)) != 0;
+        return exits_like_game(rules, seeds_[static_cast<std::size_t>(side)][index]);
     }
+    // The same, of a seed word.
+    static bool exits_like_game(CountingRules rules, std::uint16_t seed) { return (seed & like_game_bit(rules)) != 0; }
 
-    void release() { std::vector<BigArray<std::uint16_t>>().swap(seeds_); }
+    void release() {
+        blocks_.reset();
+        store_.clear();
+        layout_.reset();
+        std::vector<PairArray<std::uint16_t>>().swap(seeds_);
+    }
 
   private:
     static constexpr unsigned kCaptureBit = 1u << 8;
@@ -136,10 +192,15 @@ class PhaseSeeds {
         return kCodes[bits & 3];
     }
 
+    Material m_;
+    MappingCache* cache_;
     int threads_ = 0;  // of every parallel loop (0: all cores)
     std::vector<CountingRules> phased_;
-    std::vector<BigArray<std::uint16_t>> seeds_;  // per side
-    std::vector<std::uint8_t> contribution_;      // per finished table word (build_contributions)
+    std::vector<PairArray<std::uint16_t>> seeds_;  // per side
+    std::unique_ptr<BlockLayout> layout_;          // by blocks: the game's
+    std::optional<BlockArray<std::uint16_t>> blocks_;
+    BlockStore store_;
+    std::vector<std::uint8_t> contribution_;  // per finished table word (build_contributions)
 };
 
 }  // namespace dtb::gen

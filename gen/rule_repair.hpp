@@ -50,10 +50,12 @@ class RuleRepair {
         const auto& ref = *st.valuation.reference;
         // The reference's values, and the dirty positions, marked open (kValueUnknown).
         PendingAppends appends(st.cache(), st.threads());
-        const std::vector<const ValueCode*>& reference = ref.values;
+        const auto reference = [&ref](int s) -> const PairArray<ValueCode>& {
+            return *ref.values[static_cast<std::size_t>(s)];
+        };
         st.loops.for_scope("repair seed", scope, [&](int s, std::uint64_t i) {
             SolverSide<R>& sd = st.sides[s];
-            const ValueCode c = reference[s][i];
+            const ValueCode c = reference(s)[i];
             sd.value[i] = c;
             if (is_draw(c) || c == loss_in(0)) return;  // a draw stays one; loss_in(0) has no move
             sd.capture[i] = st.valuation.prepared(s, i).capture;
@@ -88,8 +90,8 @@ class RuleRepair {
                 st, "repair closure", rounds.peek(round), UnmoveKinds::kings_only, prefetch_value,
                 [&](Item it, std::uint64_t j) {
                     const int pred = st.other(item_side(it));
-                    const ValueCode cp = reference[pred][j];
-                    const ValueCode cu = reference[item_side(it)][item_index(it)];
+                    const ValueCode cp = reference(pred)[j];
+                    const ValueCode cu = reference(item_side(it))[item_index(it)];
                     if (!is_loss(cp) && !(is_win(cp) && is_loss(cu) && distance_of(cu) + 1 == distance_of(cp))) return;
                     if (st.sides[pred].capture[j]) return;  // its captures alone decide it
                     std::atomic_ref<ValueCode> pv(st.sides[pred].value[j]);
@@ -172,8 +174,8 @@ class RuleRepair {
         if (k < 0) {
             const auto& ref = *st.valuation.reference;
             const std::uint64_t kpc = st.sides[s].index.kings_per_config();
-            const ValueCode* solved = st.sides[s].value.data() + mc * kpc;
-            const ValueCode* reference = ref.values[static_cast<std::size_t>(s)] + mc * kpc;
+            const ValueCode* solved = st.sides[s].value.run(mc, kpc);
+            const ValueCode* reference = ref.values[static_cast<std::size_t>(s)]->run(mc, kpc);
             bool all = true;
             for (std::uint64_t x = 0; x < kpc && all; ++x) all = ref.same_exit(solved[x], reference[x]);
             k = all ? 1 : 0;
@@ -236,9 +238,11 @@ class RuleRepair {
             if (unlike[k])
                 add_config(differing, above[k].first, above[k].second,
                            st.sides[above[k].first].index.kings_per_config());
-        const std::vector<const ValueCode*>& reference = ref.values;
+        const auto reference = [&ref](int s) -> const PairArray<ValueCode>& {
+            return *ref.values[static_cast<std::size_t>(s)];
+        };
         st.loops.for_scope("repair man moves", differing, [&](int ns, std::uint64_t j) {
-            if (ref.same_exit(st.sides[ns].value[j], reference[static_cast<std::size_t>(ns)][j])) return;
+            if (ref.same_exit(st.sides[ns].value[j], reference(ns)[j])) return;
             const int s = st.other(ns);
             SolverSide<R>& sd = st.sides[s];
             const std::vector<char>& configs = in_scope_[static_cast<std::size_t>(s)];
@@ -250,7 +254,7 @@ class RuleRepair {
                     const Position q = unmoved(base, from, to, false);
                     const std::uint64_t i = sd.index.rank(q);
                     if (!configs[i / sd.index.kings_per_config()]) return;
-                    const ValueCode c = reference[static_cast<std::size_t>(s)][i];
+                    const ValueCode c = reference(s)[i];
                     if (is_draw(c) || c == loss_in(0) || sd.capture[i]) return;
                     std::atomic_ref<ValueCode> v(sd.value[i]);
                     ValueCode expected = c;

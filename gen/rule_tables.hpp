@@ -21,17 +21,21 @@
 #include <cassert>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "dtb/format/format.hpp"
+#include "dtb/gen/block_arrays.hpp"
+#include "dtb/gen/block_store.hpp"
 #include "dtb/gen/finished_rule_tables.hpp"
 #include "dtb/gen/finished_tables.hpp"
 #include "dtb/gen/parallel.hpp"
 #include "dtb/gen/phase_seeds.hpp"
 #include "dtb/gen/positions.hpp"
 #include "dtb/gen/retro.hpp"
+#include "dtb/gen/rule_blocks.hpp"
 #include "dtb/gen/slice_solver.hpp"
 #include "dtb/index/slice_index.hpp"
 #include "dtb/probe/counting_rules.hpp"
@@ -51,8 +55,8 @@ class RuleTableSolver {
     enum class Shortcuts { none, repair_only, repair_without_fallback, copy_and_repair };
     // cache: the one the solves' arrays map from.
     RuleTableSolver(Material m, MappingCache& cache, const FinishedTables<R>& finished,
-                    const FinishedRuleTables<R>& class_thresholds, const PhaseSeeds<R>& phase_seeds,
-                    PassProgress progress, Shortcuts shortcuts = Shortcuts::copy_and_repair, int threads = 0)
+                    const FinishedRuleTables<R>& class_thresholds, PhaseSeeds<R>& phase_seeds, PassProgress progress,
+                    Shortcuts shortcuts = Shortcuts::copy_and_repair, int threads = 0)
         : m_(m),
           cache_(&cache),
           fresh_(finished),
@@ -84,7 +88,8 @@ class RuleTableSolver {
                 },
                 {}, threads_);
         }
-        conversion_codes_ = std::move(dtc);
+        conversion_codes_.clear();
+        for (BigArray<std::uint16_t>& codes : dtc) conversion_codes_.emplace_back(*cache_).flat() = std::move(codes);
     }
     // The codes use_game made (conversion_code of each position), of the side of material x, while
     // solve() runs (its sink may read them); empty without use_game.
@@ -115,13 +120,48 @@ class RuleTableSolver {
                 if (format::Status st = hand_over(sink, format::Metric::ffjd16, std::move(values)); !st) return st;
             }
         }
-        Values().swap(conversion_codes_);
+        std::vector<PairArray<ValueCode>>().swap(conversion_codes_);
+        return {};
+    }
+
+    // One side's rule table solved by blocks, for the sink: its file's entries (a capture
+    // position's as a residual entry, as write_rule_table makes them: docs/FORMAT.md) and its
+    // values, each gathered in index order when asked.
+    struct GatheredTable {
+        Material material;
+        format::Metric metric;
+        std::function<BigArray<std::uint16_t>()> entries;
+        std::function<BigArray<ValueCode>()> values;
+    };
+    using BlockSink = std::function<format::Status(const GatheredTable&)>;
+    // The same tables as use_game and solve, from a game solved by blocks whose phase seeds are
+    // held by its blocks (PhaseSeeds::hold_by_blocks): the conversion codes, the phase solves and
+    // the tables' entries go level by level, and a level's results wait compressed until a side
+    // is gathered for the sink. Only where rule_tables_by_blocks_of (gen/rule_blocks.hpp).
+    format::Status solve_by_blocks(const SliceSolver<R>& game, const BlockSink& sink) {
+        assert(rule_tables_by_blocks_of<R>(m_) && game.blocks() && phase_seeds_.by_blocks());
+        const SolverBlocks<R>& g = *game.blocks();
+        for (CountingRules rules : {CountingRules::fmjd, CountingRules::ffjd}) {
+            hold_codes_by_blocks(g.layout);
+            solve_phases_by_blocks(rules, g);
+            code_blocks_.reset();
+            std::vector<PairArray<ValueCode>>().swap(conversion_codes_);
+            for (std::size_t s = 0; s < indices_.size(); ++s) {
+                const int side = static_cast<int>(s);
+                const GatheredTable table{indices_[s].material(), rule_metric(rules),
+                                          [&, side] { return gathered<std::uint16_t>(g.layout, kEntries, side); },
+                                          [&, side] { return gathered<ValueCode>(g.layout, kRuleValues, side); }};
+                if (format::Status st = sink(table); !st) return st;
+            }
+            results_.clear();
+        }
         return {};
     }
 
   private:
     using G = typename R::Geometry;
     using Values = std::vector<BigArray<ValueCode>>;  // per side of the solver
+    class AgreeingPhases;
 
     format::Status hand_over(const Sink& sink, format::Metric metric, Values values) const {
         for (std::size_t s = 0; s < indices_.size(); ++s)
@@ -141,22 +181,75 @@ class RuleTableSolver {
     // is final when it is read.
     Values solve_phases(CountingRules rules) {
         SliceSolver<R>* self = nullptr;
-        MoveValuation valuation;
         std::unique_ptr<AgreeingPhases> like_game;
         const bool from_game = shortcuts_ != Shortcuts::none && !conversion_codes_.empty();
-        // Deciding a phase costs more than solving one of a few positions: slices with no king
-        // (one position per phase) are solved throughout.
-        constexpr std::uint64_t kSmallestCopiedPhase = 16;
-        if (from_game && shortcuts_ == Shortcuts::copy_and_repair &&
-            indices_[0].kings_per_config() >= kSmallestCopiedPhase) {
+        if (from_game && copies_phases()) {
             if (every_phase_agrees(rules)) return copy_of_game(rules);
-            like_game = std::make_unique<AgreeingPhases>(*this, rules);
-            valuation.known = [&, rules](int s, std::uint64_t men_config) -> const ValueCode* {
+            like_game = std::make_unique<AgreeingPhases>(*this, rules, /*decide_now=*/true);
+        }
+        SliceSolver<R> solver(m_, *cache_, phase_valuation(rules, from_game, self, like_game.get()),
+                              named(std::string(to_string(rules))), threads_);
+        self = &solver;
+        solver.solve_values();
+        tally(rules, solver, like_game.get());
+        Values out;
+        for (int s = 0; s < solver.num_sides(); ++s) out.push_back(solver.release_values(s));
+        return out;
+    }
+
+    // The same by blocks: each level's conversion codes made from the game's store when it is
+    // opened, its results kept in results_ when its values are final.
+    void solve_phases_by_blocks(CountingRules rules, const SolverBlocks<R>& g) {
+        SliceSolver<R>* self = nullptr;
+        std::unique_ptr<AgreeingPhases> like_game;
+        const bool from_game = shortcuts_ != Shortcuts::none;
+        if (from_game && copies_phases()) {
+            if (every_level_agrees(rules, g)) return copy_levels_of_game(rules, g);
+            like_game = std::make_unique<AgreeingPhases>(*this, rules, /*decide_now=*/false);
+        }
+        SliceSolver<R> solver(m_, *cache_, phase_valuation(rules, from_game, self, like_game.get()),
+                              named(std::string(to_string(rules))), threads_);
+        self = &solver;
+        BlockHooks hooks;
+        hooks.opened = [&](std::size_t l) {
+            open_codes(l, g);
+            phase_seeds_.load_level(l);
+            if (like_game) like_game->decide_seeds(g.layout.blocks[l]);
+        };
+        hooks.valued = [&](std::size_t l, std::span<const ValueCode> values) {
+            phase_seeds_.close_level(l);
+            keep_level_results(l, values, g);
+        };
+        hooks.done = [&](std::size_t l) { code_blocks_->close(l); };
+        solver.solve_values_by_blocks(g.layout.blocks, hooks);
+        tally(rules, solver, like_game.get());
+    }
+
+    // Deciding a phase costs more than solving one of a few positions: slices with no king (one
+    // position per phase) are solved throughout.
+    bool copies_phases() const {
+        constexpr std::uint64_t kSmallestCopiedPhase = 16;
+        return shortcuts_ == Shortcuts::copy_and_repair && indices_[0].kings_per_config() >= kSmallestCopiedPhase;
+    }
+    void tally(CountingRules rules, const SliceSolver<R>& solver, const AgreeingPhases* like_game) {
+        if (like_game) refused_for_reached_ += like_game->refused_for_reached();
+        repaired_[rule_set_slot(rules)] += solver.repaired_positions();
+        solved_in_full_[rule_set_slot(rules)] += solver.scopes_solved_in_full();
+    }
+
+    // The valuation of a phase solve: king phases by the 25-move budget, man moves and captures
+    // valued with fresh counters; from_game: repaired from the conversion codes, and, with
+    // like_game, whole phases copied from them. self: the solver, once it exists.
+    MoveValuation phase_valuation(CountingRules rules, bool from_game, SliceSolver<R>*& self,
+                                  AgreeingPhases* like_game) {
+        MoveValuation valuation;
+        if (like_game) {
+            valuation.known = [this, &self, like_game, rules](int s, std::uint64_t men_config) -> const ValueCode* {
                 if (!like_game->same(*self, s, men_config)) return nullptr;
                 const auto side = static_cast<std::size_t>(s);
                 const std::uint64_t kpc = indices_[side].kings_per_config();
                 copied_from_game_[rule_set_slot(rules)] += kpc;
-                return conversion_codes_[side].data() + men_config * kpc;
+                return conversion_codes_[side].run(men_config, kpc);
             };
         }
         if (from_game) {
@@ -164,7 +257,7 @@ class RuleTableSolver {
             // exit's value (a win or a loss) into a draw, so every rule value is the game's code
             // or weaker (slower, or drawn).
             MoveValuation::Reference reference;
-            for (const BigArray<ValueCode>& codes : conversion_codes_) reference.values.push_back(codes.data());
+            for (const PairArray<ValueCode>& codes : conversion_codes_) reference.values.push_back(&codes);
             reference.exits_like = [this, rules](int s, std::uint64_t i) {
                 return phase_seeds_.exits_like_game(rules, s, i);
             };
@@ -173,21 +266,108 @@ class RuleTableSolver {
             valuation.reference = std::move(reference);
         }
         valuation.man_moves_inside = false;
-        valuation.exit = [&](const Position& next, const Move& m) {
+        valuation.exit = [this, &self, rules](const Position& next, const Move& m) {
             if (!m.is_capture() && !m.promotes)  // a man move inside the slice
                 return value_of_fresh_exit(fresh_value(self->value_of(next), CountClass::none));
             return rule_exit_value(finished_, RuleTableKind{rules, CountClass::none, false}, next, fresh_of());
         };
         valuation.prepared = [this, rules](int s, std::uint64_t i) { return phase_seeds_.seed(rules, s, i); };
-        SliceSolver<R> solver(m_, *cache_, std::move(valuation), named(std::string(to_string(rules))), threads_);
-        self = &solver;
-        solver.solve_values();
-        if (like_game) refused_for_reached_ += like_game->refused_for_reached();
-        repaired_[rule_set_slot(rules)] += solver.repaired_positions();
-        solved_in_full_[rule_set_slot(rules)] += solver.scopes_solved_in_full();
-        Values out;
-        for (int s = 0; s < solver.num_sides(); ++s) out.push_back(solver.release_values(s));
+        return valuation;
+    }
+
+    // By blocks: the conversion codes held by the game's blocks, a level at a time.
+    void hold_codes_by_blocks(const BlockLayout& layout) {
+        conversion_codes_.clear();
+        std::vector<PairArray<ValueCode>*> sides;
+        std::vector<std::uint64_t> configs;
+        for (std::size_t s = 0; s < indices_.size(); ++s) conversion_codes_.emplace_back(*cache_);
+        for (std::size_t s = 0; s < indices_.size(); ++s) {
+            sides.push_back(&conversion_codes_[s]);
+            configs.push_back(indices_[s].num_men_configs());
+        }
+        code_blocks_.emplace(layout, std::move(sides), std::move(configs), indices_[0].kings_per_config(), *cache_);
+    }
+    // Level l's conversion codes, from the game's values and DTC (use_game's, level by level);
+    // its game values stay in level_game_values_ for keep_level_results.
+    void open_codes(std::size_t l, const SolverBlocks<R>& g) {
+        const std::span<ValueCode> codes = code_blocks_->open_unfilled(l);
+        level_game_values_.resize(codes.size());
+        g.store.read(SolverBlocks<R>::kValue, l, std::span<ValueCode>(level_game_values_), threads_);
+        BigArray<std::uint16_t> dtc(*cache_);
+        dtc.resize(codes.size());
+        g.store.read(SolverBlocks<R>::kDtc, l, std::span<std::uint16_t>(dtc), threads_);
+        const std::span<const ValueCode> v(level_game_values_);
+        parallel_for(
+            codes.size(),
+            [&](std::uint64_t k) {
+                assert(is_draw(v[k]) || (dtc[k] != SliceSolver<R>::kDtcUnknown && (dtc[k] > 0 || is_loss(v[k]))));
+                codes[k] = conversion_code(v[k], dtc[k]);
+            },
+            {}, threads_);
+    }
+    // Level l's final rule values (in block order) kept, with its tables' entries: a capture
+    // position's entry is 0, a quiet one's its residual entry against the game's DTW and the
+    // conversion code (write_rule_table's, docs/FORMAT.md).
+    void keep_level_results(std::size_t l, std::span<const ValueCode> values, const SolverBlocks<R>& g) {
+        BigArray<std::uint8_t> capture(*cache_);
+        capture.resize(values.size());
+        g.store.read(SolverBlocks<R>::kCapture, l, std::span<std::uint8_t>(capture), threads_);
+        const std::span<const ValueCode> codes = code_blocks_->storage(l);
+        const std::span<const ValueCode> game(level_game_values_);
+        BigArray<std::uint16_t> entries(*cache_);
+        entries.resize(values.size());
+        parallel_for(
+            values.size(),
+            [&](std::uint64_t k) {
+                entries[k] = capture[k]
+                                 ? std::uint16_t{0}
+                                 : format::residual_entry(values[k], static_cast<std::uint16_t>(distance_of(game[k])),
+                                                          static_cast<std::uint16_t>(distance_of(codes[k])));
+            },
+            {}, threads_);
+        results_.put<std::uint16_t>(kEntries, l, std::span<const std::uint16_t>(entries), threads_);
+        results_.put<ValueCode>(kRuleValues, l, values, threads_);
+        free_array(level_game_values_);
+    }
+    template <class T>
+    BigArray<T> gathered(const BlockLayout& layout, int kind, int side) const {
+        BigArray<T> out(*cache_);
+        out.resize(indices_[static_cast<std::size_t>(side)].size());  // every entry written below
+        gather_side<T>(layout, results_, kind, side, out, threads_);
         return out;
+    }
+    // every_phase_agrees, level by level.
+    bool every_level_agrees(CountingRules rules, const SolverBlocks<R>& g) {
+        for (std::size_t l = 0; l < g.layout.num_blocks(); ++l) {
+            open_codes(l, g);
+            phase_seeds_.load_level(l);
+            const std::span<const std::uint16_t> seeds = phase_seeds_.level(l);
+            const std::span<const ValueCode> codes = code_blocks_->storage(l);
+            std::atomic<bool> all{true};
+            parallel_for_chunks(
+                codes.size(),
+                [&](std::uint64_t begin, std::uint64_t end) {
+                    for (std::uint64_t k = begin; k < end && all.load(std::memory_order_relaxed); ++k)
+                        if (!PhaseSeeds<R>::exits_like_game(rules, seeds[k]) || !same_exit_as_game(codes[k], codes[k]))
+                            all.store(false, std::memory_order_relaxed);
+                },
+                {}, threads_);
+            phase_seeds_.close_level(l);
+            code_blocks_->close(l);
+            free_array(level_game_values_);
+            if (!all.load()) return false;
+        }
+        return true;
+    }
+    // copy_of_game, level by level.
+    void copy_levels_of_game(CountingRules rules, const SolverBlocks<R>& g) {
+        for (std::size_t l = 0; l < g.layout.num_blocks(); ++l) {
+            open_codes(l, g);
+            keep_level_results(l, code_blocks_->storage(l), g);
+            code_blocks_->close(l);
+            copied_from_game_[rule_set_slot(rules)] += g.layout.sizes[l];
+        }
+        ++copied_whole_;
     }
 
     // Whether a man move into a position whose rule code is `solved` is worth what it is in the
@@ -207,7 +387,7 @@ class RuleTableSolver {
     // the solver's arrays and its phase-by-phase copy.
     bool every_phase_agrees(CountingRules rules) const {
         for (std::size_t side = 0; side < indices_.size(); ++side) {
-            const BigArray<ValueCode>& codes = conversion_codes_[side];
+            const BigArray<ValueCode>& codes = conversion_codes_[side].flat();
             std::atomic<bool> all{true};
             parallel_for_chunks(
                 codes.size(),
@@ -230,7 +410,7 @@ class RuleTableSolver {
     Values copy_of_game(CountingRules rules) {
         Values out;
         for (std::size_t side = 0; side < indices_.size(); ++side) {
-            const BigArray<ValueCode>& codes = conversion_codes_[side];
+            const BigArray<ValueCode>& codes = conversion_codes_[side].flat();
             BigArray<ValueCode>& v = out.emplace_back(codes.size(), codes.get_allocator());  // written below
             parallel_for(
                 codes.size(), [&](std::uint64_t i) { v[i] = codes[i]; }, {}, threads_);
@@ -263,21 +443,33 @@ class RuleTableSolver {
         static_assert(!SliceIndex<R>::kRowGroups);
 
       public:
-        AgreeingPhases(const RuleTableSolver& owner, CountingRules rules) : owner_(owner) {
+        // decide_now: read every configuration's seeds now; else a scope's at a time (decide_seeds),
+        // before it is solved.
+        AgreeingPhases(const RuleTableSolver& owner, CountingRules rules, bool decide_now)
+            : owner_(owner), rules_(rules) {
             for (std::size_t side = 0; side < owner.indices_.size(); ++side) {
                 const SliceIndex<R>& index = owner.indices_[side];
-                const std::uint64_t kpc = index.kings_per_config();
-                std::vector<char>& agree = seeds_agree_.emplace_back(index.num_men_configs(), 0);
-                parallel_for(
-                    index.num_men_configs(),
-                    [&](std::uint64_t mc) {
-                        bool all = true;
-                        for (std::uint64_t i = mc * kpc; i < (mc + 1) * kpc && all; ++i)
-                            all = owner.phase_seeds_.exits_like_game(rules, static_cast<int>(side), i);
-                        agree[mc] = all;
-                    },
-                    {}, owner.threads_);
+                seeds_agree_.emplace_back(index.num_men_configs(), 0);
                 same_.emplace_back(index.num_men_configs(), kUndecided);
+                if (decide_now) decide_seeds({Range{static_cast<int>(side), 0, index.size()}});
+            }
+        }
+        // Whether every position of each configuration of scope has its exits like the game's
+        // (its seeds are read now).
+        void decide_seeds(const Scope& scope) {
+            for (const Range& r : scope) {
+                const std::uint64_t kpc = owner_.indices_[static_cast<std::size_t>(r.side)].kings_per_config();
+                std::vector<char>& agree = seeds_agree_[static_cast<std::size_t>(r.side)];
+                const std::uint64_t first = r.begin / kpc;
+                parallel_for((r.end - r.begin) / kpc,
+                             [&](std::uint64_t k) {
+                                 const std::uint64_t mc = first + k;
+                                 bool all = true;
+                                 for (std::uint64_t i = mc * kpc; i < (mc + 1) * kpc && all; ++i)
+                                     all = owner_.phase_seeds_.exits_like_game(rules_, r.side, i);
+                                 agree[mc] = all;
+                             },
+                             {}, owner_.threads_);
             }
         }
         // Whether configuration (s, mc) takes the game's codes; solver holds the values of the
@@ -331,6 +523,7 @@ class RuleTableSolver {
             return true;
         }
         const RuleTableSolver& owner_;
+        CountingRules rules_;
         std::vector<std::vector<char>> seeds_agree_;
         std::vector<std::vector<signed char>> same_;  // per side and men configuration
         std::uint64_t refused_for_reached_ = 0;
@@ -412,12 +605,18 @@ class RuleTableSolver {
     const FinishedRuleTables<R>& finished_;
     std::vector<SliceIndex<R>> indices_;  // of the slice and its mirror, as in SliceSolver
     PassProgress progress_;
-    const PhaseSeeds<R>& phase_seeds_;
+    PhaseSeeds<R>& phase_seeds_;
     Shortcuts shortcuts_;
     int threads_ = 0;  // of every parallel loop (0: all cores)
     std::uint64_t refused_for_reached_ = 0, copied_whole_ = 0;
     std::uint64_t copied_from_game_[2] = {0, 0}, repaired_[2] = {0, 0}, solved_in_full_[2] = {0, 0};
-    Values conversion_codes_;  // per side (use_game)
+    std::vector<PairArray<ValueCode>> conversion_codes_;  // per side (use_game; by blocks, held by them)
+    // By blocks: the conversion codes' blocks, the game values of the level being solved, and the
+    // results of the levels solved (kRuleValues, kEntries).
+    enum ResultKind : int { kRuleValues = 0, kEntries = 1 };
+    std::optional<BlockArray<ValueCode>> code_blocks_;
+    BigArray<ValueCode> level_game_values_{*cache_};
+    BlockStore results_;
 };
 
 }  // namespace dtb::gen

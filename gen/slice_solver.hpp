@@ -94,21 +94,27 @@ class SliceSolver {
     // values also while the level below (which its man moves reach from) is solved; then each
     // array goes to the block store compressed. The pair's sides are read back in index order by
     // gathered(); side(s)'s arrays are empty meanwhile.
-    void solve_by_blocks() {
-        assert(!st_.valuation.exit && !st_.observer);
+    // hooks: laid_out first; opened(l) once level l has its arrays, before its seed pass;
+    // valued(l, values) once its values are final (the phase seeds the seed pass gathers are
+    // held by the same blocks, gen/phase_seeds.hpp).
+    void solve_by_blocks(const BlockHooks& hooks = {}) {
+        assert(!st_.valuation.exit);
         const ManMovesAsExits exits(st_.valuation);
         st_.blocks = std::make_unique<SolverBlocks<R>>(st_.sides, st_.advancement_levels(), st_.cache());
         SolverBlocks<R>& b = *st_.blocks;
+        if (hooks.laid_out) hooks.laid_out(b.layout);
         const std::size_t n = b.layout.num_blocks();
         const int threads = st_.threads();
         for (std::size_t l = 0; l < n; ++l) {
-            st_.loops.set_level_label(n > 1 ? " (level " + std::to_string(l + 1) + "/" + std::to_string(n) + ")" : "");
+            set_level_label(l, n);
             const Scope& level = b.layout.blocks[l];
             b.value.open(l, kValueUnknown, threads);
             b.exit.open(l, kValueUnknown, threads);
             b.capture.open(l, std::uint8_t{0}, threads);
+            if (hooks.opened) hooks.opened(l);
             seed_from_exits(st_, level);
             iterate_dtw(st_, level);
+            if (hooks.valued) hooks.valued(l, b.value.storage(l));
             b.exit.close(l);
             b.dtc.open(l, kDtcUnknown, threads);
             seed_dtc(st_, level);
@@ -122,6 +128,8 @@ class SliceSolver {
         st_.loops.set_level_label("");
     }
     bool solved_by_blocks() const { return st_.blocks != nullptr; }
+    // Solved by blocks: the blocks' layout and store (null otherwise).
+    const SolverBlocks<R>* blocks() const { return st_.blocks.get(); }
     // Solved by blocks: side s's values, DTC or capture flags (SolverBlocks::Kind) in index order.
     template <class T>
     BigArray<T> gathered(int s, typename SolverBlocks<R>::Kind kind) const {
@@ -165,26 +173,50 @@ class SliceSolver {
     void solve_values() {
         st_.allocate_arrays();
         if (st_.valuation.reference) repair_.start(st_);
-        const Scope* level_above = nullptr;  // by levels: the level solved before, its man moves' reach
-        auto solve_scope = [&](const Scope& scope) {
-            const Scope rest = copy_known(st_, scope);
-            if (st_.valuation.reference) {
-                repair_.repair(st_, rest, level_above);
-            } else {
-                seed_from_exits(st_, rest);
-                iterate_dtw(st_, rest);
-            }
-        };
         if (st_.valuation.man_moves_inside || st_.sides[0].index.material().men() == 0) {
-            solve_scope(st_.full_scope());
+            solve_values_of(st_.full_scope(), nullptr);
         } else {
             const std::vector<Scope> levels = st_.advancement_levels();
-            for (std::size_t l = 0; l < levels.size(); ++l) {
-                level_above = l > 0 ? &levels[l - 1] : nullptr;
-                solve_scope(levels[l]);
-            }
+            for (std::size_t l = 0; l < levels.size(); ++l)
+                solve_values_of(levels[l], l > 0 ? &levels[l - 1] : nullptr);
         }
         st_.release_work_arrays();
+    }
+    // The same values, by blocks (levels, most advanced first, as solve_by_blocks lays them out):
+    // a level's arrays exist while it is solved, its values also while the level below is. Only
+    // with man moves as exits. hooks.opened(l) comes before level l is solved (what the valuation
+    // reads of it must be there), hooks.valued(l, values) once its values are final, and
+    // hooks.done(l) once they are no longer read (after the level below); the values are
+    // then gone: hooks.valued keeps what it needs.
+    void solve_values_by_blocks(std::vector<Scope> levels, const BlockHooks& hooks) {
+        assert(!st_.valuation.man_moves_inside);
+        st_.blocks = std::make_unique<SolverBlocks<R>>(st_.sides, std::move(levels), st_.cache());
+        SolverBlocks<R>& b = *st_.blocks;
+        if (hooks.laid_out) hooks.laid_out(b.layout);
+        if (st_.valuation.reference) repair_.start(st_);
+        const std::size_t n = b.layout.num_blocks();
+        const int threads = st_.threads();
+        for (std::size_t l = 0; l < n; ++l) {
+            set_level_label(l, n);
+            if (hooks.opened) hooks.opened(l);
+            b.value.open(l, kValueUnknown, threads);
+            b.exit.open(l, kValueUnknown, threads);
+            b.capture.open(l, std::uint8_t{0}, threads);
+            solve_values_of(b.layout.blocks[l], l > 0 ? &b.layout.blocks[l - 1] : nullptr);
+            b.exit.close(l);
+            b.capture.close(l);
+            if (hooks.valued) hooks.valued(l, b.value.storage(l));
+            if (l > 0) {
+                b.value.close(l - 1);
+                if (hooks.done) hooks.done(l - 1);
+            }
+        }
+        if (n > 0) {
+            b.value.close(n - 1);
+            if (hooks.done) hooks.done(n - 1);
+        }
+        st_.loops.set_level_label("");
+        st_.blocks.reset();
     }
     // Positions re-solved by the rule repair (MoveValuation::reference), both sides; the others took
     // the reference's value, except in the scopes solved in full because their closure grew too large.
@@ -241,6 +273,21 @@ class SliceSolver {
     static constexpr std::uint16_t kDtcUnknown = gen::kDtcUnknown;
 
   private:
+    void set_level_label(std::size_t l, std::size_t n) {
+        st_.loops.set_level_label(n > 1 ? " (level " + std::to_string(l + 1) + "/" + std::to_string(n) + ")" : "");
+    }
+    // Passes 1 and 2 (or the repair) over one scope; level_above: the level solved before, the
+    // one its man moves reach (null: none, or a scope with man moves inside).
+    void solve_values_of(const Scope& scope, const Scope* level_above) {
+        const Scope rest = copy_known(st_, scope);
+        if (st_.valuation.reference) {
+            repair_.repair(st_, rest, level_above);
+        } else {
+            seed_from_exits(st_, rest);
+            iterate_dtw(st_, rest);
+        }
+    }
+
     // Man moves are exits into the level above while it lives; they count inside again afterwards,
     // even on an exception (solving by levels or by blocks).
     struct ManMovesAsExits {

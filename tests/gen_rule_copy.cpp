@@ -24,21 +24,56 @@ struct CopyCounts {
     std::uint64_t copied = 0, repaired = 0, refused = 0, solved_in_full = 0, copied_whole = 0;
 };
 
-Tables rule_tables(const Material& m, gen::FinishedTables<International>& finished,
+// A slice's game solved (whole, or by blocks with its phase seeds held by its blocks), for the
+// rule solves that read it.
+struct SolvedGame {
+    SolvedGame(const Material& m, gen::FinishedTables<International>& finished, bool by_blocks)
+        : seeds(m, finished.cache(), 0,
+                by_blocks ? gen::PhaseSeeds<International>::Holding::by_blocks
+                          : gen::PhaseSeeds<International>::Holding::whole),
+          solver(m, finished.cache(), finished.external()) {
+        solver.observe_seeds([this](int side, std::uint64_t i, std::span<const std::uint16_t* const> exit_words,
+                                    bool capture,
+                                    int king_steps) { seeds.record(side, i, exit_words, capture, king_steps); });
+        if (!by_blocks) {
+            solver.solve();
+            for (int s = 0; s < solver.num_sides(); ++s) seeds.record_draws(s, solver.side(s).value);
+            return;
+        }
+        gen::BlockHooks hooks;
+        hooks.laid_out = [this](const gen::BlockLayout& layout) { seeds.hold_by_blocks(layout); };
+        hooks.opened = [this](std::size_t l) { seeds.open_level(l); };
+        hooks.valued = [this](std::size_t l, std::span<const ValueCode> values) { seeds.finish_level(l, values); };
+        solver.solve_by_blocks(hooks);
+    }
+    gen::PhaseSeeds<International> seeds;
+    gen::SliceSolver<International> solver;
+};
+
+void add_counts(const gen::RuleTableSolver<International>& rule_solver, CopyCounts& counts) {
+    for (CountingRules r : {CountingRules::fmjd, CountingRules::ffjd}) {
+        counts.copied += rule_solver.copied_from_game(r);
+        counts.repaired += rule_solver.repaired(r);
+    }
+    counts.refused += rule_solver.phases_refused_for_reached();
+    counts.copied_whole += rule_solver.tables_copied_whole();
+    counts.solved_in_full +=
+        rule_solver.scopes_solved_in_full(CountingRules::fmjd) + rule_solver.scopes_solved_in_full(CountingRules::ffjd);
+}
+
+// The rule tables of a game solved whole (its DTC copied: the game serves again).
+Tables rule_tables(const Material& m, SolvedGame& game, gen::FinishedTables<International>& finished,
                    gen::FinishedRuleTables<International>& rules, Shortcuts shortcuts, CopyCounts& counts) {
     gen::MappingCache& cache = finished.cache();
-    gen::PhaseSeeds<International> seeds(m, cache);
-    gen::SliceSolver<International> solver(m, cache, finished.external());
-    solver.observe_seeds([&](int side, std::uint64_t i, std::span<const std::uint16_t* const> exit_words, bool capture,
-                             int king_steps) { seeds.record(side, i, exit_words, capture, king_steps); });
-    solver.solve();
-    for (int s = 0; s < solver.num_sides(); ++s) seeds.record_draws(s, solver.side(s).value);
-    gen::RuleTableSolver<International> rule_solver(m, cache, finished, rules, seeds, {}, shortcuts);
+    gen::RuleTableSolver<International> rule_solver(m, cache, finished, rules, game.seeds, {}, shortcuts);
     std::vector<std::span<const ValueCode>> values;
     std::vector<gen::BigArray<std::uint16_t>> dtc;
-    for (int s = 0; s < solver.num_sides(); ++s) {
-        values.emplace_back(solver.side(s).value.data(), solver.side(s).value.size());
-        dtc.push_back(solver.release_dtc(s));
+    for (int s = 0; s < game.solver.num_sides(); ++s) {
+        const auto& side = game.solver.side(s);
+        values.emplace_back(side.value.data(), side.value.size());
+        gen::BigArray<std::uint16_t>& d = dtc.emplace_back(cache);
+        d.resize(side.dtc.size());
+        std::copy(side.dtc.flat().begin(), side.dtc.flat().end(), d.begin());
     }
     rule_solver.use_game(std::move(values), std::move(dtc));
     Tables out;
@@ -48,14 +83,32 @@ Tables rule_tables(const Material& m, gen::FinishedTables<International>& finish
             return {};
         });
     REQUIRE(st);
-    for (CountingRules r : {CountingRules::fmjd, CountingRules::ffjd}) {
-        counts.copied += rule_solver.copied_from_game(r);
-        counts.repaired += rule_solver.repaired(r);
-    }
-    counts.refused += rule_solver.phases_refused_for_reached();
-    counts.copied_whole += rule_solver.tables_copied_whole();
-    counts.solved_in_full +=
-        rule_solver.scopes_solved_in_full(CountingRules::fmjd) + rule_solver.scopes_solved_in_full(CountingRules::ffjd);
+    add_counts(rule_solver, counts);
+    return out;
+}
+Tables rule_tables(const Material& m, gen::FinishedTables<International>& finished,
+                   gen::FinishedRuleTables<International>& rules, Shortcuts shortcuts, CopyCounts& counts) {
+    SolvedGame game(m, finished, /*by_blocks=*/false);
+    return rule_tables(m, game, finished, rules, shortcuts, counts);
+}
+
+// The same from a game solved by blocks (RuleTableSolver::solve_by_blocks).
+Tables rule_tables_by_blocks(const Material& m, SolvedGame& game, gen::FinishedTables<International>& finished,
+                             gen::FinishedRuleTables<International>& rules, Shortcuts shortcuts, CopyCounts& counts) {
+    REQUIRE(game.seeds.by_blocks());
+    gen::RuleTableSolver<International> rule_solver(m, finished.cache(), finished, rules, game.seeds, {}, shortcuts);
+    Tables out;
+    auto st = rule_solver.solve_by_blocks(
+        game.solver, [&](const gen::RuleTableSolver<International>::GatheredTable& t) -> format::Status {
+            const gen::BigArray<ValueCode> values = t.values();
+            const gen::BigArray<std::uint16_t> entries = t.entries();
+            REQUIRE(entries.size() == values.size());
+            REQUIRE(values.size() == SliceIndex<International>(t.material).size());
+            out[{t.material.name(), static_cast<int>(t.metric)}].assign(values.begin(), values.end());
+            return {};
+        });
+    REQUIRE(st);
+    add_counts(rule_solver, counts);
     return out;
 }
 
@@ -181,4 +234,50 @@ TEST_CASE("rule tables: outside the counting classes a capture position is worth
     CHECK(wins > 0);
     CHECK(draws > 0);
     CHECK(losses > 0);
+}
+
+// Solved by blocks (the game's levels with arrays of their own, the phase solves level by level
+// from the game's block store), the rule tables are those solved whole, with every shortcut, and
+// each shortcut is taken as often. Every international slice of 3 and 4 pieces with men whose rule
+// sets both solve phases.
+TEST_CASE("rule tables solved by blocks equal those solved whole (international, 3-4 pieces)",
+          "[gen][rules][blocks][plain-build]") {
+    const auto& dir = test::generated_tables<International>(4);
+    gen::MappingCache cache;
+    gen::FinishedTables<International> finished(dir, cache);
+    gen::FinishedRuleTables<International> rules(dir, cache);
+    std::uint64_t slices = 0;
+    CopyCounts whole_counts, block_counts;
+    for (const Material& m : all_materials<International>(4)) {
+        if (m.pieces() < 3 || m.mirrored() < m) continue;
+        if (!gen::rule_tables_by_blocks_of<International>(m)) continue;
+        INFO(m.name());
+        for (const Material& side : {m, m.mirrored()})
+            for (const Material& x : verify::successor_materials(side))
+                if (x != m && x != m.mirrored()) {
+                    REQUIRE(finished.load(x).ok());
+                    REQUIRE(rules.load(x).ok());
+                }
+        SolvedGame whole_game(m, finished, /*by_blocks=*/false), block_game(m, finished, /*by_blocks=*/true);
+        for (Shortcuts shortcuts : {Shortcuts::none, Shortcuts::repair_without_fallback, Shortcuts::copy_and_repair}) {
+            // A full phase solve (no shortcut) costs the most: 3 pieces only.
+            if (shortcuts == Shortcuts::none && m.pieces() > 3) continue;
+            INFO("shortcuts " << static_cast<int>(shortcuts));
+            const Tables whole = rule_tables(m, whole_game, finished, rules, shortcuts, whole_counts);
+            require_equal(whole, rule_tables_by_blocks(m, block_game, finished, rules, shortcuts, block_counts));
+        }
+        ++slices;
+    }
+    INFO(slices << " slice pairs; whole: " << whole_counts.copied << " copied, " << whole_counts.repaired
+                << " re-solved, " << whole_counts.copied_whole << " tables copied whole");
+    CHECK(slices >= 8);
+    CHECK(block_counts.copied == whole_counts.copied);
+    CHECK(block_counts.repaired == whole_counts.repaired);
+    CHECK(block_counts.refused == whole_counts.refused);
+    CHECK(block_counts.solved_in_full == whole_counts.solved_in_full);
+    CHECK(block_counts.copied_whole == whole_counts.copied_whole);
+    // The shortcuts were taken, so that the comparison covers them.
+    CHECK(block_counts.copied > 0);
+    CHECK(block_counts.repaired > 0);
+    CHECK(block_counts.copied_whole > 0);
 }

@@ -12,6 +12,7 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "dtb/format/format.hpp"
@@ -278,59 +279,69 @@ TEST_CASE("dtb gen --blocks: tables solved by blocks equal those solved whole (b
     CHECK(run_status({"gen", "--pieces", "3", "--blocks", "--spill", "--out", spill.path.string()}, &err) == 2);
 }
 
-TEST_CASE("dtb gen: a turkish pair with men over --memory is solved by blocks in memory, not spilled (4 pieces)",
+TEST_CASE("dtb gen: a pair with men over --memory is solved by blocks in memory, not spilled (4 pieces)",
           "[tools][gen][plain-build]") {
-    const fs::path ref = fs::path(DTB_TEST_TABLES) / "turkish";
-    REQUIRE(fs::exists(ref / "KMvKM.wdl"));  // the 4-piece fixture
-    const fs::path d = fresh_path("memory_blocks");
-    fs::copy(ref, d, fs::copy_options::recursive);
-    for (const char* ext : {".wdl", ".dtw", ".dtc"}) fs::remove(d / (std::string("KMvKM") + ext));
-    std::string err;
-    REQUIRE(run_status({"gen", "--variant", "turkish", "--pieces", "4", "--memory", "30", "--out", d.string()}, &err) ==
-            0);
-    CHECK(err.find("KMvKM: solved by blocks") != std::string::npos);
-    CHECK(err.find(" MB of arrays spilled") == std::string::npos);
-    for (const char* ext : {".wdl", ".dtw", ".dtc"}) {
-        INFO(ext);
-        CHECK(slurp(d / (std::string("KMvKM") + ext)) == slurp(ref / (std::string("KMvKM") + ext)));
+    // Turkish has no rule tables; KMvKM's (international) are in no counting class, so they are
+    // solved by the game's blocks too.
+    for (const auto& [variant, extensions] :
+         {std::pair<std::string, std::vector<std::string>>{"turkish", {".wdl", ".dtw", ".dtc"}},
+          std::pair<std::string, std::vector<std::string>>{"international",
+                                                           {".wdl", ".dtw", ".dtc", ".fmjd", ".ffjd"}}}) {
+        INFO(variant);
+        const fs::path ref = fs::path(DTB_TEST_TABLES) / variant;
+        REQUIRE(fs::exists(ref / "KMvKM.wdl"));  // the 4-piece fixture
+        const fs::path d = fresh_path("memory_blocks_" + variant);
+        fs::copy(ref, d, fs::copy_options::recursive);
+        for (const std::string& ext : extensions) fs::remove(d / ("KMvKM" + ext));
+        std::string err;
+        REQUIRE(run_status({"gen", "--variant", variant, "--pieces", "4", "--memory",
+                            variant == "turkish" ? "36" : "45", "--out", d.string()},
+                           &err) == 0);
+        CHECK(err.find("KMvKM: solved by blocks") != std::string::npos);
+        CHECK(err.find(" MB of arrays spilled") == std::string::npos);
+        for (const std::string& ext : extensions) {
+            INFO(ext);
+            CHECK(slurp(d / ("KMvKM" + ext)) == slurp(ref / ("KMvKM" + ext)));
+        }
+        fs::remove_all(d);
     }
-    fs::remove_all(d);
 }
 
 TEST_CASE("dtb gen: a pair with men over --memory is solved by levels when a level fits, else refused (4 pieces)",
           "[tools][gen][plain-build]") {
     const fs::path ref = fs::path(DTB_TEST_TABLES) / "international";
-    REQUIRE(fs::exists(ref / "KMvKM.ffjd"));  // the 4-piece fixture
+    REQUIRE(fs::exists(ref / "KvKKM.ffjd"));  // the 4-piece fixture
     const fs::path d = fresh_path("memory_levels");
     fs::copy(ref, d, fs::copy_options::recursive);
-    for (const char* ext : {".wdl", ".dtw", ".dtc", ".fmjd", ".ffjd"}) fs::remove(d / (std::string("KMvKM") + ext));
+    const std::vector<std::string> extensions{".wdl", ".dtw", ".dtc", ".fmjd", ".ffjd"};
+    for (const std::string& ext : extensions) fs::remove(d / ("KvKKM" + ext));
     std::string err;
-    // KMvKM (its own mirror): 4,478,160 positions, 51 MB at 12 bytes each (57 MB with its inputs,
-    // 74 MB with the 4 bytes per position a whole solve holds besides: frontier lists); its
-    // largest level is far smaller.
+    // KvKKM + KKMvK: 4,974,480 positions, 56 MB at 12 bytes each (82 MB with its inputs and the
+    // 4 bytes per position a whole solve holds besides: frontier lists); its largest level is far
+    // smaller. Its fmjd table is a counting class (the 16-move rule), which is not solved by
+    // blocks: so it is solved by levels, spilled.
     REQUIRE(run_status({"gen", "--variant", "international", "--pieces", "4", "--memory", "45", "--out", d.string()},
                        &err) == 0);
-    CHECK(err.find("KMvKM: 74 MB in memory would be needed; solved by levels, 51 MB of arrays in files") !=
+    CHECK(err.find("KvKKM: 82 MB in memory would be needed; solved by levels, 56 MB of arrays in files") !=
           std::string::npos);
     // The arrays did go to files (the slice line counts what was mapped from them).
     const auto spilled = err.find(" MB of arrays spilled");
     REQUIRE(spilled != std::string::npos);
     const auto number = err.rfind(", ", spilled);
     REQUIRE(number != std::string::npos);
-    CHECK(std::stoull(err.substr(number + 2, spilled - number - 2)) >= 51);
-    CHECK(fs::exists(d / "KMvKM.ffjd"));
-    for (const char* ext : {".wdl", ".dtw", ".dtc", ".fmjd", ".ffjd"}) {
+    CHECK(std::stoull(err.substr(number + 2, spilled - number - 2)) >= 56);
+    for (const std::string& ext : extensions) {
         INFO(ext);
-        CHECK(slurp(d / (std::string("KMvKM") + ext)) == slurp(ref / (std::string("KMvKM") + ext)));
-        fs::remove(d / (std::string("KMvKM") + ext));
+        CHECK(slurp(d / ("KvKKM" + ext)) == slurp(ref / ("KvKKM" + ext)));
+        fs::remove(d / ("KvKKM" + ext));
     }
     // 5 MB: not even a level of it (nor the inputs held) fits.
     CHECK(run_status({"gen", "--variant", "international", "--pieces", "4", "--memory", "5", "--out", d.string()},
                      &err) == 2);
-    CHECK(err.find("KMvKM needs about") != std::string::npos);
+    CHECK(err.find("KvKKM needs about") != std::string::npos);
     CHECK(err.find(" MB solved by levels), more than the 4 MB the generator may use (--memory 5, less a margin") !=
           std::string::npos);  // why levels did not help
-    CHECK(!fs::exists(d / "KMvKM.dtc"));
+    CHECK(!fs::exists(d / "KvKKM.dtc"));
     fs::remove_all(d);
 }
 
