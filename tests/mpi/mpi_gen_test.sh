@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `mpirun dtb gen` against data/reference: both variants up to 4 pieces over 3 ranks, the same after
-# one rank is killed mid-run and the job rerun, a pair that fits no rank refused before anything is
+# one rank is killed mid-run and the job rerun, the same by blocks with one thread per rank, a pair that fits no rank refused before anything is
 # written, and a rank's failure stopping the job with the pair and the rank named.
 # Usage: mpi_gen_test.sh <dtb executable> <data/reference folder> <scratch folder>
 set -uo pipefail
@@ -64,6 +64,16 @@ for variant in international turkish; do
         matches_reference "$killed" $variant || fail "$variant: after the kill and rerun, the tables differ"
     fi
 done
+
+# Every pair with men solved by blocks (the rule tables too, where they follow the blocks), one
+# thread per rank: the same tables.
+blocks=$scratch/international-blocks
+if "${mpirun[@]}" "$dtb" gen --variant international --pieces 4 --blocks --threads 1 --out "$blocks" 2> "$blocks.log"; then
+    matches_reference "$blocks" international || fail "--blocks --threads 1: the tables differ from data/reference"
+    grep -q 'KMvKM: solved by blocks' "$blocks.log" || fail "--blocks: KMvKM was not solved by blocks"
+else
+    fail "mpirun -np 3 dtb gen --blocks --threads 1 failed"; cat "$blocks.log"
+fi
 
 # A pair that fits no rank: refused with exit 2 before any table is written.
 small=$scratch/small
