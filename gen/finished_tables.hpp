@@ -161,6 +161,15 @@ class FinishedTables {
     void add_fresh(const Material& m, CountingRules rules, std::span<const ValueCode> codes) {
         add_fresh(*slots_[code(m)], rules, codes, threads_);
     }
+    // The same for entries [first, first + codes.size()) of m, on the calling thread (callers
+    // adding a slice by runs run many at once).
+    void add_fresh_run(const Material& m, CountingRules rules, std::uint64_t first, std::span<const ValueCode> codes) {
+        Slice& s = *slots_[code(m)];
+        const CountClass c = count_class(m, rules);
+        for (std::size_t k = 0; k < codes.size(); ++k)
+            s.word[first + k] = static_cast<std::uint16_t>(
+                s.word[first + k] | static_cast<unsigned>(fresh_value(codes[k], c)) << fresh_shift(rules));
+    }
     void forget(const Material& m) { slots_[code(m)].reset(); }
     // Bytes of the loaded slices that are not in keep, and forgetting them: a pair tight in
     // memory releases the finished slices only later pairs read (load reads them again then).

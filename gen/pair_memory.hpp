@@ -102,21 +102,25 @@ std::uint64_t level_solve_bytes(const Material& m, std::uint64_t held, int threa
 
 // Solved by blocks (SliceSolver::solve_by_blocks): a level's own arrays (7 bytes per entry), the
 // values of the level above (2) and frontier lists, 13 bytes per entry of the largest level in
-// all (12.4 measured on a Turkish 5-piece pair, BENCHMARKS.md "By blocks"); with rule tables
-// solved by the same blocks, their level's arrays, conversion codes of two levels, phase seeds
-// and the game's values: 17. While the tables are written, one side gathered back (3 bytes per
-// entry: capture flags and one metric). From the writing of the game's tables on, when a later
-// pair reads this one (values_kept), its values are kept whole for it (2 bytes per entry of both
-// sides); and the block store, the finished levels compressed (0.63 bytes per entry measured:
-// 2/3 taken).
+// all (12.4 measured on a Turkish 5-piece pair, BENCHMARKS.md "By blocks"); then, while the tables
+// are written, one side gathered back (3 bytes per entry: capture flags and one metric). When a
+// later pair reads this one (values_kept), its values are kept whole for it (2 bytes per entry
+// of the pair): adopted side by side while the tables are written; with rule tables, once those
+// are done. The rule tables by blocks (counting rules) hold their level's arrays, conversion codes
+// of two levels, phase seeds and the game's values: 17 bytes per entry of the level. The block
+// store keeps the finished levels compressed: 0.63 bytes per entry measured without rule tables
+// (2/3 taken), one byte counted with their seeds and results.
 template <class R>
 std::uint64_t block_solve_bytes_of(std::uint64_t largest_level, std::uint64_t largest_side, std::uint64_t entries,
                                    std::uint64_t held, bool values_kept = true) {
-    const std::uint64_t per_level_entry = R::kCountingRules ? 17 : 13;
-    const std::uint64_t solving = largest_level * 13;
-    const std::uint64_t writing_and_rules =
-        (values_kept ? entries * 2 : 0) + std::max(largest_side * 3, largest_level * per_level_entry);
-    return held + std::max(solving, writing_and_rules) + entries * 2 / 3;
+    const std::uint64_t kept = values_kept ? entries * 2 : 0;
+    if constexpr (R::kCountingRules) {
+        const std::uint64_t at_most =
+            std::max({largest_level * 17, largest_side * 3, kept ? kept + largest_level * 2 : 0});
+        return held + at_most + entries;
+    } else {
+        return held + std::max(largest_level * 13, largest_side * 3 + kept) + entries * 2 / 3;
+    }
 }
 // Whether m may be solved by blocks: it has men, and (asked for every pair with men) its men
 // configurations hold enough king placements that the table of one pointer per configuration

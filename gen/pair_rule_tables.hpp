@@ -89,27 +89,49 @@ struct AddWrittenTime {
     std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
 };
 
-// The game solved by blocks (gen/rule_blocks.hpp): each table gathered side by
-// side, its entries written, its values kept for the later pairs that read it.
+// The game solved by blocks (gen/rule_blocks.hpp): each table gathered side by side and written.
+// Then the values the later pairs read: each such side's game values adopted from the game's
+// store, with each rule set's fresh values added level by level (adopted only now, they are not
+// held beside the rule solves' arrays).
 template <class R>
 format::Status solve_rule_tables_by_blocks(const RuleTablesInputs<R>& in, RuleTableSolver<R>& rules,
                                            RuleTablesOutcome& out) {
     const auto store = [&](const typename RuleTableSolver<R>::GatheredTable& t) -> format::Status {
         const AddWrittenTime add_time(out.written_seconds);
-        {
-            const BigArray<std::uint16_t> entries = t.entries();
-            auto w = in.writer.write_table(t.material, t.metric, entries, /*residual=*/true);
-            if (!w) return format::Status(Error{w.error(), w.error_kind()});
-            out.bytes += *w;
-        }
-        if (in.read_later(t.material)) {
-            assert(!has_class_thresholds(t.material));
-            in.finished.add_fresh(
-                t.material, t.metric == format::Metric::fmjd ? CountingRules::fmjd : CountingRules::ffjd, t.values());
-        }
+        const BigArray<std::uint16_t> entries = t.entries();
+        auto w = in.writer.write_table(t.material, t.metric, entries, /*residual=*/true);
+        if (!w) return format::Status(Error{w.error(), w.error_kind()});
+        out.bytes += *w;
         return {};
     };
-    return rules.solve_by_blocks(in.game, store);
+    const SliceSolver<R>& game = in.game;
+    bool kept = false;
+    for (int s = 0; s < game.num_sides(); ++s) kept = kept || in.read_later(game.side(s).index.material());
+    if (format::Status st = rules.solve_by_blocks(game, store, kept); !st) return st;
+    const BlockLayout& layout = game.blocks()->layout;
+    for (int s = 0; s < game.num_sides(); ++s) {
+        const Material x = game.side(s).index.material();
+        if (!in.read_later(x)) continue;
+        assert(!has_class_thresholds(x));
+        auto a = in.finished.adopt(x, game.template gathered<ValueCode>(s, SolverBlocks<R>::kValue));
+        if (!a) return format::Status(Error{a.error(), a.error_kind()});
+        for (CountingRules r : {CountingRules::fmjd, CountingRules::ffjd}) {
+            rules.for_each_level_values(r, [&](std::size_t l, std::span<const ValueCode> values) {
+                const Scope& level = layout.blocks[l];
+                parallel_for_tasks(
+                    level.size(),
+                    [&](std::uint64_t k) {
+                        const Range& range = level[k];
+                        if (range.side != s) return;
+                        in.finished.add_fresh_run(x, r, range.begin,
+                                                  values.subspan(layout.starts[l][k], range.end - range.begin));
+                    },
+                    in.threads);
+            });
+        }
+    }
+    rules.release_results();
+    return {};
 }
 
 // The game's arrays whole: the tables solved whole.

@@ -279,7 +279,8 @@ class PairSteps {
                 if (!p) return Error{p.error(), p.error_kind()};
                 run.wdl_sides.push_back({side, entries, std::move(*p)});
             }
-            if (read_later_(side)) {
+            // With rule tables by blocks, adopted once those are done (gen/pair_rule_tables.hpp).
+            if (read_later_(side) && !run.rules_by_blocks) {
                 auto a = finished_.adopt(side, solver.template gathered<ValueCode>(s, Kind::kValue));
                 if (!a) return Error{a.error(), a.error_kind()};
             }

@@ -125,22 +125,25 @@ class RuleTableSolver {
     }
 
     // One side's rule table solved by blocks, for the sink: its file's entries (a capture
-    // position's as a residual entry, as write_rule_table makes them: docs/FORMAT.md) and its
-    // values, each gathered in index order when asked.
+    // position's as a residual entry, as write_rule_table makes them: docs/FORMAT.md), gathered in
+    // index order when asked.
     struct GatheredTable {
         Material material;
         format::Metric metric;
         std::function<BigArray<std::uint16_t>()> entries;
-        std::function<BigArray<ValueCode>()> values;
     };
     using BlockSink = std::function<format::Status(const GatheredTable&)>;
     // The same tables as use_game and solve, from a game solved by blocks whose phase seeds are
     // held by its blocks (PhaseSeeds::hold_by_blocks): the conversion codes, the phase solves and
     // the tables' entries go level by level, and a level's results wait compressed until a side
-    // is gathered for the sink. Only where rule_tables_by_blocks_of (gen/rule_blocks.hpp).
-    format::Status solve_by_blocks(const SliceSolver<R>& game, const BlockSink& sink) {
+    // is gathered for the sink. keep_values: each rule set's values are kept too, compressed, for
+    // rule_values and for_each_level_values, until release_results. Only where
+    // rule_tables_by_blocks_of (gen/rule_blocks.hpp).
+    format::Status solve_by_blocks(const SliceSolver<R>& game, const BlockSink& sink, bool keep_values) {
         assert(rule_tables_by_blocks_of<R>(m_) && game.blocks() && phase_seeds_.by_blocks());
         const SolverBlocks<R>& g = *game.blocks();
+        layout_ = &g.layout;
+        keep_values_ = keep_values;
         for (CountingRules rules : {CountingRules::fmjd, CountingRules::ffjd}) {
             hold_codes_by_blocks(g.layout);
             solve_phases_by_blocks(rules, g);
@@ -149,14 +152,28 @@ class RuleTableSolver {
             for (std::size_t s = 0; s < indices_.size(); ++s) {
                 const int side = static_cast<int>(s);
                 const GatheredTable table{indices_[s].material(), rule_metric(rules),
-                                          [&, side] { return gathered<std::uint16_t>(g.layout, kEntries, side); },
-                                          [&, side] { return gathered<ValueCode>(g.layout, kRuleValues, side); }};
+                                          [&, side] { return gathered<std::uint16_t>(kEntries, side); }};
                 if (format::Status st = sink(table); !st) return st;
             }
-            results_.clear();
+            for (std::size_t l = 0; l < g.layout.num_blocks(); ++l) results_.erase(kEntries, l);
         }
         return {};
     }
+    // After solve_by_blocks with keep_values: side s's values under a rule set, in index order.
+    BigArray<ValueCode> rule_values(CountingRules rules, int side) const {
+        return gathered<ValueCode>(values_kind(rules), side);
+    }
+    // The same level by level: f(level, its values in block order).
+    void for_each_level_values(CountingRules rules,
+                               const std::function<void(std::size_t, std::span<const ValueCode>)>& f) const {
+        BigArray<ValueCode> values(*cache_);
+        for (std::size_t l = 0; l < layout_->num_blocks(); ++l) {
+            values.resize(layout_->sizes[l]);
+            results_.read(values_kind(rules), l, std::span<ValueCode>(values), threads_);
+            f(l, std::span<const ValueCode>(values));
+        }
+    }
+    void release_results() { results_.clear(); }
 
   private:
     using G = typename R::Geometry;
@@ -218,7 +235,7 @@ class RuleTableSolver {
         };
         hooks.valued = [&](std::size_t l, std::span<const ValueCode> values) {
             phase_seeds_.close_level(l);
-            keep_level_results(l, values, g);
+            keep_level_results(rules, l, values, g);
         };
         hooks.done = [&](std::size_t l) { code_blocks_->close(l); };
         solver.solve_values_by_blocks(g.layout.blocks, hooks);
@@ -308,7 +325,8 @@ class RuleTableSolver {
     // Level l's final rule values (in block order) kept, with its tables' entries: a capture
     // position's entry is 0, a quiet one's its residual entry against the game's DTW and the
     // conversion code (write_rule_table's, docs/FORMAT.md).
-    void keep_level_results(std::size_t l, std::span<const ValueCode> values, const SolverBlocks<R>& g) {
+    void keep_level_results(CountingRules rules, std::size_t l, std::span<const ValueCode> values,
+                            const SolverBlocks<R>& g) {
         BigArray<std::uint8_t> capture(*cache_);
         capture.resize(values.size());
         g.store.read(SolverBlocks<R>::kCapture, l, std::span<std::uint8_t>(capture), threads_);
@@ -326,14 +344,14 @@ class RuleTableSolver {
             },
             {}, threads_);
         results_.put<std::uint16_t>(kEntries, l, std::span<const std::uint16_t>(entries), threads_);
-        results_.put<ValueCode>(kRuleValues, l, values, threads_);
+        if (keep_values_) results_.put<ValueCode>(values_kind(rules), l, values, threads_);
         free_array(level_game_values_);
     }
     template <class T>
-    BigArray<T> gathered(const BlockLayout& layout, int kind, int side) const {
+    BigArray<T> gathered(int kind, int side) const {
         BigArray<T> out(*cache_);
         out.resize(indices_[static_cast<std::size_t>(side)].size());  // every entry written below
-        gather_side<T>(layout, results_, kind, side, out, threads_);
+        gather_side<T>(*layout_, results_, kind, side, out, threads_);
         return out;
     }
     // every_phase_agrees, level by level.
@@ -363,7 +381,7 @@ class RuleTableSolver {
     void copy_levels_of_game(CountingRules rules, const SolverBlocks<R>& g) {
         for (std::size_t l = 0; l < g.layout.num_blocks(); ++l) {
             open_codes(l, g);
-            keep_level_results(l, code_blocks_->storage(l), g);
+            keep_level_results(rules, l, code_blocks_->storage(l), g);
             code_blocks_->close(l);
             copied_from_game_[rule_set_slot(rules)] += g.layout.sizes[l];
         }
@@ -612,8 +630,12 @@ class RuleTableSolver {
     std::uint64_t copied_from_game_[2] = {0, 0}, repaired_[2] = {0, 0}, solved_in_full_[2] = {0, 0};
     std::vector<PairArray<ValueCode>> conversion_codes_;  // per side (use_game; by blocks, held by them)
     // By blocks: the conversion codes' blocks, the game values of the level being solved, and the
-    // results of the levels solved (kRuleValues, kEntries).
-    enum ResultKind : int { kRuleValues = 0, kEntries = 1 };
+    // results of the levels solved: the file entries of the rule set being solved, and, kept,
+    // each rule set's values.
+    enum ResultKind : int { kEntries = 0, kFmjdValues = 1, kFfjdValues = 2 };
+    static int values_kind(CountingRules rules) { return rules == CountingRules::fmjd ? kFmjdValues : kFfjdValues; }
+    const BlockLayout* layout_ = nullptr;  // the game's
+    bool keep_values_ = false;
     std::optional<BlockArray<ValueCode>> code_blocks_;
     BigArray<ValueCode> level_game_values_{*cache_};
     BlockStore results_;

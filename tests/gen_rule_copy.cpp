@@ -99,15 +99,22 @@ Tables rule_tables_by_blocks(const Material& m, SolvedGame& game, gen::FinishedT
     gen::RuleTableSolver<International> rule_solver(m, finished.cache(), finished, rules, game.seeds, {}, shortcuts);
     Tables out;
     auto st = rule_solver.solve_by_blocks(
-        game.solver, [&](const gen::RuleTableSolver<International>::GatheredTable& t) -> format::Status {
-            const gen::BigArray<ValueCode> values = t.values();
+        game.solver,
+        [&](const gen::RuleTableSolver<International>::GatheredTable& t) -> format::Status {
             const gen::BigArray<std::uint16_t> entries = t.entries();
-            REQUIRE(entries.size() == values.size());
-            REQUIRE(values.size() == SliceIndex<International>(t.material).size());
-            out[{t.material.name(), static_cast<int>(t.metric)}].assign(values.begin(), values.end());
+            REQUIRE(entries.size() == SliceIndex<International>(t.material).size());
             return {};
-        });
+        },
+        /*keep_values=*/true);
     REQUIRE(st);
+    for (int s = 0; s < game.solver.num_sides(); ++s) {
+        const Material x = game.solver.side(s).index.material();
+        for (CountingRules r : {CountingRules::fmjd, CountingRules::ffjd}) {
+            const gen::BigArray<ValueCode> values = rule_solver.rule_values(r, s);
+            const format::Metric metric = r == CountingRules::fmjd ? format::Metric::fmjd : format::Metric::ffjd;
+            out[{x.name(), static_cast<int>(metric)}].assign(values.begin(), values.end());
+        }
+    }
     add_counts(rule_solver, counts);
     return out;
 }
