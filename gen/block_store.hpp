@@ -52,10 +52,8 @@ class BlockStore {
     template <class T>
     void read_chunk(int kind, std::size_t block, std::uint64_t c, std::vector<T>& out) const {
         const Kept& k = kept_.at({kind, block});
-        const std::uint64_t n = std::min<std::uint64_t>(kChunkEntries, k.entries - c * kChunkEntries);
-        out.resize(n);
-        decompress_bytes(k.chunks.at(c),
-                         std::span<unsigned char>(reinterpret_cast<unsigned char*>(out.data()), n * sizeof(T)));
+        out.resize(chunk_entries(k, c));
+        decompress_chunk(k, c, out.data());
     }
     // Every entry of array `kind` of block `block`, into out (as many entries), chunks in parallel.
     template <class T>
@@ -63,14 +61,7 @@ class BlockStore {
         const Kept& k = kept_.at({kind, block});
         if (k.entries != out.size()) throw std::runtime_error("block store: a block read into a span of another size");
         parallel_for_tasks(
-            k.chunks.size(),
-            [&](std::uint64_t c) {
-                const std::uint64_t begin = c * kChunkEntries;
-                const std::uint64_t n = std::min<std::uint64_t>(kChunkEntries, k.entries - begin);
-                decompress_bytes(k.chunks[c], std::span<unsigned char>(
-                                                  reinterpret_cast<unsigned char*>(out.data() + begin), n * sizeof(T)));
-            },
-            threads);
+            k.chunks.size(), [&](std::uint64_t c) { decompress_chunk(k, c, out.data() + c * kChunkEntries); }, threads);
     }
     // Forgets array `kind` of block `block`.
     void erase(int kind, std::size_t block) {
@@ -99,6 +90,15 @@ class BlockStore {
         std::uint64_t entries = 0, bytes = 0;
         std::vector<std::vector<unsigned char>> chunks;
     };
+    static std::uint64_t chunk_entries(const Kept& k, std::uint64_t c) {
+        return std::min<std::uint64_t>(kChunkEntries, k.entries - c * kChunkEntries);
+    }
+    // Chunk c of k into out (its entries).
+    template <class T>
+    static void decompress_chunk(const Kept& k, std::uint64_t c, T* out) {
+        decompress_bytes(k.chunks.at(c), std::span<unsigned char>(reinterpret_cast<unsigned char*>(out),
+                                                                  chunk_entries(k, c) * sizeof(T)));
+    }
     std::map<std::pair<int, std::size_t>, Kept> kept_;
     std::uint64_t bytes_ = 0;
 };

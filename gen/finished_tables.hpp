@@ -164,11 +164,7 @@ class FinishedTables {
     // The same for entries [first, first + codes.size()) of m, on the calling thread (callers
     // adding a slice by runs run many at once).
     void add_fresh_run(const Material& m, CountingRules rules, std::uint64_t first, std::span<const ValueCode> codes) {
-        Slice& s = *slots_[code(m)];
-        const CountClass c = count_class(m, rules);
-        for (std::size_t k = 0; k < codes.size(); ++k)
-            s.word[first + k] = static_cast<std::uint16_t>(
-                s.word[first + k] | static_cast<unsigned>(fresh_value(codes[k], c)) << fresh_shift(rules));
+        add_fresh_range(*slots_[code(m)], rules, first, codes);
     }
     void forget(const Material& m) { slots_[code(m)].reset(); }
     // Bytes of the loaded slices that are not in keep, and forgetting them: a pair tight in
@@ -296,14 +292,19 @@ class FinishedTables {
     }
     static constexpr int fresh_shift(CountingRules rules) { return rules == CountingRules::fmjd ? 12 : 14; }
     static void add_fresh(Slice& s, CountingRules rules, std::span<const ValueCode> codes, int threads) {
-        const CountClass c = count_class(s.index.material(), rules);
-        parallel_for(
+        parallel_for_chunks(
             codes.size(),
-            [&](std::uint64_t i) {
-                s.word[i] = static_cast<std::uint16_t>(s.word[i] | static_cast<unsigned>(fresh_value(codes[i], c))
-                                                                       << fresh_shift(rules));
+            [&](std::uint64_t begin, std::uint64_t end) {
+                add_fresh_range(s, rules, begin, codes.subspan(begin, end - begin));
             },
             {}, threads);
+    }
+    // Entries [first, first + codes.size()) of s take their fresh values under a rule set.
+    static void add_fresh_range(Slice& s, CountingRules rules, std::uint64_t first, std::span<const ValueCode> codes) {
+        const CountClass c = count_class(s.index.material(), rules);
+        for (std::size_t k = 0; k < codes.size(); ++k)
+            s.word[first + k] = static_cast<std::uint16_t>(
+                s.word[first + k] | static_cast<unsigned>(fresh_value(codes[k], c)) << fresh_shift(rules));
     }
 
     static int code(const Material& m) { return m.slot(); }

@@ -64,11 +64,7 @@ Expected<std::uint64_t> write_rule_table(const RuleTablesInputs<R>& in, const Ru
             parallel_for(
                 values.size(),
                 [&](std::uint64_t i) {
-                    // The entries of the DTW and DTC files at a quiet position (TableWriter::write_distances).
-                    values[i] = flags[i] ? std::uint16_t{0}
-                                         : format::residual_entry(
-                                               values[i], static_cast<std::uint16_t>(distance_of(values_of_game[i])),
-                                               static_cast<std::uint16_t>(distance_of(codes[i])));
+                    values[i] = RuleTableSolver<R>::file_entry(flags[i] != 0, values[i], values_of_game[i], codes[i]);
                 },
                 {}, in.threads);
             residual = true;

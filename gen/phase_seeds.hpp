@@ -143,7 +143,11 @@ class PhaseSeeds {
     // Whether every exit of a position (its captures, or its promotions) is worth the same under
     // the rule set, with fresh counters, as in the game itself.
     bool exits_like_game(CountingRules rules, int side, std::uint64_t index) const {
-        return exits_like_game(rules, seeds_[static_cast<std::size_t>(side)][index]);
+        return exits_like_game(rules, seed_word(side, index));
+    }
+    // A position's seed word (exits_like_game reads it).
+    std::uint16_t seed_word(int side, std::uint64_t index) const {
+        return seeds_[static_cast<std::size_t>(side)][index];
     }
     // The same, of a seed word.
     static bool exits_like_game(CountingRules rules, std::uint16_t seed) { return (seed & like_game_bit(rules)) != 0; }

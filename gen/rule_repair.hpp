@@ -50,9 +50,7 @@ class RuleRepair {
         const auto& ref = *st.valuation.reference;
         // The reference's values, and the dirty positions, marked open (kValueUnknown).
         PendingAppends appends(st.cache(), st.threads());
-        const auto reference = [&ref](int s) -> const PairArray<ValueCode>& {
-            return *ref.values[static_cast<std::size_t>(s)];
-        };
+        const auto reference = [&ref](int s) -> const PairArray<ValueCode>& { return reference_of(ref, s); };
         st.loops.for_scope("repair seed", scope, [&](int s, std::uint64_t i) {
             SolverSide<R>& sd = st.sides[s];
             const ValueCode c = reference(s)[i];
@@ -175,7 +173,7 @@ class RuleRepair {
             const auto& ref = *st.valuation.reference;
             const std::uint64_t kpc = st.sides[s].index.kings_per_config();
             const ValueCode* solved = st.sides[s].value.run(mc, kpc);
-            const ValueCode* reference = ref.values[static_cast<std::size_t>(s)]->run(mc, kpc);
+            const ValueCode* reference = reference_of(ref, s).run(mc, kpc);
             bool all = true;
             for (std::uint64_t x = 0; x < kpc && all; ++x) all = ref.same_exit(solved[x], reference[x]);
             k = all ? 1 : 0;
@@ -190,6 +188,10 @@ class RuleRepair {
     std::uint64_t scopes_solved_in_full() const { return fell_back_; }
 
   private:
+    // The reference's values of side s.
+    static const PairArray<ValueCode>& reference_of(const MoveValuation::Reference& ref, int s) {
+        return *ref.values[static_cast<std::size_t>(s)];
+    }
     // The positions of the scope (one advancement level, or part of one) that have a plain man
     // move worth something else than in the reference, marked open like the dirty ones of
     // repair(): such a move leads to the level above, final by now, into a position whose value
@@ -238,9 +240,7 @@ class RuleRepair {
             if (unlike[k])
                 add_config(differing, above[k].first, above[k].second,
                            st.sides[above[k].first].index.kings_per_config());
-        const auto reference = [&ref](int s) -> const PairArray<ValueCode>& {
-            return *ref.values[static_cast<std::size_t>(s)];
-        };
+        const auto reference = [&ref](int s) -> const PairArray<ValueCode>& { return reference_of(ref, s); };
         st.loops.for_scope("repair man moves", differing, [&](int ns, std::uint64_t j) {
             if (ref.same_exit(st.sides[ns].value[j], reference(ns)[j])) return;
             const int s = st.other(ns);

@@ -98,6 +98,14 @@ class RuleTableSolver {
             if (indices_[s].material() == x) return {conversion_codes_[s].data(), conversion_codes_[s].size()};
         return {};
     }
+    // A rule table's file entry of a position outside the counting classes: 0 at a capture
+    // position (don't care: its captures give it), else its rule value as a residual entry against
+    // the game's DTW and its conversion code (docs/FORMAT.md; TableWriter::write_distances).
+    static std::uint16_t file_entry(bool capture, ValueCode rule, ValueCode game, ValueCode code) {
+        return capture ? std::uint16_t{0}
+                       : format::residual_entry(rule, static_cast<std::uint16_t>(distance_of(game)),
+                                                static_cast<std::uint16_t>(distance_of(code)));
+    }
     // The rule value of a position in no counting class whose phase's exits are all worth what
     // they are in the game: the threshold is its DTC (every exit, a capture or a man move, is a
     // conversion worth one ply, as DTC counts them).
@@ -336,13 +344,8 @@ class RuleTableSolver {
         entries.resize(values.size());
         parallel_for(
             values.size(),
-            [&](std::uint64_t k) {
-                entries[k] = capture[k]
-                                 ? std::uint16_t{0}
-                                 : format::residual_entry(values[k], static_cast<std::uint16_t>(distance_of(game[k])),
-                                                          static_cast<std::uint16_t>(distance_of(codes[k])));
-            },
-            {}, threads_);
+            [&](std::uint64_t k) { entries[k] = file_entry(capture[k] != 0, values[k], game[k], codes[k]); }, {},
+            threads_);
         results_.put<std::uint16_t>(kEntries, l, std::span<const std::uint16_t>(entries), threads_);
         if (keep_values_) results_.put<ValueCode>(values_kind(rules), l, values, threads_);
         free_array(level_game_values_);
@@ -366,8 +369,7 @@ class RuleTableSolver {
                 codes.size(),
                 [&](std::uint64_t begin, std::uint64_t end) {
                     for (std::uint64_t k = begin; k < end && all.load(std::memory_order_relaxed); ++k)
-                        if (!PhaseSeeds<R>::exits_like_game(rules, seeds[k]) || !same_exit_as_game(codes[k], codes[k]))
-                            all.store(false, std::memory_order_relaxed);
+                        if (!agrees_with_game(rules, seeds[k], codes[k])) all.store(false, std::memory_order_relaxed);
                 },
                 {}, threads_);
             phase_seeds_.close_level(l);
@@ -394,6 +396,11 @@ class RuleTableSolver {
     static bool same_exit_as_game(ValueCode solved, ValueCode code) {
         return fresh_value(solved, CountClass::none) == wdl_of(code);
     }
+    // What every_phase_agrees asks of each position: its exits worth, with fresh counters, what
+    // they are in the game, and its game code keeping its value with fresh counters.
+    static bool agrees_with_game(CountingRules rules, std::uint16_t seed, ValueCode code) {
+        return PhaseSeeds<R>::exits_like_game(rules, seed) && same_exit_as_game(code, code);
+    }
 
     // Whether AgreeingPhases would copy every king phase of the pair, decided without a solve:
     // every position's exits are worth, with fresh counters, what they are in the game, and
@@ -411,8 +418,7 @@ class RuleTableSolver {
                 codes.size(),
                 [&](std::uint64_t begin, std::uint64_t end) {
                     for (std::uint64_t i = begin; i < end; ++i) {
-                        if (!phase_seeds_.exits_like_game(rules, static_cast<int>(side), i) ||
-                            !same_exit_as_game(codes[i], codes[i])) {
+                        if (!agrees_with_game(rules, phase_seeds_.seed_word(static_cast<int>(side), i), codes[i])) {
                             all.store(false, std::memory_order_relaxed);
                             return;
                         }

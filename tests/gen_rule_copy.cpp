@@ -119,6 +119,17 @@ Tables rule_tables_by_blocks(const Material& m, SolvedGame& game, gen::FinishedT
     return out;
 }
 
+// The finished slices pair m's captures and promotions lead to, with their rule tables.
+void load_inputs(const Material& m, gen::FinishedTables<International>& finished,
+                 gen::FinishedRuleTables<International>& rules) {
+    for (const Material& side : {m, m.mirrored()})
+        for (const Material& x : verify::successor_materials(side))
+            if (x != m && x != m.mirrored()) {
+                REQUIRE(finished.load(x).ok());
+                REQUIRE(rules.load(x).ok());
+            }
+}
+
 void require_equal(const Tables& solved, const Tables& copied) {
     REQUIRE(copied.size() == solved.size());
     for (const auto& [key, values] : solved) {
@@ -151,16 +162,7 @@ TEST_CASE("rule phases copied or repaired from DTC equal a full solve (internati
             count_class(m, CountingRules::ffjd) != CountClass::none)
             continue;
         INFO(m.name());
-        for (const Material& x : verify::successor_materials(m))
-            if (x != m.mirrored()) {
-                REQUIRE(finished.load(x).ok());
-                REQUIRE(rules.load(x).ok());
-            }
-        for (const Material& x : verify::successor_materials(m.mirrored()))
-            if (x != m) {
-                REQUIRE(finished.load(x).ok());
-                REQUIRE(rules.load(x).ok());
-            }
+        load_inputs(m, finished, rules);
         const Tables solved = rule_tables(m, finished, rules, Shortcuts::none, none);
         require_equal(solved, rule_tables(m, finished, rules, Shortcuts::repair_only, repair_only));
         require_equal(solved, rule_tables(m, finished, rules, Shortcuts::repair_without_fallback, always_repair));
@@ -208,12 +210,7 @@ TEST_CASE("rule tables: outside the counting classes a capture position is worth
         if (m.pieces() < 3 || m.mirrored() < m) continue;
         if (!rule_captures_dont_care(m)) continue;
         INFO(m.name());
-        for (const Material& side : {m, m.mirrored()})
-            for (const Material& x : verify::successor_materials(side))
-                if (x != m && x != m.mirrored()) {
-                    REQUIRE(finished.load(x).ok());
-                    REQUIRE(rules.load(x).ok());
-                }
+        load_inputs(m, finished, rules);
         CopyCounts counts;
         const Tables solved = rule_tables(m, finished, rules, Shortcuts::copy_and_repair, counts);
         for (const auto& [key, values] : solved) {
@@ -259,12 +256,7 @@ TEST_CASE("rule tables solved by blocks equal those solved whole (international,
         if (m.pieces() < 3 || m.mirrored() < m) continue;
         if (!gen::rule_tables_by_blocks_of<International>(m)) continue;
         INFO(m.name());
-        for (const Material& side : {m, m.mirrored()})
-            for (const Material& x : verify::successor_materials(side))
-                if (x != m && x != m.mirrored()) {
-                    REQUIRE(finished.load(x).ok());
-                    REQUIRE(rules.load(x).ok());
-                }
+        load_inputs(m, finished, rules);
         SolvedGame whole_game(m, finished, /*by_blocks=*/false), block_game(m, finished, /*by_blocks=*/true);
         for (Shortcuts shortcuts : {Shortcuts::none, Shortcuts::repair_without_fallback, Shortcuts::copy_and_repair}) {
             // A full phase solve (no shortcut) costs the most: 3 pieces only.
