@@ -7,7 +7,7 @@
 #include "tests/solve_support.hpp"
 
 TEST_CASE("dtb_solve: a 4-piece win from the 3-piece tables", "[solve][c_api]") {
-    const dtb::test::SmallerTables small(dtb::test::full_tables(dtb::VariantId::international), 3, "solve_c_api");
+    const dtb::test::SmallerTables small(dtb::test::full_tables(dtb::VariantId::international, 3), 3, "solve_c_api");
     dtb_tablebase* tb = nullptr;
     REQUIRE(dtb_open(small.dir().c_str(), DTB_VARIANT_INTERNATIONAL, 16, DTB_ALL, &tb) == DTB_OK);
     int answer = -2, lower = -2, upper = -2;

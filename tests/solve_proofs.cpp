@@ -93,7 +93,7 @@ TEST_CASE("solve proofs: every proof re-checks from the tables", "[solve][proof]
     }
 }
 
-TEST_CASE("solve proofs: a proof edited by hand fails, naming the ply", "[solve][proof]") {
+TEST_CASE("solve proofs: a proof edited by hand fails, naming the ply", "[solve][proof][plain-build]") {
     using R = International;
     const auto dir = test::full_tables(R::kId);
     const test::SmallerTables small_dir(dir, 3, "solve_proofs_edit");

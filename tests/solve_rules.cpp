@@ -80,7 +80,7 @@ TEST_CASE("solve --rules ffjd: 4-piece positions with counters equal the rule ta
     check_rules(CountingRules::ffjd, 3, 0.6);
 }
 
-TEST_CASE("solve: the counters change the answer as the rule tables say", "[solve][rules]") {
+TEST_CASE("solve: the counters change the answer as the rule tables say", "[solve][rules][plain-build]") {
     // RULES.md 1: lost in 32 plies with endgame 0, drawn with endgame 1 (16-move rule); the
     // 3-piece tables decide it at once, the root being inside them.
     const probe::Tablebase full = test::open_solve_tables(full_dir(), VariantId::international, true);

@@ -6,6 +6,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "dtb/index/material.hpp"
@@ -16,12 +17,13 @@
 
 namespace dtb::test {
 
-// The fixture's 2-4 piece set of a variant, or one generated once per process.
-inline std::filesystem::path full_tables(VariantId variant) {
+// The fixture's 2-4 piece set of a variant, or a set up to `pieces` generated once per process
+// (the sanitizer builds have no fixture: a test that needs fewer pieces generates fewer).
+inline std::filesystem::path full_tables(VariantId variant, int pieces = 4) {
     if (auto d = fixture_tables(variant); !d.empty()) return d;
-    static std::map<VariantId, std::unique_ptr<GeneratedTables>> made;
-    auto& t = made[variant];
-    if (!t) t = std::make_unique<GeneratedTables>(variant, 4);
+    static std::map<std::pair<VariantId, int>, std::unique_ptr<GeneratedTables>> made;
+    auto& t = made[{variant, pieces}];
+    if (!t) t = std::make_unique<GeneratedTables>(variant, pieces);
     return t->dir();
 }
 
