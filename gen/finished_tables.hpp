@@ -8,16 +8,21 @@
 //               is worth to a rule table's phase (gen/phase_seeds.hpp, gen/rule_tables.hpp). The
 //               full thresholds are needed only for material in a counting class
 //               (gen/finished_rule_tables.hpp).
-// So one rank answers every lookup of a capture, in one cache line. Capture positions are stored
-// as "don't care" in WDL and DTW files, and in the rule tables of material in no counting class;
-// loading resolves them from their captures (into smaller slices, loaded first).
+// So one rank answers every lookup of a capture, in one cache line. A run's largest slices, which
+// only promotions reach, hold only the words of positions promotions lead to (Slice::held).
+// Capture positions are stored as "don't care" in WDL and DTW files, and in the rule tables of
+// material in no counting class; loading resolves them from their captures (into smaller slices,
+// loaded first).
 #pragma once
+#include <algorithm>
 #include <array>
 #include <atomic>
+#include <cassert>
 #include <filesystem>
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <span>
 #include <string>
@@ -25,6 +30,7 @@
 
 #include "dtb/format/format.hpp"
 #include "dtb/gen/big_array.hpp"
+#include "dtb/gen/entry_subset.hpp"
 #include "dtb/gen/finished_rule_tables.hpp"
 #include "dtb/gen/parallel.hpp"
 #include "dtb/gen/positions.hpp"
@@ -62,12 +68,29 @@ class FinishedTables {
     // the largest of a run is reached only by promotions (the run's captures leave it for
     // smaller ones), so its capture positions need resolving only there: for a 6-piece input
     // that is the greater part of its loading time.
+    // A slice reached only by promotion is held sparse: only the words of positions with such a
+    // king (held), a tenth to a half of them.
     enum class Reached { anywhere, by_promotion };
+    static bool reached_by_promotion(const Position& p) {
+        return (p.kings_of(Color::black) & RulesOf<R>::promotion_row(Color::black)) != 0;
+    }
+    // The run's largest slices (`pieces` pieces) are reached only by promotion: its captures lead
+    // to smaller ones. 0 (the default): every slice is reached anywhere.
+    void set_largest_pieces(int pieces) { largest_pieces_ = pieces; }
+    Reached reached_in_run(const Material& m) const {
+        return m.pieces() == largest_pieces_ ? Reached::by_promotion : Reached::anywhere;
+    }
 
     struct Slice {
         SliceIndex<R> index;
         BigArray<std::uint16_t> word;
         Reached resolved = Reached::anywhere;  // where its capture positions hold their values
+        std::optional<EntrySubset> held{};     // by promotion: the entries word holds, in order
+        // Where entry i's word is (i held).
+        std::uint64_t place(std::uint64_t i) const {
+            assert(!held || held->contains(i));
+            return held ? held->rank(i) : i;
+        }
     };
 
     // Loads a slice's WDL and DTW tables (once), and the smaller slices its captures lead to.
@@ -122,39 +145,44 @@ class FinishedTables {
             }
         }
         slice->resolved = reached;
+        if (reached == Reached::by_promotion) hold_promotion_targets(*slice, std::move(slice->word));
         resolve_captures(*slice);
         slot = std::move(slice);
         return static_cast<const Slice*>(slot.get());
     }
     // Adds a slice solved in this run without reading it back (its rule values come with
-    // add_fresh). Refuses codes above kMaxCode.
+    // add_fresh), held as the run's readers reach it. Refuses codes above kMaxCode.
     Expected<bool> adopt(const Material& m, std::span<const ValueCode> values) {
-        auto slice = std::make_unique<Slice>(Slice{SliceIndex<R>(m), BigArray<std::uint16_t>(values.size(), *cache_)});
-        std::atomic<bool> too_long{false};
-        parallel_for_chunks(
-            values.size(),
-            [&](std::uint64_t begin, std::uint64_t end) {
-                for (std::uint64_t i = begin; i < end; ++i) {
-                    if (values[i] > kMaxCode) too_long.store(true, std::memory_order_relaxed);
-                    slice->word[i] = values[i];
-                }
-            },
-            {}, threads_);
-        if (too_long) return Error{"slice " + m.name() + " has a distance too long for the generator"};
+        const Reached reached = reached_in_run(m);
+        if (too_long(values)) return Error{"slice " + m.name() + " has a distance too long for the generator"};
+        auto slice = std::make_unique<Slice>(Slice{SliceIndex<R>(m), BigArray<std::uint16_t>(*cache_)});
+        slice->resolved = reached;
+        if (reached == Reached::by_promotion) {
+            hold_promotion_targets(*slice, values);
+        } else {
+            slice->word.resize(values.size());
+            parallel_for_chunks(
+                values.size(),
+                [&](std::uint64_t begin, std::uint64_t end) {
+                    std::copy(values.begin() + begin, values.begin() + end, slice->word.begin() + begin);
+                },
+                {}, threads_);
+        }
         slots_[code(m)] = std::move(slice);
         return true;
     }
-    // The same, the slice's words being values (taken over, not copied).
+    // The same, the slice's words being values (taken over, not copied, when held whole).
     Expected<bool> adopt(const Material& m, BigArray<ValueCode>&& values) {
-        std::atomic<bool> too_long{false};
-        parallel_for(
-            values.size(),
-            [&](std::uint64_t i) {
-                if (values[i] > kMaxCode) too_long.store(true, std::memory_order_relaxed);
-            },
-            {}, threads_);
-        if (too_long) return Error{"slice " + m.name() + " has a distance too long for the generator"};
-        slots_[code(m)] = std::make_unique<Slice>(Slice{SliceIndex<R>(m), std::move(values)});
+        const Reached reached = reached_in_run(m);
+        if (too_long(values)) return Error{"slice " + m.name() + " has a distance too long for the generator"};
+        auto slice = std::make_unique<Slice>(Slice{SliceIndex<R>(m), BigArray<std::uint16_t>(*cache_)});
+        slice->resolved = reached;
+        if (reached == Reached::by_promotion) {
+            hold_promotion_targets(*slice, std::move(values));
+        } else {
+            slice->word = std::move(values);
+        }
+        slots_[code(m)] = std::move(slice);
         return true;
     }
     // Records a rule table of an adopted slice: the rule values with fresh counters.
@@ -172,7 +200,7 @@ class FinishedTables {
     std::size_t bytes_outside(const std::set<Material>& keep) const {
         std::size_t n = 0;
         for (const auto& s : slots_)
-            if (s && !keep.count(s->index.material())) n += s->word.size() * sizeof(std::uint16_t);
+            if (s && !keep.count(s->index.material())) n += bytes_of(*s);
         return n;
     }
     void forget_all_but(const std::set<Material>& keep) {
@@ -189,7 +217,7 @@ class FinishedTables {
     // Where that word is (for a caller that prefetches it before reading it).
     const std::uint16_t* locate(const Position& p) const {
         const Slice& s = *slots_[code(Material::of(p))];
-        return &s.word[s.index.rank(p)];
+        return &s.word[s.place(s.index.rank(p))];
     }
     // The loaded slices as a solver reads them; valid while this object lives.
     ExternalTables external() const {
@@ -203,7 +231,7 @@ class FinishedTables {
     std::size_t bytes_in_memory() const {
         std::size_t n = 0;
         for (const auto& s : slots_)
-            if (s) n += s->word.size() * sizeof(std::uint16_t);
+            if (s) n += bytes_of(*s);
         return n;
     }
 
@@ -242,7 +270,7 @@ class FinishedTables {
                         b_r = better_capture(b_r, w ? fresh_in(rules, *w) : Wdl::loss);
                     }
                 }
-                const std::uint64_t i = b.index[k];
+                const std::uint64_t i = b.index[k];  // the word's place
                 std::uint16_t word = best;
                 if (rules_from_captures) {
                     for (CountingRules rules : {CountingRules::fmjd, CountingRules::ffjd}) {
@@ -271,8 +299,7 @@ class FinishedTables {
                 Position p = s.index.unrank(begin);
                 for (std::uint64_t i = begin; i < end; ++i) {
                     if (i > begin) s.index.step(p, i);
-                    if (only_after_promotion && !(p.kings_of(Color::black) & RulesOf<R>::promotion_row(Color::black)))
-                        continue;
+                    if (only_after_promotion && !reached_by_promotion(p)) continue;
                     if (!has_capture<R>(p)) continue;
                     generate_moves<R>(p, b.moves);  // captures only: they are compulsory
                     const Position rp = reversed<G>(p);
@@ -282,7 +309,7 @@ class FinishedTables {
                         if (w) __builtin_prefetch(w);
                         b.words.push_back(w);
                     }
-                    b.index[b.n++] = i;
+                    b.index[b.n++] = s.place(i);
                     b.first[b.n] = static_cast<std::uint32_t>(b.words.size());
                     if (b.n == kBatch) flush(b);
                 }
@@ -299,12 +326,55 @@ class FinishedTables {
             },
             {}, threads);
     }
-    // Entries [first, first + codes.size()) of s take their fresh values under a rule set.
+    // Entries [first, first + codes.size()) of s take their fresh values under a rule set (those
+    // it holds).
     static void add_fresh_range(Slice& s, CountingRules rules, std::uint64_t first, std::span<const ValueCode> codes) {
         const CountClass c = count_class(s.index.material(), rules);
+        const auto add = [&](std::uint64_t w, std::size_t k) {
+            s.word[w] = static_cast<std::uint16_t>(s.word[w] | static_cast<unsigned>(fresh_value(codes[k], c))
+                                                                   << fresh_shift(rules));
+        };
+        if (!s.held) {
+            for (std::size_t k = 0; k < codes.size(); ++k) add(first + k, k);
+            return;
+        }
+        if (codes.empty()) return;
+        std::uint64_t w = s.held->rank(first);
         for (std::size_t k = 0; k < codes.size(); ++k)
-            s.word[first + k] = static_cast<std::uint16_t>(
-                s.word[first + k] | static_cast<unsigned>(fresh_value(codes[k], c)) << fresh_shift(rules));
+            if (s.held->contains(first + k)) add(w++, k);
+    }
+
+    // s holds only the words of positions reached by promotion: `all`, every entry's word, is
+    // copied down to those.
+    template <class Words>
+    void hold_promotion_targets(Slice& s, Words&& all) const {
+        s.held = EntrySubset::of(s.index, &reached_by_promotion, threads_);
+        const EntrySubset& held = *s.held;
+        BigArray<std::uint16_t> words(held.count(), *cache_);
+        parallel_for_chunks(
+            held.size(),
+            [&](std::uint64_t begin, std::uint64_t end) {
+                std::uint64_t w = held.rank(begin);
+                for (std::uint64_t i = begin; i < end; ++i)
+                    if (held.contains(i)) words[w++] = all[i];
+            },
+            {}, threads_);
+        s.word = std::move(words);
+    }
+    static std::size_t bytes_of(const Slice& s) {
+        return s.word.size() * sizeof(std::uint16_t) + (s.held ? s.held->bytes() : 0);
+    }
+    template <class Values>
+    bool too_long(const Values& values) const {
+        std::atomic<bool> found{false};
+        parallel_for_chunks(
+            values.size(),
+            [&](std::uint64_t begin, std::uint64_t end) {
+                for (std::uint64_t i = begin; i < end; ++i)
+                    if (values[i] > kMaxCode) found.store(true, std::memory_order_relaxed);
+            },
+            {}, threads_);
+        return found;
     }
 
     static int code(const Material& m) { return m.slot(); }
@@ -331,6 +401,7 @@ class FinishedTables {
     }
 
     std::filesystem::path dir_;
+    int largest_pieces_ = 0;
     MappingCache* cache_;
     int threads_ = 0;
     Progress progress_;

@@ -42,6 +42,7 @@ struct PairFigures {
     std::uint64_t largest_level = 0;  // entries of the largest (SliceSolver::largest_level)
     std::uint64_t input_bytes = 0;    // finished slices held while it is solved (input_bytes)
     std::uint64_t whole_bytes = 0;    // to solve it whole (PairNeeds::whole_bytes)
+    bool level_by_blocks = false;     // level_bytes is by blocks, cheaper than by levels
     std::uint64_t level_bytes = 0;    // by levels (PairNeeds::level_bytes); 0: cannot be
     std::vector<std::size_t> inputs;  // the pairs it reads, as indices in the list
     DiskBytes disk;

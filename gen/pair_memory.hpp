@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -14,6 +15,7 @@
 #include "dtb/gen/mapping_cache.hpp"
 #include "dtb/gen/rule_blocks.hpp"
 #include "dtb/gen/slice_solver.hpp"
+#include "dtb/index/binomial.hpp"
 #include "dtb/index/slice_index.hpp"
 #include "dtb/rules/expected.hpp"
 
@@ -74,11 +76,34 @@ std::uint64_t whole_solve_bytes(const Material& m, std::uint64_t held) {
     return whole_solve_bytes_of<R>(entries_of_pair<R>(m), held);
 }
 
-// The finished slices a pair reads, in memory while it is solved: their values, 2 bytes per entry.
+// What a finished slice x of `entries` entries takes while later pairs read it (FinishedTables):
+// a word of 2 bytes per entry; for one of the run's largest slices (largest_pieces pieces), which
+// only promotions reach, the words of the entries with a black king on Black's promotion row
+// (counted as if no man stood there: an upper bound) and the subset's bits (EntrySubset).
 template <class R>
-std::uint64_t input_bytes(const Material& m) {
+std::uint64_t held_bytes_of(const Material& x, std::uint64_t entries, int largest_pieces) {
+    if (x.pieces() != largest_pieces) return entries * sizeof(std::uint16_t);
+    if (x.bk == 0) return 0;  // no promotion reaches it
+    using G = typename R::Geometry;
+    const int row = std::popcount(RulesOf<R>::promotion_row(Color::black));
+    const int free = std::popcount(G::kPlayable) - x.men() - x.wk;  // squares for the black kings
+    const std::uint64_t all = binomial::choose(free, x.bk), none = binomial::choose(free - row, x.bk);
+    const double reached = all ? 1.0 - static_cast<double>(none) / static_cast<double>(all) : 0.0;
+    return static_cast<std::uint64_t>(static_cast<double>(entries) * reached * sizeof(std::uint16_t)) +
+           entries * 9 / 64;
+}
+// The finished slices a pair reads, in memory while it is solved (held_bytes_of).
+template <class R>
+std::uint64_t input_bytes(const Material& m, int largest_pieces) {
     std::uint64_t bytes = 0;
-    for (const Material& x : inputs_of_pair(m)) bytes += SliceIndex<R>(x).size() * sizeof(std::uint16_t);
+    for (const Material& x : inputs_of_pair(m)) bytes += held_bytes_of<R>(x, SliceIndex<R>(x).size(), largest_pieces);
+    return bytes;
+}
+// What the values of pair m take once kept for the later pairs that read it (held_bytes_of).
+template <class R>
+std::uint64_t kept_bytes_of(const Material& m, int largest_pieces) {
+    std::uint64_t bytes = held_bytes_of<R>(m, SliceIndex<R>(m).size(), largest_pieces);
+    if (m.mirrored() != m) bytes += held_bytes_of<R>(m.mirrored(), SliceIndex<R>(m.mirrored()).size(), largest_pieces);
     return bytes;
 }
 // Whether solving m by levels can bring its memory down: a pair with men whose
@@ -104,16 +129,14 @@ std::uint64_t level_solve_bytes(const Material& m, std::uint64_t held, int threa
 // values of the level above (2) and frontier lists, 13 bytes per entry of the largest level in
 // all (12.4 measured on a Turkish 5-piece pair, BENCHMARKS.md "By blocks"); then, while the tables
 // are written, one side gathered back (3 bytes per entry: capture flags and one metric). When a
-// later pair reads this one (values_kept), its values are kept whole for it (2 bytes per entry
-// of the pair): adopted side by side while the tables are written; with rule tables, once those
-// are done. The rule tables by blocks (counting rules) hold their level's arrays, conversion codes
-// of two levels, phase seeds and the game's values: 17 bytes per entry of the level. The block
-// store keeps the finished levels compressed: 0.63 bytes per entry measured without rule tables
+// later pair reads this one, its values are kept for it (kept: kept_bytes_of): adopted side by
+// side while the tables are written; with rule tables, once those are done. The rule tables by blocks (counting rules)
+// hold their level's arrays, conversion codes of two levels, phase seeds and the game's values: 17 bytes per entry of
+// the level. The block store keeps the finished levels compressed: 0.63 bytes per entry measured without rule tables
 // (2/3 taken), one byte counted with their seeds and results.
 template <class R>
 std::uint64_t block_solve_bytes_of(std::uint64_t largest_level, std::uint64_t largest_side, std::uint64_t entries,
-                                   std::uint64_t held, bool values_kept = true) {
-    const std::uint64_t kept = values_kept ? entries * 2 : 0;
+                                   std::uint64_t held, std::uint64_t kept) {
     if constexpr (R::kCountingRules) {
         const std::uint64_t at_most =
             std::max({largest_level * 17, largest_side * 3, kept ? kept + largest_level * 2 : 0});
@@ -136,22 +159,24 @@ inline bool by_blocks_possible_of(const Material& m, std::uint64_t kings_per_con
 // files. largest_level(): the entries of its largest level, asked for only when it is needed.
 struct ScheduledMemory {
     std::uint64_t whole_bytes = 0, level_bytes = 0;
+    bool by_blocks = false;  // level_bytes is the pair solved by blocks (cheaper than by levels)
 };
 template <class R, class LargestLevel>
 ScheduledMemory scheduled_memory(const Material& m, std::uint64_t entries, std::uint64_t largest_side,
-                                 std::uint64_t kings_per_config, std::uint64_t held, bool spill_requested,
-                                 bool blocks_requested, LargestLevel&& largest_level) {
+                                 std::uint64_t kings_per_config, std::uint64_t held, std::uint64_t kept,
+                                 bool spill_requested, bool blocks_requested, LargestLevel&& largest_level) {
     // As plan_pair_memory decides: by blocks on request, or, when its rule tables can follow
     // the blocks, in place of spilling (or of a refusal).
     const bool blocks = by_blocks_possible_of(m, kings_per_config, blocks_requested) &&
                         (blocks_requested || (rule_tables_by_blocks_of<R>(m) && !spill_requested));
     const std::uint64_t block_bytes =
-        blocks ? block_solve_bytes_of<R>(largest_level(), largest_side, entries, held) : 0;
+        blocks ? block_solve_bytes_of<R>(largest_level(), largest_side, entries, held, kept) : 0;
     if (!by_levels_possible_of<R>(m, kings_per_config, spill_requested))
-        return {whole_solve_floor_bytes_of<R>(entries, held), block_bytes};
+        return {whole_solve_floor_bytes_of<R>(entries, held), block_bytes, blocks};
     // By blocks when that fits, else by levels: whichever needs less.
     const std::uint64_t level_bytes = level_solve_bytes_of<R>(largest_level(), held);
-    return {whole_solve_bytes_of<R>(entries, held), blocks ? std::min(block_bytes, level_bytes) : level_bytes};
+    const bool by_blocks = blocks && block_bytes <= level_bytes;
+    return {whole_solve_bytes_of<R>(entries, held), by_blocks ? block_bytes : level_bytes, by_blocks};
 }
 
 struct PairMemoryPlan {
@@ -171,14 +196,14 @@ struct PairMemoryPlan {
 // kings_per_config entries: only when such a run takes a good part of a page (512 entries, a
 // quarter of a page of a 2-byte array) does a level touch mostly its own pages, so only then does
 // spilling help (pairs with fewer than two kings fit anyway).
-// values_kept: a later pair of the run reads this one (its values are kept for it).
+// kept: what this pair's values take once kept for the later pairs that read it (0: none does).
 // blocks_requested: --blocks, every pair with men solved by blocks. Without it, a pair that
 // would be spilled is solved by blocks instead, in memory, when they fit and its rule tables (if
 // any) can follow the blocks (gen/rule_blocks.hpp).
 template <class R>
 Expected<PairMemoryPlan> plan_pair_memory(const Material& m, const MemoryBudget& budget, std::uint64_t held,
                                           bool spill_requested, bool blocks_requested, int threads,
-                                          const std::function<void(const std::string&)>& log, bool values_kept = true) {
+                                          const std::function<void(const std::string&)>& log, std::uint64_t kept) {
     const std::uint64_t entries = entries_of_pair<R>(m);
     PairMemoryPlan plan;
     plan.array_bytes = entries * kArrayBytesPerEntry<R>;
@@ -203,8 +228,7 @@ Expected<PairMemoryPlan> plan_pair_memory(const Material& m, const MemoryBudget&
         const std::uint64_t largest_side =
             std::max(index.size(), m.mirrored() == m ? 0 : SliceIndex<R>(m.mirrored()).size());
         const std::uint64_t largest_level = SliceSolver<R>::largest_level(m, threads);
-        const std::uint64_t block_need =
-            block_solve_bytes_of<R>(largest_level, largest_side, entries, held, values_kept);
+        const std::uint64_t block_need = block_solve_bytes_of<R>(largest_level, largest_side, entries, held, kept);
         if (blocks_requested || !bound_mb || block_need <= bound) {
             plan.blocks = true;
             plan.largest_level = largest_level;

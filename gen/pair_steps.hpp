@@ -99,6 +99,7 @@ class PairSteps {
           finished_(o.out_dir, cache_, o.threads),
           finished_rules_(o.out_dir, cache_, o.threads) {
         cache_.fill_new_arrays(o.new_array_fill);
+        finished_.set_largest_pieces(o.max_pieces);
     }
 
     // A pair, step by step; its files are DTC and DTW, the rule tables, and WDL last: a slice
@@ -154,8 +155,7 @@ class PairSteps {
         release_idle_slices(m, inputs);
         for (const Material& x : inputs) {
             // Inputs with as many pieces as the run's largest are reached only by promotions.
-            auto r = finished_.load(x, x.pieces() == o_.max_pieces ? FinishedTables<R>::Reached::by_promotion
-                                                                   : FinishedTables<R>::Reached::anywhere);
+            auto r = finished_.load(x, finished_.reached_in_run(x));
             if (!r) return Error{"slice " + m.name() + " needs " + x.name() + ": " + r.error(), ErrorKind::tables};
             if constexpr (R::kCountingRules) {
                 auto rr = finished_rules_.load(x);
@@ -171,8 +171,7 @@ class PairSteps {
         const Material& m = run.m;
         const std::uint64_t held = finished_.bytes_in_memory() + finished_rules_.bytes_in_memory();
         auto plan = plan_pair_memory<R>(
-            m, budget_, held, o_.spill, o_.blocks, o_.threads, [this](const std::string& s) { log(s); },
-            read_later_(m) || read_later_(m.mirrored()));
+            m, budget_, held, o_.spill, o_.blocks, o_.threads, [this](const std::string& s) { log(s); }, kept_bytes(m));
         if (!plan) return Error{plan.error(), plan.error_kind()};
         run.plan = *plan;
         if (auto r = check_disk_space(o_.out_dir, m, entries_of_pair<R>(m), run.plan, cache_); !r) return r;
@@ -344,12 +343,20 @@ class PairSteps {
     // levels, or be refused, with them held) or spilled by --spill, they are released before m's
     // inputs are loaded, and read again from their files by the pair that needs them: held, they
     // take the memory a pair solved by levels needs for its arrays' pages.
+    // What the values of pair m take once kept for the later pairs that read them.
+    std::uint64_t kept_bytes(const Material& m) const {
+        const auto kept = [&](const Material& side) -> std::uint64_t {
+            return read_later_(side) ? held_bytes_of<R>(side, SliceIndex<R>(side).size(), o_.max_pieces) : 0;
+        };
+        return kept(m) + (m.mirrored() == m ? 0 : kept(m.mirrored()));
+    }
+
     void release_idle_slices(const Material& m, const std::set<Material>& inputs) {
         if (!budget_.bound_mb() && !o_.spill) return;
         const std::uint64_t idle = finished_.bytes_outside(inputs);
         if (idle == 0) return;
         std::uint64_t input_bytes = finished_rules_.bytes_in_memory();
-        for (const Material& x : inputs) input_bytes += SliceIndex<R>(x).size() * sizeof(std::uint16_t);
+        for (const Material& x : inputs) input_bytes += held_bytes_of<R>(x, SliceIndex<R>(x).size(), o_.max_pieces);
         if (!o_.spill && whole_solve_bytes<R>(m, input_bytes) + idle <= budget_.work_limit()) return;
         finished_.forget_all_but(inputs);
         log(m.name() + ": " + std::to_string(idle >> 20) +

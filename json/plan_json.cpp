@@ -27,6 +27,7 @@ nlohmann::ordered_json plan_json(const gen::Plan& plan) {
                            {"rule_tables", f.disk.rule_tables},
                            {"all", f.disk.all()}};
         j["mode"] = p.mode == gen::SolveMode::whole ? "whole" : "by levels";
+        j["by_blocks"] = p.mode != gen::SolveMode::whole && f.level_by_blocks;
         j["seconds"] = p.seconds;
         j["node"] = p.node;
         j["start"] = p.start;

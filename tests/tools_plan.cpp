@@ -35,8 +35,13 @@ TEST_CASE("dtb plan --json: keys present and consistent", "[plan]") {
     for (const json& p : j["pairs"]) {
         for (const char* key :
              {"name", "pieces", "kind", "positions", "entries", "levels", "largest_level", "input_bytes", "whole_bytes",
-              "level_bytes", "disk_bytes", "mode", "seconds", "node", "start", "end", "inputs"})
+              "level_bytes", "disk_bytes", "mode", "by_blocks", "seconds", "node", "start", "end", "inputs"})
             CHECK(p.contains(key));
+        // By blocks only when not whole, and only with a cost by levels or blocks.
+        if (p["by_blocks"].get<bool>()) {
+            CHECK(p["mode"] == "by levels");
+            CHECK(!p["level_bytes"].is_null());
+        }
         positions += p["positions"].get<std::uint64_t>();
         disk += p["disk_bytes"]["all"].get<std::uint64_t>();
         CHECK(p["end"].get<double>() <= j["run"]["wall_seconds"].get<double>() + 1e-6);

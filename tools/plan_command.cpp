@@ -39,7 +39,8 @@ void print_text(const gen::Plan& plan) {
                   std::string(variant_name(r.variant)).c_str(), r.pieces, r.nodes, r.nodes == 1 ? "" : "s", r.cores,
                   gigabytes(plan.work_limit));
     out << line << "Memory as dtb gen estimates it (GB = 2^30 bytes); disk and seconds from a model calibrated on\n"
-        << "this project's measured runs (docs/SCALING.md). \"levels GB\": solved by levels, its largest level.\n\n";
+        << "this project's measured runs (docs/SCALING.md). \"levels GB\": solved by levels or by blocks,\n"
+        << "whichever needs less (\"how\" says which when the pair is not solved whole).\n\n";
     std::snprintf(line, sizeof line, "%-11s %-5s %16s %9s %9s %10s %9s %-9s %10s %5s\n", "pair", "kind", "positions",
                   "whole GB", "levels GB", "disk MB", "WDL MB", "how", "seconds", "node");
     out << line;
@@ -51,7 +52,10 @@ void print_text(const gen::Plan& plan) {
                       f.material.name().c_str(), gen::kind_name(gen::kind_of(f.material)),
                       static_cast<unsigned long long>(f.positions), gigabytes(f.whole_bytes), levels,
                       megabytes(f.disk.all()), megabytes(f.disk.wdl),
-                      p.mode == gen::SolveMode::whole ? "whole" : "by levels", p.seconds, p.node);
+                      p.mode == gen::SolveMode::whole ? "whole"
+                      : f.level_by_blocks             ? "by blocks"
+                                                      : "by levels",
+                      p.seconds, p.node);
         out << line;
     }
     std::string chain;
