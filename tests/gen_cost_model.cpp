@@ -70,7 +70,10 @@ TEST_CASE("the 6-piece pairs: positions and how each was solved, as measured", "
         INFO(m.name);
         REQUIRE(by_name.count(m.name));
         CHECK(by_name[m.name]->figures.positions == m.positions);
-        CHECK((by_name[m.name]->mode == SolveMode::by_levels) == m.by_levels);
+        // Their 6-piece promotion targets held sparse (gen/finished_tables.hpp), these two now fit
+        // whole where the measured run, which held them whole, went by levels.
+        const bool now_whole = std::string(m.name) == "MvKKMMM" || std::string(m.name) == "MMMvKKM";
+        CHECK((by_name[m.name]->mode == SolveMode::by_levels) == (m.by_levels && !now_whole));
     }
 }
 
@@ -115,7 +118,7 @@ TEST_CASE("a plan on more nodes is no slower, never beats its critical path, and
         CHECK(plan->level_sharing.bound_seconds <= plan->level_sharing.bound_without_seconds + 1e-6);
         previous = plan->run.wall_seconds;
     }
-    auto tiny = make_plan({VariantId::international, 6, 4, 32, 16 * 1024});
+    auto tiny = make_plan({VariantId::international, 6, 4, 32, 12 * 1024});
     REQUIRE_FALSE(tiny);
     CHECK(tiny.error_kind() == ErrorKind::bad_input);
     CHECK(tiny.error().find("KMvKKMM") != std::string::npos);

@@ -221,7 +221,7 @@ TEST_CASE(
     CHECK(err.find(" MB of arrays spilled") != std::string::npos);
     // Spilled, a pair keeps in memory only the finished slices it reads: the others, held for
     // later pairs, are released and read again from their files by the pairs that need them.
-    CHECK(err.find("KMvKM: 8 MB of finished slices that only later pairs read released") != std::string::npos);
+    CHECK(err.find("KMvKM: 1 MB of finished slices that only later pairs read released") != std::string::npos);
     CHECK(check_same_files(whole, d) > 200);
     fs::remove_all(d);
 }
@@ -316,13 +316,13 @@ TEST_CASE("dtb gen: a pair with men over --memory is solved by levels when a lev
     const std::vector<std::string> extensions{".wdl", ".dtw", ".dtc", ".fmjd", ".ffjd"};
     for (const std::string& ext : extensions) fs::remove(d / ("KvKKM" + ext));
     std::string err;
-    // KvKKM + KKMvK: 4,974,480 positions, 56 MB at 12 bytes each (82 MB with its inputs and the
+    // KvKKM + KKMvK: 4,974,480 positions, 56 MB at 12 bytes each (81 MB with its inputs and the
     // 4 bytes per position a whole solve holds besides: frontier lists); its largest level is far
     // smaller. Its fmjd table is a counting class (the 16-move rule), which is not solved by
     // blocks: so it is solved by levels, spilled.
     REQUIRE(run_status({"gen", "--variant", "international", "--pieces", "4", "--memory", "45", "--out", d.string()},
                        &err) == 0);
-    CHECK(err.find("KvKKM: 82 MB in memory would be needed; solved by levels, 56 MB of arrays in files") !=
+    CHECK(err.find("KvKKM: 81 MB in memory would be needed; solved by levels, 56 MB of arrays in files") !=
           std::string::npos);
     // The arrays did go to files (the slice line counts what was mapped from them).
     const auto spilled = err.find(" MB of arrays spilled");
