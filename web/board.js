@@ -59,19 +59,28 @@ export function parseFen(variant, text) {
     const l = list.trim();
     const colour = l[0] ? l[0].toUpperCase() : '';
     if (colour !== 'W' && colour !== 'B') throw new Error('a piece list starts with W or B');
-    const items = l.slice(1).split(',').map((x) => x.trim()).filter((x) => x);
+    const items = l
+      .slice(1)
+      .split(',')
+      .map((x) => x.trim())
+      .filter((x) => x);
     for (let item of items) {
       let king = false;
-      if (/^k/i.test(item)) { king = true; item = item.slice(1); }
+      if (/^k/i.test(item)) {
+        king = true;
+        item = item.slice(1);
+      }
       let [a, b] = item.split('-');
       if (b === undefined) b = a;
       b = b.replace(/^k/i, '');
-      a = a.toLowerCase(); b = b.toLowerCase();
+      a = a.toLowerCase();
+      b = b.toLowerCase();
       if (!coords(variant, a) || !coords(variant, b)) throw new Error(`unknown square "${item}" for ${variant}`);
       let names;
       if (variant === 'international') names = all.slice(Number(a) - 1, Number(b));
       else {
-        const ca = coords(variant, a), cb = coords(variant, b);
+        const ca = coords(variant, a),
+          cb = coords(variant, b);
         names = [];
         if (ca.row === cb.row) for (let c = ca.col; c <= cb.col; c++) names.push(squareAt(variant, ca.row, c));
         else if (ca.col === cb.col) for (let r = ca.row; r >= cb.row; r--) names.push(squareAt(variant, r, ca.col));
@@ -89,8 +98,11 @@ export function parseFen(variant, text) {
 
 export function writeFen(variant, pos) {
   const sorted = [...pos.pieces.keys()].sort((x, y) => squareIndex(variant, x) - squareIndex(variant, y));
-  const list = (c) => sorted.filter((n) => pos.pieces.get(n)[0] === c)
-    .map((n) => (pos.pieces.get(n)[1] === 'k' ? 'K' : '') + n).join(',');
+  const list = (c) =>
+    sorted
+      .filter((n) => pos.pieces.get(n)[0] === c)
+      .map((n) => (pos.pieces.get(n)[1] === 'k' ? 'K' : '') + n)
+      .join(',');
   return `${pos.side}:W${list('w')}:B${list('b')}`;
 }
 
@@ -125,7 +137,8 @@ export function drawBoard(svg, o) {
   for (let row = 0; row < size; row++) {
     for (let col = 0; col < size; col++) {
       const name = squareAt(o.variant, row, col);
-      const x = o.flipped ? size - 1 - col : col, y = o.flipped ? size - 1 - row : row;
+      const x = o.flipped ? size - 1 - col : col,
+        y = o.flipped ? size - 1 - row : row;
       const dark = (row + col) % 2 === 1;
       const cls = ['sq', dark ? 'dark' : 'light'];
       if (name) {
@@ -163,8 +176,13 @@ function drawCoordinates(svg, variant, flipped, place) {
   }
   const size = VARIANTS[variant].size;
   for (let i = 0; i < size; i++) {
-    const file = FILES[flipped ? size - 1 - i : i], rank = String(flipped ? i + 1 : size - i);
-    el('text', { x: i + 0.94, y: size - 0.06, class: 'coord file', 'text-anchor': 'end', 'data-coord': file }, layer).textContent = file;
+    const file = FILES[flipped ? size - 1 - i : i],
+      rank = String(flipped ? i + 1 : size - i);
+    el(
+      'text',
+      { x: i + 0.94, y: size - 0.06, class: 'coord file', 'text-anchor': 'end', 'data-coord': file },
+      layer,
+    ).textContent = file;
     el('text', { x: 0.06, y: i + 0.26, class: 'coord rank', 'data-coord': rank }, layer).textContent = rank;
   }
 }
@@ -176,12 +194,21 @@ function drawPieces(layer, o, place) {
   for (const [name, p] of o.pos.pieces) {
     if (!coords(o.variant, name)) continue;
     const { x, y } = place(name);
-    const g = el('g', { class: `piece ${p}`, 'data-piece': p, 'data-piece-square': name,
-      transform: `translate(${x + 0.5} ${y + 0.5})` }, layer);
+    const g = el(
+      'g',
+      {
+        class: `piece ${p}`,
+        'data-piece': p,
+        'data-piece-square': name,
+        transform: `translate(${x + 0.5} ${y + 0.5})`,
+      },
+      layer,
+    );
     el('title', {}, g).textContent = `${PIECE_NAMES[p]} on ${name}`;
     el('circle', { r: 0.4, class: 'body' }, g);
     el('circle', { r: 0.28, class: 'ring' }, g);
-    if (p[1] === 'k') el('path', { class: 'crown', d: 'M-.2 .1 L-.22 -.12 L-.1 -.02 L0 -.18 L.1 -.02 L.22 -.12 L.2 .1 Z' }, g);
+    if (p[1] === 'k')
+      el('path', { class: 'crown', d: 'M-.2 .1 L-.22 -.12 L-.1 -.02 L0 -.18 L.1 -.02 L.22 -.12 L.2 .1 Z' }, g);
   }
   const path = o.anim;
   if (!path || path.length < 2 || typeof layer.animate !== 'function') return;
@@ -189,23 +216,32 @@ function drawPieces(layer, o, place) {
   const g = layer.querySelector(`[data-piece-square="${path[path.length - 1]}"]`);
   if (!g || !path.every((sq) => coords(o.variant, sq))) return;
   // A CSS transform on SVG content is in user units: 1px is a square's side.
-  const frames = path.map((sq) => { const { x, y } = place(sq); return { transform: `translate(${x + 0.5}px, ${y + 0.5}px)` }; });
+  const frames = path.map((sq) => {
+    const { x, y } = place(sq);
+    return { transform: `translate(${x + 0.5}px, ${y + 0.5}px)` };
+  });
   g.animate(frames, { duration: SLIDE_MS, easing: 'ease-out' });
 }
 
 // The square under a pointer event, or null.
 export function squareFromPoint(svg, variant, flipped, clientX, clientY) {
   const pt = svg.createSVGPoint();
-  pt.x = clientX; pt.y = clientY;
+  pt.x = clientX;
+  pt.y = clientY;
   const p = pt.matrixTransform(svg.getScreenCTM().inverse());
   const size = VARIANTS[variant].size;
-  let col = Math.floor(p.x), row = Math.floor(p.y);
-  if (flipped) { col = size - 1 - col; row = size - 1 - row; }
+  let col = Math.floor(p.x),
+    row = Math.floor(p.y);
+  if (flipped) {
+    col = size - 1 - col;
+    row = size - 1 - row;
+  }
   return squareAt(variant, row, col);
 }
 
 export function svgPoint(svg, clientX, clientY) {
   const pt = svg.createSVGPoint();
-  pt.x = clientX; pt.y = clientY;
+  pt.x = clientX;
+  pt.y = clientY;
   return pt.matrixTransform(svg.getScreenCTM().inverse());
 }

@@ -50,7 +50,8 @@ function perPly(g) {
 // the value under the rules, whichever changes first. {ply, key, from, to} or null.
 function firstChange(plies) {
   for (let k = 1; k < plies.length; k++) {
-    const a = plies[k - 1], b = plies[k];
+    const a = plies[k - 1],
+      b = plies[k];
     if (!a || !b) continue;
     for (const key of ['theo', 'rule']) {
       if (a[key] != null && b[key] != null && a[key] !== b[key]) return { ply: k, key, from: a[key], to: b[key] };
@@ -75,7 +76,10 @@ function svgEl(name, attrs, parent, text) {
 function drawChart(svg, g, plies, onPly) {
   svg.replaceChildren();
   const n = Math.max(1, g.plies || plies.length - 1 || 1);
-  const W = 320, H = 112, L = 70, R = 8;
+  const W = 320,
+    H = 112,
+    L = 70,
+    R = 8;
   svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
   const x = (p) => L + (p / n) * (W - L - R);
   const y = (v) => (v === 1 ? 18 : v === 0 ? 50 : v === -1 ? 82 : 98);
@@ -89,12 +93,26 @@ function drawChart(svg, g, plies, onPly) {
   for (const ev of g.events || []) {
     const name = String(ev.event || '');
     const cls = /start/.test(name) ? 'ev-start' : /draw|repetition/.test(name) ? 'ev-draw' : 'ev-other';
-    const l = svgEl('line', { x1: x(ev.ply), x2: x(ev.ply), y1: 8, y2: 90, class: `event ${cls}`, 'data-event': name, 'data-ply': ev.ply }, svg);
+    const l = svgEl(
+      'line',
+      { x1: x(ev.ply), x2: x(ev.ply), y1: 8, y2: 90, class: `event ${cls}`, 'data-event': name, 'data-ply': ev.ply },
+      svg,
+    );
     svgEl('title', {}, l, `ply ${ev.ply}: ${name}${ev.detail ? ` (${ev.detail})` : ''}`);
     if (cls !== 'ev-other') {
       const label = cls === 'ev-start' ? name.replace(' started', '') : name.replace('draw by ', '');
-      const right = x(ev.ply) > W - 60;  // near the right edge: the label on the line's left
-      svgEl('text', { x: x(ev.ply) + (right ? -2 : 2), y: cls === 'ev-start' ? 8 : 96, class: `ev-label ${cls}`, 'text-anchor': right ? 'end' : 'start' }, svg, label);
+      const right = x(ev.ply) > W - 60; // near the right edge: the label on the line's left
+      svgEl(
+        'text',
+        {
+          x: x(ev.ply) + (right ? -2 : 2),
+          y: cls === 'ev-start' ? 8 : 96,
+          class: `ev-label ${cls}`,
+          'text-anchor': right ? 'end' : 'start',
+        },
+        svg,
+        label,
+      );
     }
   }
   const series = (key, cls, dy) => {
@@ -109,8 +127,10 @@ function drawChart(svg, g, plies, onPly) {
   series('rule', 'rule', 2);
   // The answer's own judgements: at the first judged ply and at the end.
   const marks = [
-    [g.first_judged_ply, g.theoretical_at_first_judged, 'theo', -2], [g.first_judged_ply, g.rule_value_at_first_judged, 'rule', 2],
-    [g.plies, g.theoretical_at_end, 'theo', -2], [g.plies, g.rule_value_at_end, 'rule', 2],
+    [g.first_judged_ply, g.theoretical_at_first_judged, 'theo', -2],
+    [g.first_judged_ply, g.rule_value_at_first_judged, 'rule', 2],
+    [g.plies, g.theoretical_at_end, 'theo', -2],
+    [g.plies, g.rule_value_at_end, 'rule', 2],
   ];
   for (const [p, v, cls, dy] of marks) {
     const w = white(v);
@@ -123,30 +143,46 @@ function drawChart(svg, g, plies, onPly) {
   const cursor = svgEl('line', { x1: 0, x2: 0, y1: 8, y2: 100, class: 'ply-cursor', visibility: 'hidden' }, svg);
   svg.markPly = (k) => {
     cursor.setAttribute('visibility', k == null ? 'hidden' : 'visible');
-    if (k != null) { cursor.setAttribute('x1', x(k)); cursor.setAttribute('x2', x(k)); }
+    if (k != null) {
+      cursor.setAttribute('x1', x(k));
+      cursor.setAttribute('x2', x(k));
+    }
   };
   const step = (W - L - R) / n;
   for (const p of plies) {
     if (!p) continue;
     const v = p.rule ?? p.theo;
-    const gEl = svgEl('g', { class: 'ply-point', 'data-ply': String(p.ply), 'data-value': String(v ?? ''), tabindex: '0', role: 'button' }, svg);
+    const gEl = svgEl(
+      'g',
+      { class: 'ply-point', 'data-ply': String(p.ply), 'data-value': String(v ?? ''), tabindex: '0', role: 'button' },
+      svg,
+    );
     svgEl('rect', { x: x(p.ply) - step / 2, y: 8, width: Math.max(step, 2), height: 94, class: 'ply-hit' }, gEl);
     svgEl('circle', { cx: x(p.ply), cy: y(v), r: 1.6, class: `ply-dot v${v ?? 'x'}` }, gEl);
     const parts = [`ply ${p.ply}${p.move ? ` (${p.move})` : ''}`];
-    parts.push(p.theo == null ? 'beyond the tables' : `theoretical ${VALUE_TEXT[p.theo]}${p.dtw != null ? ` in ${p.dtw}` : ''}`);
+    parts.push(
+      p.theo == null ? 'beyond the tables' : `theoretical ${VALUE_TEXT[p.theo]}${p.dtw != null ? ` in ${p.dtw}` : ''}`,
+    );
     if (p.rule != null) parts.push(`under the rules ${VALUE_TEXT[p.rule]}`);
-    if (p.counters) parts.push(`counters ${p.counters.reversible}/${p.counters.endgame ?? '-'}/${p.counters.small ?? '-'}`);
+    if (p.counters)
+      parts.push(`counters ${p.counters.reversible}/${p.counters.endgame ?? '-'}/${p.counters.small ?? '-'}`);
     if (p.started) parts.push(`${p.started} count starts`);
     if (p.drawn) parts.push(`drawn by ${p.drawn}`);
     svgEl('title', {}, gEl, parts.join('; '));
     const go = () => onPly(p.ply);
     gEl.addEventListener('click', go);
-    gEl.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); go(); } });
+    gEl.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter' || e.key === ' ') {
+        e.preventDefault();
+        go();
+      }
+    });
   }
 }
 
 export function initGames(ctx) {
-  let answer = null, seq = 0;
+  let answer = null,
+    seq = 0;
   // The game shown: the token its line carries on the board, and the ply the board shows (null
   // when the board has left the game's line).
   let shown = { owner: null, ply: null, mark: () => {} };
@@ -172,7 +208,11 @@ export function initGames(ctx) {
     out.replaceChildren(el('p', 'Judging...'));
     out.dataset.state = 'loading';
     const my = ++seq;
-    const r = await ctx.api('api/v1/international/games', { method: 'POST', body: text, headers: { 'Content-Type': 'text/plain' } });
+    const r = await ctx.api('api/v1/international/games', {
+      method: 'POST',
+      body: text,
+      headers: { 'Content-Type': 'text/plain' },
+    });
     if (my !== seq) return;
     out.replaceChildren();
     if (!r.ok) {
@@ -192,7 +232,14 @@ export function initGames(ctx) {
     if (games.length > 1) {
       const lab = el('label', 'Game: ', { for: 'game-select' });
       const sel = el('select', null, { id: 'game-select' });
-      games.forEach((g, i) => sel.appendChild(new Option(`${i + 1}. ${(g.tags && g.tags.Event) || 'game'} (${g.consistent ? 'consistent' : g.judged === false ? 'not judged' : 'inconsistent'})`, String(i))));
+      games.forEach((g, i) =>
+        sel.appendChild(
+          new Option(
+            `${i + 1}. ${(g.tags && g.tags.Event) || 'game'} (${g.consistent ? 'consistent' : g.judged === false ? 'not judged' : 'inconsistent'})`,
+            String(i),
+          ),
+        ),
+      );
       sel.addEventListener('change', () => showGame(Number(sel.value)));
       lab.appendChild(sel);
       out.appendChild(lab);
@@ -206,19 +253,33 @@ export function initGames(ctx) {
     const tags = g.tags || {};
     const box = $('game-detail');
     box.replaceChildren();
-    const title = [tags.Event, tags.White && tags.Black ? `${tags.White} - ${tags.Black}` : null].filter(Boolean).join(', ');
+    const title = [tags.Event, tags.White && tags.Black ? `${tags.White} - ${tags.Black}` : null]
+      .filter(Boolean)
+      .join(', ');
     if (title) box.appendChild(el('h3', title));
-    const verdict = el('div', null, { id: 'game-verdict', 'data-consistent': String(!!g.consistent), 'data-judged': String(g.judged !== false), 'data-outcome': g.outcome || '' });
+    const verdict = el('div', null, {
+      id: 'game-verdict',
+      'data-consistent': String(!!g.consistent),
+      'data-judged': String(g.judged !== false),
+      'data-outcome': g.outcome || '',
+    });
     const unjudged = g.judged === false || (g.first_judged_ply == null && g.consistent);
     // A record that stops at a move: an illegal (or ambiguous) one makes the game inconsistent,
     // an unreadable one leaves it not judged (docs/CLI.md); neither is a result that disagrees.
     const stopped = g.stopped_at_ply ?? null;
     if (stopped != null) verdict.dataset.stoppedAt = String(stopped);
-    const status = g.judged === false ? (stopped != null ? `Not judged: the move at ply ${stopped} cannot be read` : 'Not judged')
-      : stopped != null ? `Illegal move at ply ${stopped}: the game cannot be followed from there`
-      : !g.consistent ? 'Inconsistent: the recorded result disagrees with the tables'
-      : g.first_judged_ply == null ? 'Nothing to judge: no position of this game is within the tables'
-      : 'Consistent: the recorded result agrees with the tables';
+    const status =
+      g.judged === false
+        ? stopped != null
+          ? `Not judged: the move at ply ${stopped} cannot be read`
+          : 'Not judged'
+        : stopped != null
+          ? `Illegal move at ply ${stopped}: the game cannot be followed from there`
+          : !g.consistent
+            ? 'Inconsistent: the recorded result disagrees with the tables'
+            : g.first_judged_ply == null
+              ? 'Nothing to judge: no position of this game is within the tables'
+              : 'Consistent: the recorded result agrees with the tables';
     verdict.appendChild(el('p', status, { class: unjudged ? 'warn' : g.consistent ? 'ok' : 'bad', id: 'game-status' }));
     const facts = [
       ['Recorded result', `${g.recorded ?? '?'}${g.result ? ` (${g.result})` : ''}`],
@@ -231,7 +292,11 @@ export function initGames(ctx) {
       ['Under the rules at the end', g.rule_value_at_end],
     ];
     const dl = el('dl');
-    for (const [k, v] of facts) if (v != null && v !== '') { dl.appendChild(el('dt', k)); dl.appendChild(el('dd', String(v))); }
+    for (const [k, v] of facts)
+      if (v != null && v !== '') {
+        dl.appendChild(el('dt', k));
+        dl.appendChild(el('dd', String(v)));
+      }
     verdict.appendChild(dl);
     const probs = Array.isArray(g.problems) ? g.problems : [];
     if (probs.length) {
@@ -246,7 +311,13 @@ export function initGames(ctx) {
     if (events.length) {
       box.appendChild(el('h4', 'Events'));
       const ul = el('ul', null, { id: 'game-events' });
-      for (const e of events) ul.appendChild(el('li', `ply ${e.ply}: ${e.event}${e.detail ? ` (${e.detail})` : ''}`, { 'data-ply': e.ply, 'data-event': e.event }));
+      for (const e of events)
+        ul.appendChild(
+          el('li', `ply ${e.ply}: ${e.event}${e.detail ? ` (${e.detail})` : ''}`, {
+            'data-ply': e.ply,
+            'data-event': e.event,
+          }),
+        );
       box.appendChild(ul);
     }
 
@@ -268,9 +339,18 @@ export function initGames(ctx) {
     const chart = document.createElementNS(NS, 'svg');
     chart.id = 'game-chart';
     chart.setAttribute('role', 'group');
-    chart.setAttribute('aria-label', `Chart of the theoretical value (solid) and the value under the rules (dashed) along the game; vertical lines mark events: ${events.map((e) => `ply ${e.ply} ${e.event}`).join('; ') || 'none'}`);
+    chart.setAttribute(
+      'aria-label',
+      `Chart of the theoretical value (solid) and the value under the rules (dashed) along the game; vertical lines mark events: ${events.map((e) => `ply ${e.ply} ${e.event}`).join('; ') || 'none'}`,
+    );
     box.appendChild(chart);
-    box.appendChild(el('p', 'Solid: theoretical value; dashed: value under the counting rules with the game\'s counters; blue lines: a count starts; red lines: a draw by a limit or repetition. Click a ply to see it on the board.', { class: 'muted small' }));
+    box.appendChild(
+      el(
+        'p',
+        "Solid: theoretical value; dashed: value under the counting rules with the game's counters; blue lines: a count starts; red lines: a draw by a limit or repetition. Click a ply to see it on the board.",
+        { class: 'muted small' },
+      ),
+    );
 
     box.appendChild(el('h4', 'Moves'));
     const ol = el('ol', null, { id: 'game-moves', class: 'plies' });
@@ -286,13 +366,26 @@ export function initGames(ctx) {
     const owner = {};
     const clickPly = (k) => {
       const fens = fensUpTo();
-      if (k >= fens.length) { note.textContent = `The position after ply ${k} is not available.`; return; }
-      ctx.showLine(fens, moveTexts, paths, k, plies.map((p) => (p && p.counters) || null), g.rules, owner);
+      if (k >= fens.length) {
+        note.textContent = `The position after ply ${k} is not available.`;
+        return;
+      }
+      ctx.showLine(
+        fens,
+        moveTexts,
+        paths,
+        k,
+        plies.map((p) => (p && p.counters) || null),
+        g.rules,
+        owner,
+      );
     };
     shown = {
-      owner, ply: null,
+      owner,
+      ply: null,
       mark() {
-        for (const b of ol.querySelectorAll('button[data-ply]')) b.setAttribute('aria-current', String(Number(b.dataset.ply) === this.ply));
+        for (const b of ol.querySelectorAll('button[data-ply]'))
+          b.setAttribute('aria-current', String(Number(b.dataset.ply) === this.ply));
         if (chart.markPly) chart.markPly(this.ply);
       },
     };
@@ -306,14 +399,26 @@ export function initGames(ctx) {
       jumps.replaceChildren();
       const j = judgedPly();
       if (j == null) return;
-      jumps.appendChild(el('button', `Judged position: ply ${j}`, { type: 'button', id: 'game-jump-judged', 'data-ply': String(j) }));
+      jumps.appendChild(
+        el('button', `Judged position: ply ${j}`, { type: 'button', id: 'game-jump-judged', 'data-ply': String(j) }),
+      );
       jumps.lastChild.addEventListener('click', () => clickPly(j));
       const c = firstChange(plies);
       jumps.append(' ');
-      if (!c) { jumps.appendChild(el('span', 'The value never changes along the game.', { class: 'muted', id: 'game-no-change' })); return; }
+      if (!c) {
+        jumps.appendChild(
+          el('span', 'The value never changes along the game.', { class: 'muted', id: 'game-no-change' }),
+        );
+        return;
+      }
       const p = plies[c.ply];
       const label = `First change of value: ply ${c.ply}${p.move ? ` (${p.move})` : ''}, ${c.key === 'theo' ? 'theoretical' : 'under the rules'} ${VALUE_TEXT[c.from]} to ${VALUE_TEXT[c.to]}`;
-      const b = el('button', label, { type: 'button', id: 'game-jump-change', 'data-ply': String(c.ply), 'data-key': c.key });
+      const b = el('button', label, {
+        type: 'button',
+        id: 'game-jump-change',
+        'data-ply': String(c.ply),
+        'data-key': c.key,
+      });
       b.addEventListener('click', () => clickPly(c.ply));
       jumps.appendChild(b);
     };
@@ -362,11 +467,17 @@ export function initGames(ctx) {
   }
 
   $('pdn-submit').addEventListener('click', submit);
-  $('pdn-example').addEventListener('click', () => { $('pdn-text').value = EXAMPLE; submit(); });
+  $('pdn-example').addEventListener('click', () => {
+    $('pdn-text').value = EXAMPLE;
+    submit();
+  });
   $('pdn-file').addEventListener('change', async (e) => {
     const f = e.target.files && e.target.files[0];
     if (!f) return;
-    if (f.size > 1 << 20) { $('game-output').textContent = 'The file is over 1 MB, the server\'s limit.'; return; }
+    if (f.size > 1 << 20) {
+      $('game-output').textContent = "The file is over 1 MB, the server's limit.";
+      return;
+    }
     $('pdn-text').value = await f.text();
     submit();
   });

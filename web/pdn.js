@@ -7,9 +7,15 @@ const GAME_TYPE = { international: '20', turkish: '30' };
 // that side. A line that wins ends the game: its result is the winner's.
 export function pvPdn(variant, fen, pv, wdl) {
   const white = fen.trim()[0].toUpperCase() === 'W';
-  const result = wdl === 'draw' ? '1-1' : wdl !== 'win' && wdl !== 'loss' ? '*'
-    : (wdl === 'win') === white ? '2-0' : '0-2';
-  const tags = [['Event', 'dtb best line'], ['GameType', GAME_TYPE[variant] || '20'], ['SetUp', '1'], ['FEN', fen], ['Result', result]];
+  const result =
+    wdl === 'draw' ? '1-1' : wdl !== 'win' && wdl !== 'loss' ? '*' : (wdl === 'win') === white ? '2-0' : '0-2';
+  const tags = [
+    ['Event', 'dtb best line'],
+    ['GameType', GAME_TYPE[variant] || '20'],
+    ['SetUp', '1'],
+    ['FEN', fen],
+    ['Result', result],
+  ];
   const words = [];
   pv.forEach((move, i) => {
     const ply = i + (white ? 0 : 1);
@@ -22,7 +28,10 @@ export function pvPdn(variant, fen, pv, wdl) {
   const lines = [];
   let line = '';
   for (const w of words) {
-    if (line && line.length + 1 + w.length > 79) { lines.push(line); line = w; } else line = line ? `${line} ${w}` : w;
+    if (line && line.length + 1 + w.length > 79) {
+      lines.push(line);
+      line = w;
+    } else line = line ? `${line} ${w}` : w;
   }
   lines.push(line);
   return `${tags.map(([k, v]) => `[${k} "${v}"]`).join('\n')}\n\n${lines.join('\n')}\n`;

@@ -6,7 +6,12 @@ import { $, WDL, SIDE, moveButton } from './dom.js';
 // The counters the form holds: {rules, reversible, endgame, small} (null: not in force).
 export function readCounters() {
   const n = (id) => ($(id).value === '' ? null : Math.max(0, Math.floor(Number($(id).value)) || 0));
-  return { rules: $('rules').value || 'fmjd', reversible: n('reversible') ?? 0, endgame: n('endgame'), small: n('small') };
+  return {
+    rules: $('rules').value || 'fmjd',
+    reversible: n('reversible') ?? 0,
+    endgame: n('endgame'),
+    small: n('small'),
+  };
 }
 // Puts counters in the form (a rule set the server does not offer is left as it is).
 export function writeCounters(k) {
@@ -23,7 +28,10 @@ let verdictSeq = 0;
 // route with the form's counters; play(moveText) plays one of the moves that keep the result.
 export async function showVerdict(variant, fen, sideToMove, play) {
   const box = $('adjudication');
-  if (variant !== 'international') { box.replaceChildren(); return; }
+  if (variant !== 'international') {
+    box.replaceChildren();
+    return;
+  }
   const q = new URLSearchParams({ fen, rules: $('rules').value, reversible: $('reversible').value || '0' });
   for (const k of ['endgame', 'small']) if ($(k).value !== '') q.set(k, $(k).value);
   const seq = ++verdictSeq;
@@ -40,19 +48,35 @@ export async function showVerdict(variant, fen, sideToMove, play) {
   box.dataset.state = 'ready';
   box.dataset.result = d.result;
   const side = SIDE[sideToMove];
-  const p = (t, cls) => { const e = document.createElement('p'); e.textContent = t; if (cls) e.className = cls; box.appendChild(e); return e; };
+  const p = (t, cls) => {
+    const e = document.createElement('p');
+    e.textContent = t;
+    if (cls) e.className = cls;
+    box.appendChild(e);
+    return e;
+  };
   const rulesName = d.rules === 'none' ? 'without counting rules' : `under the ${String(d.rules).toUpperCase()} rules`;
-  p(`Verdict ${rulesName}: ${side} to move, ${WDL[d.result] || d.result}` +
-    (d.plies != null ? ` in ${d.plies} plies.` : '.'), `verdict wdl-${d.result}`).id = 'verdict-text';
+  p(
+    `Verdict ${rulesName}: ${side} to move, ${WDL[d.result] || d.result}` +
+      (d.plies != null ? ` in ${d.plies} plies.` : '.'),
+    `verdict wdl-${d.result}`,
+  ).id = 'verdict-text';
   if (d.rule && d.rule !== 'none') p(`Rule that draws: the ${d.rule} rule.`).id = 'verdict-rule';
-  p(`Theoretical value (no counting rules): ${d.theoretical ? WDL[d.theoretical] || d.theoretical : 'not known'}` +
-    (d.theoretical_dtw != null ? `, DTW ${d.theoretical_dtw}.` : '.'));
+  p(
+    `Theoretical value (no counting rules): ${d.theoretical ? WDL[d.theoretical] || d.theoretical : 'not known'}` +
+      (d.theoretical_dtw != null ? `, DTW ${d.theoretical_dtw}.` : '.'),
+  );
   const ms = Array.isArray(d.moves) ? d.moves : [];
   const e = p(ms.length ? 'Moves that keep the result: ' : 'No move keeps the result (or no legal move).');
   e.id = 'verdict-moves';
   for (const m of ms) {
-    e.appendChild(moveButton(`${m.move} (${WDL[m.result] || m.result}${m.plies != null ? `, ${m.plies}` : ''})`,
-      () => play(m.move), { 'data-keep-move': m.move }));
+    e.appendChild(
+      moveButton(
+        `${m.move} (${WDL[m.result] || m.result}${m.plies != null ? `, ${m.plies}` : ''})`,
+        () => play(m.move),
+        { 'data-keep-move': m.move },
+      ),
+    );
     e.append(' ');
   }
 }

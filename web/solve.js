@@ -5,18 +5,20 @@ import { api, errorText } from './api.js';
 import { $, SIDE } from './dom.js';
 
 const STOPPED = { time: 'the time limit', nodes: 'the node limit', depth: 'a line reached the depth limit' };
-let shown = null;     // {variant, fen, side}: the position the button solves, null when hidden
-let running = false;  // a solve is on its way: further clicks are ignored
-let seq = 0;          // answers for a position no longer shown are dropped
+let shown = null; // {variant, fen, side}: the position the button solves, null when hidden
+let running = false; // a solve is on its way: further clicks are ignored
+let seq = 0; // answers for a position no longer shown are dropped
 let limits = { default_seconds: 5, max_seconds: 30 };
 
 // The server's limits (/api/v1/status's "solve"): the time choices offered.
 export function setSolveLimits(l) {
   if (!l || !(l.max_seconds > 0)) return;
   limits = l;
-  const sel = $('solve-time'), cur = Number(sel.value);
+  const sel = $('solve-time'),
+    cur = Number(sel.value);
   const choices = [...new Set([l.default_seconds, 10, 30, l.max_seconds])]
-    .filter((s) => s > 0 && s <= l.max_seconds).sort((a, b) => a - b);
+    .filter((s) => s > 0 && s <= l.max_seconds)
+    .sort((a, b) => a - b);
   sel.replaceChildren(...choices.map((s) => new Option(`${s} s`, String(s))));
   sel.value = String(choices.includes(cur) ? cur : Math.min(l.default_seconds, l.max_seconds));
 }
@@ -53,13 +55,16 @@ function setButton(busy, text) {
 async function solve() {
   if (running || !shown) return;
   running = true;
-  const mine = ++seq, pos = shown, box = $('solve-box');
+  const mine = ++seq,
+    pos = shown,
+    box = $('solve-box');
   const seconds = Number($('solve-time').value) || limits.default_seconds;
   box.dataset.state = 'running';
   box.dataset.requests = String(Number(box.dataset.requests || 0) + 1);
   $('solve-result').replaceChildren();
   const started = performance.now();
-  const tick = () => setButton(true, `Solving... ${Math.floor((performance.now() - started) / 1000)} s of at most ${seconds} s`);
+  const tick = () =>
+    setButton(true, `Solving... ${Math.floor((performance.now() - started) / 1000)} s of at most ${seconds} s`);
   tick();
   const timer = setInterval(tick, 250);
   const r = await api(`api/v1/${pos.variant}/solve?fen=${encodeURIComponent(pos.fen)}&time=${seconds}`);
@@ -94,8 +99,12 @@ function showResult(d, side) {
   const work = `${Number(d.nodes).toLocaleString('en')} nodes, ${secs < 0.01 ? 'under 0.01' : secs.toFixed(2)} s`;
   let text;
   if (d.answer === 'unresolved') {
-    const bound = d.lower === 'draw' ? 'at least a draw (a loss is disproven)'
-      : d.upper === 'draw' ? 'at most a draw (a win is disproven)' : 'nothing proven';
+    const bound =
+      d.lower === 'draw'
+        ? 'at least a draw (a loss is disproven)'
+        : d.upper === 'draw'
+          ? 'at most a draw (a win is disproven)'
+          : 'nothing proven';
     text = `Unresolved for ${who}: ${bound}; stopped by ${STOPPED[d.stopped] || d.stopped} (${work}).`;
   } else if (d.source === 'tables') {
     text = `From the tables: ${who} to move ${verb}.`;
