@@ -34,7 +34,9 @@ std::string pairs_that_fit_nowhere(const std::vector<PairFigures>& figures, std:
             continue;
         }
         out += (named++ ? "; " : "") + f.material.name() + " (" + megabytes(f.whole_bytes) + " whole" +
-               (f.level_bytes ? ", " + megabytes(f.level_bytes) + " by levels" : ", not by levels") + ")";
+               (f.level_bytes ? ", " + megabytes(f.level_bytes) + (f.level_by_blocks ? " by blocks" : " by levels")
+                              : ", not by levels") +
+               ")";
     }
     if (out.empty()) return out;
     if (more) out += "; and " + std::to_string(more) + " more";
@@ -65,7 +67,7 @@ Expected<Plan> make_plan(const PlanRequest& request) {
     plan.request = request;
     plan.work_limit = MemoryBudget{request.memory_mb}.work_limit();
     if (const std::string nowhere = pairs_that_fit_nowhere(*figures, plan.work_limit); !nowhere.empty())
-        return Error{"no node can hold these pairs whole or by levels with " + megabytes(plan.work_limit) +
+        return Error{"no node can hold these pairs whole, by levels or by blocks with " + megabytes(plan.work_limit) +
                          " of work memory: " + nowhere,
                      ErrorKind::bad_input};
 

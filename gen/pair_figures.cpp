@@ -183,7 +183,8 @@ Expected<std::vector<PairFigures>> pair_figures(VariantId v, int max_pieces) {
 std::vector<PairNeeds> needs_of(const std::vector<PairFigures>& figures) {
     std::vector<PairNeeds> out;
     for (const PairFigures& f : figures)
-        out.push_back({f.material.name(), f.positions, f.whole_bytes, f.level_bytes, f.inputs, false});
+        out.push_back(
+            {f.material.name(), f.positions, f.whole_bytes, f.level_bytes, f.level_by_blocks, f.inputs, false});
     return out;
 }
 

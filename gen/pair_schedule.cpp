@@ -22,7 +22,9 @@ Expected<PairSchedule> PairSchedule::make(std::vector<PairNeeds> pairs, std::vec
     for (const PairNeeds& pair : pairs) {
         if (pair.complete || holds(largest, pair.whole_bytes, pair.level_bytes)) continue;
         return Error{"pair " + pair.name + " needs about " + megabytes(pair.whole_bytes) + " solved whole" +
-                         (pair.level_bytes ? " and " + megabytes(pair.level_bytes) + " by levels" : "") +
+                         (pair.level_bytes
+                              ? " and " + megabytes(pair.level_bytes) + (pair.by_blocks ? " by blocks" : " by levels")
+                              : "") +
                          ", more than the largest worker's " + megabytes(largest) +
                          " of work memory (give the ranks more --memory)",
                      ErrorKind::bad_input};

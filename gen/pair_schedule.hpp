@@ -27,6 +27,7 @@ struct PairNeeds {
     std::uint64_t positions = 0;      // both slices: the measure of "largest first"
     std::uint64_t whole_bytes = 0;    // memory to solve it whole, its inputs held
     std::uint64_t level_bytes = 0;    // by levels (its largest level, inputs held); 0: cannot be
+    bool by_blocks = false;           // level_bytes is by blocks, the cheaper way
     std::vector<std::size_t> inputs;  // the pairs it reads, as indices in the schedule's list
     bool complete = false;            // already on disk: never handed out
 };

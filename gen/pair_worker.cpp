@@ -33,6 +33,7 @@ Expected<std::vector<PairNeeds>> pairs_of_run(const GenerateOptions& o) {
                                 [&] { return SliceSolver<R>::largest_level(m, o.threads); });
         needs.whole_bytes = memory.whole_bytes;
         needs.level_bytes = memory.level_bytes;
+        needs.by_blocks = memory.by_blocks;
         needs.inputs = inputs[out.size()];
         needs.complete = complete_on_disk<R>(o.out_dir, m) && complete_on_disk<R>(o.out_dir, m.mirrored());
         out.push_back(std::move(needs));
