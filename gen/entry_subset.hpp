@@ -23,7 +23,8 @@ class EntrySubset {
         EntrySubset s;
         s.size_ = index.size();
         s.bits_.assign((s.size_ + 63) / 64, 0);
-        // Chunks start at multiples of 2^14 entries: each thread writes whole words of its own.
+        // Chunks start at multiples of 64 entries: each thread writes whole words of its own.
+        static_assert(kParallelChunk % 64 == 0);
         parallel_for_chunks(
             s.size_,
             [&](std::uint64_t begin, std::uint64_t end) {
@@ -58,6 +59,11 @@ class EntrySubset {
         return r + static_cast<std::uint64_t>(std::popcount(bits_[w] & below));
     }
     std::size_t bytes() const { return bits_.size() * sizeof(std::uint64_t) + before_.size() * sizeof(std::uint64_t); }
+    // What a subset of an index of `size` entries takes (bytes() of it).
+    static std::uint64_t bytes_for(std::uint64_t size) {
+        const std::uint64_t words = (size + 63) / 64;
+        return (words + words / kWordsPerBlock + 1) * sizeof(std::uint64_t);
+    }
 
   private:
     static constexpr std::size_t kWordsPerBlock = 8;  // 512 entries per count

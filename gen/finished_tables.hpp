@@ -127,6 +127,8 @@ class FinishedTables {
                 [&](std::uint64_t i) { slice->word[i] = make_value(static_cast<Wdl>((*wdl)[i]), (*dtw)[i]); }, {},
                 threads_);
         }
+        free_array(wdl.value());  // before the rule codes are read and the words held sparse
+        free_array(dtw.value());
         std::atomic<bool> too_long{false};
         parallel_for(
             slice->word.size(),

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "dtb/gen/dependencies.hpp"
+#include "dtb/gen/entry_subset.hpp"
 #include "dtb/gen/mapping_cache.hpp"
 #include "dtb/gen/rule_blocks.hpp"
 #include "dtb/gen/slice_solver.hpp"
@@ -83,14 +84,14 @@ std::uint64_t whole_solve_bytes(const Material& m, std::uint64_t held) {
 template <class R>
 std::uint64_t held_bytes_of(const Material& x, std::uint64_t entries, int largest_pieces) {
     if (x.pieces() != largest_pieces) return entries * sizeof(std::uint16_t);
-    if (x.bk == 0) return 0;  // no promotion reaches it
+    if (x.bk == 0) return 0;  // no promotion reaches it: no pair reads or keeps it
     using G = typename R::Geometry;
     const int row = std::popcount(RulesOf<R>::promotion_row(Color::black));
     const int free = std::popcount(G::kPlayable) - x.men() - x.wk;  // squares for the black kings
     const std::uint64_t all = binomial::choose(free, x.bk), none = binomial::choose(free - row, x.bk);
     const double reached = all ? 1.0 - static_cast<double>(none) / static_cast<double>(all) : 0.0;
-    return static_cast<std::uint64_t>(static_cast<double>(entries) * reached * sizeof(std::uint16_t)) +
-           entries * 9 / 64;
+    return static_cast<std::uint64_t>(static_cast<double>(entries) * reached * sizeof(std::uint16_t)) + 1 +
+           EntrySubset::bytes_for(entries);
 }
 // The finished slices a pair reads, in memory while it is solved (held_bytes_of).
 template <class R>
@@ -130,16 +131,18 @@ std::uint64_t level_solve_bytes(const Material& m, std::uint64_t held, int threa
 // all (12.4 measured on a Turkish 5-piece pair, BENCHMARKS.md "By blocks"); then, while the tables
 // are written, one side gathered back (3 bytes per entry: capture flags and one metric). When a
 // later pair reads this one, its values are kept for it (kept: kept_bytes_of): adopted side by
-// side while the tables are written; with rule tables, once those are done. The rule tables by blocks (counting rules)
-// hold their level's arrays, conversion codes of two levels, phase seeds and the game's values: 17 bytes per entry of
-// the level. The block store keeps the finished levels compressed: 0.63 bytes per entry measured without rule tables
-// (2/3 taken), one byte counted with their seeds and results.
+// side while the tables are written; with rule tables, once those are done, each side's values
+// gathered (2 bytes per entry) beside what is kept of them. The rule tables by blocks (counting
+// rules) hold their level's arrays, conversion codes of two levels, phase seeds and the game's
+// values: 17 bytes per entry of the level. The block store keeps the finished levels compressed:
+// 0.63 bytes per entry measured without rule tables (2/3 taken), one byte counted with their
+// seeds and results.
 template <class R>
 std::uint64_t block_solve_bytes_of(std::uint64_t largest_level, std::uint64_t largest_side, std::uint64_t entries,
                                    std::uint64_t held, std::uint64_t kept) {
     if constexpr (R::kCountingRules) {
         const std::uint64_t at_most =
-            std::max({largest_level * 17, largest_side * 3, kept ? kept + largest_level * 2 : 0});
+            std::max({largest_level * 17, largest_side * 3, kept ? kept + largest_side * 2 : 0});
         return held + at_most + entries;
     } else {
         return held + std::max(largest_level * 13, largest_side * 3 + kept) + entries * 2 / 3;

