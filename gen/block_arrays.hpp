@@ -126,11 +126,11 @@ class BlockArray {
     std::map<std::size_t, BigArray<T>> live_;
 };
 
-// Side s of array `kind` in index order, gathered from the block store into out (sized to the
-// side: entries of every configuration of side s, which the blocks cover).
-template <class T>
-void gather_side(const BlockLayout& layout, const BlockStore& store, int kind, int side, BigArray<T>& out,
-                 int threads) {
+// Side s of array `kind` read back from the block store run by run: run(first, values) for the
+// side's entries [first, first + values.size()), on many threads at once (the runs are disjoint
+// and, together, cover the side).
+template <class T, class Run>
+void for_each_side_run(const BlockLayout& layout, const BlockStore& store, int kind, int side, Run&& run, int threads) {
     struct Task {
         std::size_t block;
         std::uint64_t chunk;
@@ -157,10 +157,21 @@ void gather_side(const BlockLayout& layout, const BlockStore& store, int kind, i
                 if (r.side != side) continue;
                 const std::uint64_t from = std::max(first, starts[k]);
                 const std::uint64_t to = std::min(last, starts[k] + (r.end - r.begin));
-                std::copy(chunk.begin() + static_cast<std::ptrdiff_t>(from - first),
-                          chunk.begin() + static_cast<std::ptrdiff_t>(to - first),
-                          out.begin() + static_cast<std::ptrdiff_t>(r.begin + (from - starts[k])));
+                run(r.begin + (from - starts[k]), std::span<const T>(chunk.data() + (from - first), to - from));
             }
+        },
+        threads);
+}
+
+// Side s of array `kind` in index order, gathered from the block store into out (sized to the
+// side: entries of every configuration of side s, which the blocks cover).
+template <class T>
+void gather_side(const BlockLayout& layout, const BlockStore& store, int kind, int side, BigArray<T>& out,
+                 int threads) {
+    for_each_side_run<T>(
+        layout, store, kind, side,
+        [&](std::uint64_t first, std::span<const T> values) {
+            std::copy(values.begin(), values.end(), out.begin() + static_cast<std::ptrdiff_t>(first));
         },
         threads);
 }

@@ -187,6 +187,33 @@ class FinishedTables {
         slots_[code(m)] = std::move(slice);
         return true;
     }
+    // Starts a slice solved in this run whose values then come run by run (adopt_run), held as the
+    // run's readers reach it: no array of the whole slice is needed beside it.
+    void adopt_by_runs(const Material& m) {
+        auto slice = std::make_unique<Slice>(Slice{SliceIndex<R>(m), BigArray<std::uint16_t>(*cache_)});
+        slice->resolved = reached_in_run(m);
+        if (slice->resolved == Reached::by_promotion)
+            slice->held = EntrySubset::of(slice->index, &reached_by_promotion, threads_);
+        slice->word.resize(slice->held ? slice->held->count() : slice->index.size());
+        slots_[code(m)] = std::move(slice);
+    }
+    // Entries [first, first + values.size()) of a slice started by adopt_by_runs take their values,
+    // on the calling thread (callers adding a slice by runs run many at once). False: a code above
+    // kMaxCode (none is stored).
+    bool adopt_run(const Material& m, std::uint64_t first, std::span<const ValueCode> values) {
+        Slice& s = *slots_[code(m)];
+        for (ValueCode v : values)
+            if (v > kMaxCode) return false;
+        if (!s.held) {
+            std::copy(values.begin(), values.end(), s.word.begin() + static_cast<std::ptrdiff_t>(first));
+            return true;
+        }
+        if (values.empty()) return true;
+        std::uint64_t w = s.held->rank(first);
+        for (std::size_t k = 0; k < values.size(); ++k)
+            if (s.held->contains(first + k)) s.word[w++] = values[k];
+        return true;
+    }
     // Records a rule table of an adopted slice: the rule values with fresh counters.
     void add_fresh(const Material& m, CountingRules rules, std::span<const ValueCode> codes) {
         add_fresh(*slots_[code(m)], rules, codes, threads_);

@@ -131,8 +131,8 @@ std::uint64_t level_solve_bytes(const Material& m, std::uint64_t held, int threa
 // all (12.4 measured on a Turkish 5-piece pair, BENCHMARKS.md "By blocks"); then, while the tables
 // are written, one side gathered back (3 bytes per entry: capture flags and one metric). When a
 // later pair reads this one, its values are kept for it (kept: kept_bytes_of): adopted side by
-// side while the tables are written; with rule tables, once those are done, each side's values
-// gathered (2 bytes per entry) beside what is kept of them. The rule tables by blocks (counting
+// side while the tables are written; with rule tables, once those are done, straight from the
+// store, with each level's fresh rule values (2 bytes per entry of the level). The rule tables by blocks (counting
 // rules) hold their level's arrays, conversion codes of two levels, phase seeds and the game's
 // values: 17 bytes per entry of the level. The block store keeps the finished levels compressed:
 // 0.63 bytes per entry measured without rule tables (2/3 taken), one byte counted with their
@@ -142,7 +142,7 @@ std::uint64_t block_solve_bytes_of(std::uint64_t largest_level, std::uint64_t la
                                    std::uint64_t held, std::uint64_t kept) {
     if constexpr (R::kCountingRules) {
         const std::uint64_t at_most =
-            std::max({largest_level * 17, largest_side * 3, kept ? kept + largest_side * 2 : 0});
+            std::max({largest_level * 17, largest_side * 3, kept ? kept + largest_level * 2 : 0});
         return held + at_most + entries;
     } else {
         return held + std::max(largest_level * 13, largest_side * 3 + kept) + entries * 2 / 3;

@@ -1,7 +1,10 @@
 // Finished slices as later pairs read them: a slice reached only by promotion (the run's largest)
 // held sparse answers every position a promotion reaches exactly as the slice held whole.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <random>
+#include <span>
+#include <utility>
 #include <vector>
 
 #include "dtb/gen/entry_subset.hpp"
@@ -39,9 +42,10 @@ template <class R>
 void check_sparse(int pieces) {
     const auto& dir = test::generated_tables<R>(pieces);
     gen::MappingCache cache;
-    gen::FinishedTables<R> whole(dir, cache), sparse(dir, cache), adopted(dir, cache);
+    gen::FinishedTables<R> whole(dir, cache), sparse(dir, cache), adopted(dir, cache), by_runs(dir, cache);
     sparse.set_largest_pieces(pieces);
     adopted.set_largest_pieces(pieces);
+    by_runs.set_largest_pieces(pieces);
     std::mt19937_64 rng(7);
     int slices = 0;
     for (const Material& m : all_materials<R>(pieces)) {
@@ -65,35 +69,45 @@ void check_sparse(int pieces) {
             }
         }
         REQUIRE(adopted.adopt(m, values).ok());
+        // Runs of random lengths, as the blocks of a pair solved by blocks give them, in reverse.
+        std::vector<std::pair<std::uint64_t, std::uint64_t>> runs;
+        for (std::uint64_t first = 0; first < index.size();) {
+            const std::uint64_t n = std::min<std::uint64_t>(index.size() - first, 1 + rng() % 700);
+            runs.emplace_back(first, n);
+            first += n;
+        }
+        by_runs.adopt_by_runs(m);
+        for (auto it = runs.rbegin(); it != runs.rend(); ++it)
+            REQUIRE(by_runs.adopt_run(m, it->first, std::span<const ValueCode>(values).subspan(it->first, it->second)));
         if constexpr (R::kCountingRules) {
-            // Runs of random lengths, as the levels of a pair solved by blocks add them.
             for (int r = 0; r < 2; ++r) {
-                std::uint64_t first = 0;
-                while (first < index.size()) {
-                    const std::uint64_t n = std::min<std::uint64_t>(index.size() - first, 1 + rng() % 700);
-                    adopted.add_fresh_run(m, r ? CountingRules::ffjd : CountingRules::fmjd, first,
-                                          std::span<const ValueCode>(fresh[r]).subspan(first, n));
-                    first += n;
+                for (const auto& [first, n] : runs) {
+                    const auto codes = std::span<const ValueCode>(fresh[r]).subspan(first, n);
+                    adopted.add_fresh_run(m, r ? CountingRules::ffjd : CountingRules::fmjd, first, codes);
+                    by_runs.add_fresh_run(m, r ? CountingRules::ffjd : CountingRules::fmjd, first, codes);
                 }
             }
         }
-        std::uint64_t reached = 0, differ = 0, differ_adopted = 0;
+        std::uint64_t reached = 0, differ = 0, differ_adopted = 0, differ_runs = 0;
         for (std::uint64_t i = 0; i < index.size(); ++i) {
             const Position p = index.unrank(i);
             if (!gen::FinishedTables<R>::reached_by_promotion(p)) continue;
             ++reached;
             differ += sparse.word(p) != whole.word(p);
             differ_adopted += adopted.word(p) != whole.word(p);
+            differ_runs += by_runs.word(p) != whole.word(p);
         }
         CHECK(reached > 0);
         CHECK(differ == 0);
         CHECK(differ_adopted == 0);
+        CHECK(differ_runs == 0);
         // The model's bound (held_bytes_of) holds the words and bits actually held.
         const std::uint64_t held = gen::held_bytes_of<R>(m, index.size(), pieces);
         CHECK(adopted.bytes_in_memory() <= held);  // it holds m alone
         whole.forget(m);
         sparse.forget(m);
         adopted.forget(m);
+        by_runs.forget(m);
         ++slices;
     }
     CHECK(slices > 0);
