@@ -30,12 +30,14 @@
 
 #include "dtb/format/format.hpp"
 #include "dtb/gen/big_array.hpp"
+#include "dtb/gen/block_arrays.hpp"
 #include "dtb/gen/entry_subset.hpp"
 #include "dtb/gen/finished_rule_tables.hpp"
 #include "dtb/gen/parallel.hpp"
 #include "dtb/gen/positions.hpp"
 #include "dtb/gen/retro.hpp"
 #include "dtb/gen/slice_solver.hpp"
+#include "dtb/gen/solver_state.hpp"
 #include "dtb/gen/table_values.hpp"
 #include "dtb/index/slice_index.hpp"
 #include "dtb/probe/counting_rules.hpp"
@@ -147,7 +149,7 @@ class FinishedTables {
             }
         }
         slice->resolved = reached;
-        if (reached == Reached::by_promotion) hold_promotion_targets(*slice, std::move(slice->word));
+        if (reached == Reached::by_promotion) hold_promotion_targets(*slice, slice->word);
         resolve_captures(*slice);
         slot = std::move(slice);
         return static_cast<const Slice*>(slot.get());
@@ -173,20 +175,6 @@ class FinishedTables {
         slots_[code(m)] = std::move(slice);
         return true;
     }
-    // The same, the slice's words being values (taken over, not copied, when held whole).
-    Expected<bool> adopt(const Material& m, BigArray<ValueCode>&& values) {
-        const Reached reached = reached_in_run(m);
-        if (too_long(values)) return Error{"slice " + m.name() + " has a distance too long for the generator"};
-        auto slice = std::make_unique<Slice>(Slice{SliceIndex<R>(m), BigArray<std::uint16_t>(*cache_)});
-        slice->resolved = reached;
-        if (reached == Reached::by_promotion) {
-            hold_promotion_targets(*slice, std::move(values));
-        } else {
-            slice->word = std::move(values);
-        }
-        slots_[code(m)] = std::move(slice);
-        return true;
-    }
     // Starts a slice solved in this run whose values then come run by run (adopt_run), held as the
     // run's readers reach it: no array of the whole slice is needed beside it.
     void adopt_by_runs(const Material& m) {
@@ -201,17 +189,23 @@ class FinishedTables {
     // on the calling thread (callers adding a slice by runs run many at once). False: a code above
     // kMaxCode (none is stored).
     bool adopt_run(const Material& m, std::uint64_t first, std::span<const ValueCode> values) {
+        if (std::any_of(values.begin(), values.end(), [](ValueCode v) { return v > kMaxCode; })) return false;
         Slice& s = *slots_[code(m)];
-        for (ValueCode v : values)
-            if (v > kMaxCode) return false;
-        if (!s.held) {
-            std::copy(values.begin(), values.end(), s.word.begin() + static_cast<std::ptrdiff_t>(first));
-            return true;
-        }
-        if (values.empty()) return true;
-        std::uint64_t w = s.held->rank(first);
-        for (std::size_t k = 0; k < values.size(); ++k)
-            if (s.held->contains(first + k)) s.word[w++] = values[k];
+        for_each_held(s, first, values.size(), [&](std::uint64_t w, std::uint64_t k) { s.word[w] = values[k]; });
+        return true;
+    }
+    // Side `side` of a pair solved by blocks adopted straight from its block store (adopt_by_runs),
+    // no array of the side gathered. Refuses codes above kMaxCode.
+    Expected<bool> adopt_from_blocks(const Material& m, const SolverBlocks<R>& blocks, int side) {
+        adopt_by_runs(m);
+        std::atomic<bool> refused{false};
+        for_each_side_run<ValueCode>(
+            blocks.layout, blocks.store, SolverBlocks<R>::kValue, side,
+            [&](std::uint64_t first, std::span<const ValueCode> values) {
+                if (!adopt_run(m, first, values)) refused.store(true, std::memory_order_relaxed);
+            },
+            threads_);
+        if (refused) return Error{"slice " + m.name() + " has a distance too long for the generator"};
         return true;
     }
     // Records a rule table of an adopted slice: the rule values with fresh counters.
@@ -359,33 +353,36 @@ class FinishedTables {
     // it holds).
     static void add_fresh_range(Slice& s, CountingRules rules, std::uint64_t first, std::span<const ValueCode> codes) {
         const CountClass c = count_class(s.index.material(), rules);
-        const auto add = [&](std::uint64_t w, std::size_t k) {
+        for_each_held(s, first, codes.size(), [&](std::uint64_t w, std::uint64_t k) {
             s.word[w] = static_cast<std::uint16_t>(s.word[w] | static_cast<unsigned>(fresh_value(codes[k], c))
                                                                    << fresh_shift(rules));
-        };
+        });
+    }
+    // f(place, k) for each entry first + k (k < n) that s holds, place being where its word is:
+    // every entry of a slice held whole, the subset's of one held sparse.
+    template <class F>
+    static void for_each_held(const Slice& s, std::uint64_t first, std::uint64_t n, F&& f) {
         if (!s.held) {
-            for (std::size_t k = 0; k < codes.size(); ++k) add(first + k, k);
+            for (std::uint64_t k = 0; k < n; ++k) f(first + k, k);
             return;
         }
-        if (codes.empty()) return;
+        if (n == 0) return;
         std::uint64_t w = s.held->rank(first);
-        for (std::size_t k = 0; k < codes.size(); ++k)
-            if (s.held->contains(first + k)) add(w++, k);
+        for (std::uint64_t k = 0; k < n; ++k)
+            if (s.held->contains(first + k)) f(w++, k);
     }
 
     // s holds only the words of positions reached by promotion: `all`, every entry's word, is
     // copied down to those.
     template <class Words>
-    void hold_promotion_targets(Slice& s, Words&& all) const {
+    void hold_promotion_targets(Slice& s, const Words& all) const {
         s.held = EntrySubset::of(s.index, &reached_by_promotion, threads_);
-        const EntrySubset& held = *s.held;
-        BigArray<std::uint16_t> words(held.count(), *cache_);
+        BigArray<std::uint16_t> words(s.held->count(), *cache_);
         parallel_for_chunks(
-            held.size(),
+            s.held->size(),
             [&](std::uint64_t begin, std::uint64_t end) {
-                std::uint64_t w = held.rank(begin);
-                for (std::uint64_t i = begin; i < end; ++i)
-                    if (held.contains(i)) words[w++] = all[i];
+                for_each_held(s, begin, end - begin,
+                              [&](std::uint64_t w, std::uint64_t k) { words[w] = all[begin + k]; });
             },
             {}, threads_);
         s.word = std::move(words);

@@ -90,6 +90,7 @@ std::uint64_t held_bytes_of(const Material& x, std::uint64_t entries, int larges
     const int free = std::popcount(G::kPlayable) - x.men() - x.wk;  // squares for the black kings
     const std::uint64_t all = binomial::choose(free, x.bk), none = binomial::choose(free - row, x.bk);
     const double reached = all ? 1.0 - static_cast<double>(none) / static_cast<double>(all) : 0.0;
+    // (+1: the product's rounding down)
     return static_cast<std::uint64_t>(static_cast<double>(entries) * reached * sizeof(std::uint16_t)) + 1 +
            EntrySubset::bytes_for(entries);
 }

@@ -2,7 +2,6 @@
 // from the game's values and DTC (gen/rule_tables.hpp), each written as soon as it is done and
 // kept in memory for the later pairs that read it.
 #pragma once
-#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -10,7 +9,6 @@
 
 #include "dtb/format/format.hpp"
 #include "dtb/gen/big_array.hpp"
-#include "dtb/gen/block_arrays.hpp"
 #include "dtb/gen/dont_care.hpp"
 #include "dtb/gen/finished_rule_tables.hpp"
 #include "dtb/gen/finished_tables.hpp"
@@ -111,16 +109,8 @@ format::Status solve_rule_tables_by_blocks(const RuleTablesInputs<R>& in, RuleTa
         const Material x = game.side(s).index.material();
         if (!in.read_later(x)) continue;
         assert(!has_class_thresholds(x));
-        // Straight from the store, run by run: no side of values gathered beside what is kept.
-        in.finished.adopt_by_runs(x);
-        std::atomic<bool> too_long{false};
-        for_each_side_run<ValueCode>(
-            layout, game.blocks()->store, SolverBlocks<R>::kValue, s,
-            [&](std::uint64_t first, std::span<const ValueCode> values) {
-                if (!in.finished.adopt_run(x, first, values)) too_long.store(true, std::memory_order_relaxed);
-            },
-            in.threads);
-        if (too_long) return format::Status(Error{"slice " + x.name() + " has a distance too long for the generator"});
+        auto a = in.finished.adopt_from_blocks(x, *game.blocks(), s);
+        if (!a) return format::Status(Error{a.error(), a.error_kind()});
         for (CountingRules r : {CountingRules::fmjd, CountingRules::ffjd}) {
             rules.for_each_level_values(r, [&](std::size_t l, std::span<const ValueCode> values) {
                 const Scope& level = layout.blocks[l];

@@ -280,7 +280,7 @@ class PairSteps {
             }
             // With rule tables by blocks, adopted once those are done (gen/pair_rule_tables.hpp).
             if (read_later_(side) && !run.rules_by_blocks) {
-                auto a = finished_.adopt(side, solver.template gathered<ValueCode>(s, Kind::kValue));
+                auto a = finished_.adopt_from_blocks(side, *solver.blocks(), s);
                 if (!a) return Error{a.error(), a.error_kind()};
             }
         }
@@ -343,7 +343,6 @@ class PairSteps {
     // levels, or be refused, with them held) or spilled by --spill, they are released before m's
     // inputs are loaded, and read again from their files by the pair that needs them: held, they
     // take the memory a pair solved by levels needs for its arrays' pages.
-
     void release_idle_slices(const Material& m, const std::set<Material>& inputs) {
         if (!budget_.bound_mb() && !o_.spill) return;
         const std::uint64_t idle = finished_.bytes_outside(inputs);
