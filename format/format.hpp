@@ -214,6 +214,28 @@ struct PreparedTable {
 };
 Expected<PreparedTable> prepare_table(TableInfo info, std::span<const std::uint16_t> values,
                                       const WriteOptions& options = {});
+// The same table prepared from its entries handed over in index order, a part at a time, so
+// that a caller need not hold them all (the generator reads them back from its block store).
+// The largest entry must be known first (the header's width depends on it): an entry above it,
+// a part that does not end on a block boundary before the last, or too many or too few entries
+// in all are refused. The result is prepare_table's for the same entries, byte for byte.
+class TableBuilder {
+  public:
+    static Expected<TableBuilder> start(TableInfo info, std::uint64_t num_entries, std::uint16_t max_value,
+                                        const WriteOptions& options = {});
+    // The next entries (a whole number of blocks, except for the last part).
+    Status add(std::span<const std::uint16_t> values);
+    std::uint64_t entries_added() const { return added_; }
+    // The table, once every entry was added.
+    Expected<PreparedTable> finish();
+
+  private:
+    TableBuilder() = default;
+    PreparedTable table_;
+    std::uint64_t added_ = 0;
+    int zstd_level_ = 0;
+    unsigned threads_ = 0;
+};
 // Writes a prepared table, atomically as write_table does (which is prepare_table + this).
 Expected<WriteStats> write_prepared(const std::filesystem::path& path, const PreparedTable& table);
 // Writes a derived WDL table of num_entries entries (info.metric must be WDL): no values.

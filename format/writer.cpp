@@ -31,12 +31,13 @@ struct CCtxDeleter {
     void operator()(ZSTD_CCtx* c) const { ZSTD_freeCCtx(c); }
 };
 
-// Compresses every block; workers take block numbers from a shared counter, so the result does
-// not depend on the number of threads.
+// Compresses the blocks of values, entries of the table from a block boundary on (only the
+// table's last block may be short); workers take block numbers from a shared counter, so the
+// result does not depend on the number of threads.
 class BlockCompressor {
   public:
     BlockCompressor(const TableInfo& info, std::span<const std::uint16_t> values, int level)
-        : info_(info), values_(values), level_(level), out_(info.num_blocks) {}
+        : info_(info), values_(values), level_(level), out_(blocks_for(values.size(), info.block_entries)) {}
 
     Status run(unsigned threads) {
         std::vector<std::thread> helpers;
@@ -65,10 +66,10 @@ class BlockCompressor {
             std::vector<unsigned char> packed;
             for (;;) {
                 const std::uint64_t b = next_.fetch_add(1);
-                if (b >= info_.num_blocks || failed_) return;
+                if (b >= out_.size() || failed_) return;
                 const std::uint64_t first = b * info_.block_entries;
                 const std::size_t n =
-                    static_cast<std::size_t>(std::min<std::uint64_t>(info_.block_entries, info_.num_entries - first));
+                    static_cast<std::size_t>(std::min<std::uint64_t>(info_.block_entries, values_.size() - first));
                 const std::size_t raw = packed_bytes(n, info_.bits_per_entry);
                 packed.resize(raw);
                 pack(values_.data() + first, n, info_.bits_per_entry, packed.data());
@@ -214,25 +215,39 @@ Status check_request(const TableInfo& info, const WriteOptions& options) {
     return {};
 }
 
-Expected<PreparedTable> prepare_impl(TableInfo info, std::span<const std::uint16_t> values,
-                                     const WriteOptions& options) {
-    if (Status s = check_request(info, options); !s) return s.as_error();
-    info.num_entries = values.size();
+// The header's computed fields of a table of num_entries entries up to max_value.
+void fill_computed_fields(TableInfo& info, std::uint64_t num_entries, std::uint16_t max_value,
+                          const WriteOptions& options) {
+    info.num_entries = num_entries;
     info.block_entries = options.block_entries;
     info.num_blocks = blocks_for(info.num_entries, info.block_entries);
-    info.max_value = values.empty() ? 0 : *std::max_element(values.begin(), values.end());
+    info.max_value = max_value;
     info.bits_per_entry = bits_for(info.max_value);
+}
 
-    BlockCompressor compressor(info, values, options.zstd_level);
-    unsigned threads = options.threads ? options.threads : std::thread::hardware_concurrency();
-    threads = static_cast<unsigned>(std::clamp<std::uint64_t>(info.num_blocks, 1, std::max(threads, 1u)));
-    if (Status s = compressor.run(threads); !s) return s.as_error();
-    PreparedTable table;
-    table.info = info;
+// Compresses values (entries of table.info from a block boundary on) and appends their blocks.
+Status compress_into(PreparedTable& table, std::span<const std::uint16_t> values, int zstd_level, unsigned threads) {
+    if (values.empty()) return {};
+    BlockCompressor compressor(table.info, values, zstd_level);
+    if (threads == 0) threads = std::thread::hardware_concurrency();
+    threads = static_cast<unsigned>(
+        std::clamp<std::uint64_t>(blocks_for(values.size(), table.info.block_entries), 1, std::max(threads, 1u)));
+    if (Status s = compressor.run(threads); !s) return s;
     for (CompressedBlock& cb : compressor.blocks()) {
         table.blocks.push_back(std::move(cb.bytes));
         table.raw_hashes.push_back(cb.raw_hash);
     }
+    return {};
+}
+
+Expected<PreparedTable> prepare_impl(TableInfo info, std::span<const std::uint16_t> values,
+                                     const WriteOptions& options) {
+    if (Status s = check_request(info, options); !s) return s.as_error();
+    PreparedTable table;
+    table.info = info;
+    fill_computed_fields(table.info, values.size(),
+                         values.empty() ? 0 : *std::max_element(values.begin(), values.end()), options);
+    if (Status s = compress_into(table, values, options.zstd_level, options.threads); !s) return s.as_error();
     return table;
 }
 
@@ -315,6 +330,42 @@ Expected<WriteStats> write_table(const std::filesystem::path& path, TableInfo in
     WriteStats stats = *written;
     stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return stats;
+}
+
+Expected<TableBuilder> TableBuilder::start(TableInfo info, std::uint64_t num_entries, std::uint16_t max_value,
+                                           const WriteOptions& options) {
+    if (Status s = check_request(info, options); !s) return s.as_error();
+    TableBuilder b;
+    b.table_.info = info;
+    fill_computed_fields(b.table_.info, num_entries, max_value, options);
+    b.zstd_level_ = options.zstd_level;
+    b.threads_ = options.threads;
+    return b;
+}
+
+Status TableBuilder::add(std::span<const std::uint16_t> values) {
+    const TableInfo& info = table_.info;
+    if (values.empty()) return {};
+    if (values.size() > info.num_entries - added_)
+        return Status(Error{"a streamed table given more entries than its " + std::to_string(info.num_entries)});
+    if (added_ % info.block_entries != 0)
+        return Status(Error{"a streamed table given entries after a part that did not end a block"});
+    if (!values.empty() && *std::max_element(values.begin(), values.end()) > info.max_value)
+        return Status(Error{"a streamed table given an entry above its largest, " + std::to_string(info.max_value)});
+    try {
+        if (Status s = compress_into(table_, values, zstd_level_, threads_); !s) return s;
+    } catch (const std::exception& e) {
+        return Status(Error{std::string("compressing a table: ") + e.what()});
+    }
+    added_ += values.size();
+    return {};
+}
+
+Expected<PreparedTable> TableBuilder::finish() {
+    if (added_ != table_.info.num_entries)
+        return Error{"a streamed table given " + std::to_string(added_) + " of its " +
+                     std::to_string(table_.info.num_entries) + " entries"};
+    return std::move(table_);
 }
 
 Expected<WriteStats> write_derived_table(const std::filesystem::path& path, TableInfo info, std::uint64_t num_entries,

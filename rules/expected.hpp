@@ -31,7 +31,9 @@ class Expected {
     const T& value() const { return std::get<0>(v_); }
     T& value() { return std::get<0>(v_); }
     const T& operator*() const { return value(); }
+    T& operator*() { return value(); }
     const T* operator->() const { return &value(); }
+    T* operator->() { return &value(); }
     const std::string& error() const { return std::get<1>(v_).message; }
     ErrorKind error_kind() const { return std::get<1>(v_).kind; }
 

@@ -353,6 +353,69 @@ TEST_CASE("format: a prepared table is written exactly as write_table writes it"
     CHECK_FALSE(fs::exists(dir.path / "c.wdl"));
 }
 
+TEST_CASE("format: a table built part by part is prepare_table's, byte for byte", "[probe][format]") {
+    TempDir dir("builder");
+    WriteOptions wo;
+    wo.block_entries = 1u << 12;
+    for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{4096}, std::size_t{70001}}) {
+        const auto values = runs(n, n ? 700 : 1, 29 + n);
+        const std::uint16_t max = values.empty() ? 0 : *std::max_element(values.begin(), values.end());
+        auto whole = prepare_table(sample_info(), values, wo);
+        REQUIRE(whole.ok());
+        // Parts of 0, 1, 3 and 17 blocks, the rest in one.
+        auto builder = TableBuilder::start(sample_info(), n, max, wo);
+        REQUIRE(builder.ok());
+        std::size_t at = 0;
+        for (std::size_t blocks : {0, 1, 3, 17}) {
+            const std::size_t len = std::min(n - at, blocks * wo.block_entries);
+            REQUIRE(builder->add(std::span<const std::uint16_t>(values.data() + at, len)).ok());
+            at += len;
+        }
+        REQUIRE(builder->add(std::span<const std::uint16_t>(values.data() + at, n - at)).ok());
+        auto built = builder->finish();
+        REQUIRE(built.ok());
+        const fs::path a = dir.path / "a.dtw", b = dir.path / "b.dtw";
+        REQUIRE(write_prepared(a, *whole).ok());
+        REQUIRE(write_prepared(b, *built).ok());
+        std::ifstream fa(a, std::ios::binary), fb(b, std::ios::binary);
+        CHECK(std::string(std::istreambuf_iterator<char>(fa), {}) ==
+              std::string(std::istreambuf_iterator<char>(fb), {}));
+    }
+}
+
+TEST_CASE("format: a table built part by part refuses what would make it wrong", "[probe][format]") {
+    WriteOptions wo;
+    wo.block_entries = 1u << 12;
+    const auto values = runs(10000, 300, 5);
+    const auto max = *std::max_element(values.begin(), values.end());
+    const auto part = [&](std::size_t from, std::size_t len) {
+        return std::span<const std::uint16_t>(values.data() + from, len);
+    };
+    SECTION("an entry above the largest announced") {
+        auto b = TableBuilder::start(sample_info(), values.size(), static_cast<std::uint16_t>(max - 1), wo);
+        REQUIRE(b.ok());
+        CHECK_FALSE(b->add(part(0, values.size())).ok());
+    }
+    SECTION("a part after one that did not end a block") {
+        auto b = TableBuilder::start(sample_info(), values.size(), max, wo);
+        REQUIRE(b.ok());
+        REQUIRE(b->add(part(0, 100)).ok());
+        CHECK_FALSE(b->add(part(100, 100)).ok());
+    }
+    SECTION("more entries than announced, or fewer") {
+        auto b = TableBuilder::start(sample_info(), 5000, max, wo);
+        REQUIRE(b.ok());
+        CHECK_FALSE(b->add(part(0, 8192)).ok());
+        REQUIRE(b->add(part(0, 4096)).ok());
+        CHECK_FALSE(b->finish().ok());
+    }
+    SECTION("options the format cannot hold") {
+        WriteOptions bad = wo;
+        bad.block_entries = 100;
+        CHECK_FALSE(TableBuilder::start(sample_info(), values.size(), max, bad).ok());
+    }
+}
+
 TEST_CASE("format: a derived WDL table stores no values and says so", "[probe][format]") {
     TempDir dir("derived");
     const fs::path p = dir.path / "KKMvK.wdl";
