@@ -22,8 +22,12 @@ namespace dtb::gen {
 // smaller (BENCHMARKS.md, "Generator"). DTW and DTC without.
 // Each run is filled by the chunk of the parallel pass it starts in, from the quiet entries on
 // either side of it, which no fill writes: the result is the same whatever the threads.
+// A part of a table is filled as the whole would be when `before` and `after` are the quiet
+// values nearest outside it (none: the table ends there, or holds no quiet value that way).
 inline void fill_dont_care(std::span<std::uint16_t> values, std::span<const std::uint8_t> is_capture,
-                           std::optional<std::uint16_t> between = std::nullopt, int threads = 0) {
+                           std::optional<std::uint16_t> between = std::nullopt, int threads = 0,
+                           std::optional<std::uint16_t> before = std::nullopt,
+                           std::optional<std::uint16_t> after = std::nullopt) {
     const std::size_t n = values.size();
     parallel_for_chunks(
         n,
@@ -39,13 +43,13 @@ inline void fill_dont_care(std::span<std::uint16_t> values, std::span<const std:
                 std::uint64_t run_end = i;  // the run is [i, run_end)
                 while (run_end < n && is_capture[run_end]) ++run_end;
                 // The last quiet value before the run is the entry just before it.
-                std::optional<std::uint16_t> fill;
-                if (i > 0) fill = values[i - 1];
-                if (run_end < n) {
-                    const std::uint16_t after = values[run_end];
+                std::optional<std::uint16_t> fill = i > 0 ? std::optional<std::uint16_t>(values[i - 1]) : before;
+                const std::optional<std::uint16_t> next =
+                    run_end < n ? std::optional<std::uint16_t>(values[run_end]) : after;
+                if (next) {
                     if (!fill)
-                        fill = after;
-                    else if (between && after != *fill)
+                        fill = next;
+                    else if (between && *next != *fill)
                         fill = between;
                 }
                 if (fill)

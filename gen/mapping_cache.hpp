@@ -170,6 +170,11 @@ class MappingCache {
         limit_ = limit;
         overflow_dir_ = dir;
     }
+    // Where the run's work files go (bound_memory's dir; empty: none, work stays in memory).
+    std::filesystem::path work_dir() const {
+        std::lock_guard lock(mutex_);
+        return overflow_dir_;
+    }
     // Anonymous bytes mapped now (live and cached), and bytes mapped from files because of the
     // bound since the start.
     std::uint64_t anonymous_bytes() const {

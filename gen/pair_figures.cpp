@@ -149,15 +149,10 @@ std::vector<PairFigures> figures_of(int max_pieces) {
         for (const Material& x : inputs_of_pair(m)) f.input_bytes += held_bytes_of<R>(x, counts(x).entries, max_pieces);
         f.inputs = inputs[out.size()];
         // As run_pairs (gen/pair_worker.cpp) gives them to the schedule.
-        std::uint64_t largest_side = 0;
         std::uint64_t kept = 0;  // as if a later pair read it
-        for (const Material& side : sides) {
-            largest_side = std::max(largest_side, counts(side).entries);
-            kept += held_bytes_of<R>(side, counts(side).entries, max_pieces);
-        }
-        const ScheduledMemory memory =
-            scheduled_memory<R>(m, f.entries, largest_side, f.kings_per_config, f.input_bytes, kept, false, false,
-                                [&] { return f.largest_level; });
+        for (const Material& side : sides) kept += held_bytes_of<R>(side, counts(side).entries, max_pieces);
+        const ScheduledMemory memory = scheduled_memory<R>(m, f.entries, f.kings_per_config, f.input_bytes, kept, false,
+                                                           false, [&] { return f.largest_level; });
         f.whole_bytes = memory.whole_bytes;
         f.level_bytes = memory.level_bytes;
         f.level_by_blocks = memory.by_blocks;

@@ -15,6 +15,7 @@
 #include "dtb/gen/entry_subset.hpp"
 #include "dtb/gen/mapping_cache.hpp"
 #include "dtb/gen/rule_blocks.hpp"
+#include "dtb/gen/side_reader.hpp"
 #include "dtb/gen/slice_solver.hpp"
 #include "dtb/index/binomial.hpp"
 #include "dtb/index/slice_index.hpp"
@@ -129,24 +130,22 @@ std::uint64_t level_solve_bytes(const Material& m, std::uint64_t held, int threa
 
 // Solved by blocks (SliceSolver::solve_by_blocks): a level's own arrays (7 bytes per entry), the
 // values of the level above (2) and frontier lists, 13 bytes per entry of the largest level in
-// all (12.4 measured on a Turkish 5-piece pair, BENCHMARKS.md "By blocks"); then, while the tables
-// are written, one side gathered back (3 bytes per entry: capture flags and one metric). When a
-// later pair reads this one, its values are kept for it (kept: kept_bytes_of): adopted side by
-// side while the tables are written; with rule tables, once those are done, straight from the
-// store, with each level's fresh rule values (2 bytes per entry of the level). The rule tables by blocks (counting
+// all (12.4 measured on a Turkish 5-piece pair, BENCHMARKS.md "By blocks"). The block store keeps
+// the finished levels compressed in a file (gen/block_store.hpp), and the tables are streamed
+// from it part by part (gen/side_tables.hpp: 5 bytes per entry of a part while a side is
+// scanned). When a later pair reads this one, its values are kept for it (kept: kept_bytes_of),
+// adopted from the store run by run once the tables are written; with rule tables, each level's
+// fresh rule values besides (2 bytes per entry of the level). The rule tables by blocks (counting
 // rules) hold their level's arrays, conversion codes of two levels, phase seeds and the game's
-// values: 17 bytes per entry of the level. The block store keeps the finished levels compressed:
-// 0.63 bytes per entry measured without rule tables (2/3 taken), one byte counted with their
-// seeds and results.
+// values: 17 bytes per entry of the level.
 template <class R>
-std::uint64_t block_solve_bytes_of(std::uint64_t largest_level, std::uint64_t largest_side, std::uint64_t entries,
-                                   std::uint64_t held, std::uint64_t kept) {
+std::uint64_t block_solve_bytes_of(std::uint64_t largest_level, std::uint64_t entries, std::uint64_t held,
+                                   std::uint64_t kept) {
+    const std::uint64_t streamed = std::min(entries, kTablePartEntries) * 5;
     if constexpr (R::kCountingRules) {
-        const std::uint64_t at_most =
-            std::max({largest_level * 17, largest_side * 3, kept ? kept + largest_level * 2 : 0});
-        return held + at_most + entries;
+        return held + std::max({largest_level * 17, streamed, kept ? kept + largest_level * 2 : 0});
     } else {
-        return held + std::max(largest_level * 13, largest_side * 3 + kept) + entries * 2 / 3;
+        return held + std::max(largest_level * 13, kept + streamed);
     }
 }
 // Whether m may be solved by blocks: it has men, and (asked for every pair with men) its men
@@ -166,15 +165,14 @@ struct ScheduledMemory {
     bool by_blocks = false;  // level_bytes is the pair solved by blocks (cheaper than by levels)
 };
 template <class R, class LargestLevel>
-ScheduledMemory scheduled_memory(const Material& m, std::uint64_t entries, std::uint64_t largest_side,
-                                 std::uint64_t kings_per_config, std::uint64_t held, std::uint64_t kept,
-                                 bool spill_requested, bool blocks_requested, LargestLevel&& largest_level) {
+ScheduledMemory scheduled_memory(const Material& m, std::uint64_t entries, std::uint64_t kings_per_config,
+                                 std::uint64_t held, std::uint64_t kept, bool spill_requested, bool blocks_requested,
+                                 LargestLevel&& largest_level) {
     // As plan_pair_memory decides: by blocks on request, or, when its rule tables can follow
     // the blocks, in place of spilling (or of a refusal).
     const bool blocks = by_blocks_possible_of(m, kings_per_config, blocks_requested) &&
                         (blocks_requested || (rule_tables_by_blocks_of<R>(m) && !spill_requested));
-    const std::uint64_t block_bytes =
-        blocks ? block_solve_bytes_of<R>(largest_level(), largest_side, entries, held, kept) : 0;
+    const std::uint64_t block_bytes = blocks ? block_solve_bytes_of<R>(largest_level(), entries, held, kept) : 0;
     if (!by_levels_possible_of<R>(m, kings_per_config, spill_requested))
         return {whole_solve_floor_bytes_of<R>(entries, held), block_bytes, blocks};
     // By blocks when that fits, else by levels: whichever needs less.
@@ -229,10 +227,8 @@ Expected<PairMemoryPlan> plan_pair_memory(const Material& m, const MemoryBudget&
     }
     if (by_blocks_possible_of(m, index.kings_per_config(), blocks_requested) &&
         (blocks_requested || (rule_tables_by_blocks_of<R>(m) && !spill_requested && (plan.spill || too_big)))) {
-        const std::uint64_t largest_side =
-            std::max(index.size(), m.mirrored() == m ? 0 : SliceIndex<R>(m.mirrored()).size());
         const std::uint64_t largest_level = SliceSolver<R>::largest_level(m, threads);
-        const std::uint64_t block_need = block_solve_bytes_of<R>(largest_level, largest_side, entries, held, kept);
+        const std::uint64_t block_need = block_solve_bytes_of<R>(largest_level, entries, held, kept);
         if (blocks_requested || !bound_mb || block_need <= bound) {
             plan.blocks = true;
             plan.largest_level = largest_level;
@@ -257,7 +253,7 @@ Expected<PairMemoryPlan> plan_pair_memory(const Material& m, const MemoryBudget&
 }
 
 // Whether the output folder has room for pair m's tables (2 bytes per entry at most) and, when it
-// is spilled, its arrays. Spill files are kept from pair to pair with their pages
+// is spilled, its arrays, or solved by blocks, its block store. Spill files are kept from pair to pair with their pages
 // (gen/mapping_cache.hpp), for the pairs solved by levels only: one that is not would have their
 // dirty pages written back under it, and their disk blocks count for its tables' files.
 inline Expected<bool> check_disk_space(const std::filesystem::path& dir, const Material& m, std::uint64_t entries,
@@ -266,9 +262,12 @@ inline Expected<bool> check_disk_space(const std::filesystem::path& dir, const M
     if (!plan.spill) cache.release_files();
     // The kept files' disk blocks are this pair's arrays' again, up to their size; not its tables'.
     const std::uint64_t kept_for_arrays = std::min<std::uint64_t>(cache.kept_file_bytes(), plan.spilled_bytes);
-    if (space.available + kept_for_arrays < entries * 2 + plan.spilled_bytes + (1 << 20))
+    // By blocks, the block store's file besides (about 0.6 bytes per entry; one counted).
+    const std::uint64_t store_bytes = plan.blocks ? entries : 0;
+    if (space.available + kept_for_arrays < entries * 2 + plan.spilled_bytes + store_bytes + (1 << 20))
         return Error{"not enough free disk space in " + dir.string() + " for slice " + m.name() +
-                         (plan.spill ? " (its arrays spilled to disk)" : ""),
+                         (plan.spill ? " (its arrays spilled to disk)" : "") +
+                         (plan.blocks ? " (its block store on disk)" : ""),
                      ErrorKind::system};
     return true;
 }

@@ -85,17 +85,17 @@ struct AddWrittenTime {
     std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
 };
 
-// The game solved by blocks (gen/rule_blocks.hpp): each table gathered side by side and written.
+// The game solved by blocks (gen/rule_blocks.hpp): each table streamed side by side to its file.
 // Then the values the later pairs read: each such side's game values adopted from the game's
 // store, with each rule set's fresh values added level by level (adopted only now, they are not
 // held beside the rule solves' arrays).
 template <class R>
 format::Status solve_rule_tables_by_blocks(const RuleTablesInputs<R>& in, RuleTableSolver<R>& rules,
                                            RuleTablesOutcome& out) {
-    const auto store = [&](const typename RuleTableSolver<R>::GatheredTable& t) -> format::Status {
+    const auto store = [&](const typename RuleTableSolver<R>::StreamedTable& t) -> format::Status {
         const AddWrittenTime add_time(out.written_seconds);
-        const BigArray<std::uint16_t> entries = t.entries();
-        auto w = in.writer.write_table(t.material, t.metric, entries, /*residual=*/true);
+        auto w = in.writer.write_streamed(t.material, t.metric, t.entries, t.max_value, t.read, in.cache,
+                                          /*residual=*/true);
         if (!w) return format::Status(Error{w.error(), w.error_kind()});
         out.bytes += *w;
         return {};

@@ -25,6 +25,7 @@
 #include "dtb/gen/pair_rule_tables.hpp"
 #include "dtb/gen/phase_seeds.hpp"
 #include "dtb/gen/rule_blocks.hpp"
+#include "dtb/gen/side_tables.hpp"
 #include "dtb/gen/slice_solver.hpp"
 #include "dtb/gen/table_writer.hpp"
 #include "dtb/index/slice_index.hpp"
@@ -250,34 +251,23 @@ class PairSteps {
         return true;
     }
 
-    // Step for a pair still held by blocks: each side gathered from the block store, one array at
-    // a time beside its capture flags: DTC, DTW, then its WDL prepared, and its values kept for
+    // Step for a pair still held by blocks: each side's tables streamed from the block store in
+    // index order (gen/side_tables.hpp): DTC, DTW, then its WDL prepared, and its values kept for
     // the later pairs that read it.
     Expected<bool> write_from_blocks(PairRun<R>& run) {
         SliceSolver<R>& solver = *run.game;
-        using Kind = typename SolverBlocks<R>::Kind;
         for (int s = 0; s < solver.num_sides(); ++s) {
             const Material side = solver.side(s).index.material();
-            const BigArray<std::uint8_t> captures = solver.template gathered<std::uint8_t>(s, Kind::kCapture);
-            {
-                BigArray<std::uint16_t> dtc = solver.template gathered<std::uint16_t>(s, Kind::kDtc);
-                auto w = writer_.write_dtc(side, dtc, captures);
-                if (!w) return Error{w.error(), w.error_kind()};
-                run.bytes += *w;
-            }
-            {
-                BigArray<ValueCode> values = solver.template gathered<ValueCode>(s, Kind::kValue);
-                auto w = writer_.write_dtw_in_place(side, values, captures);
-                if (!w) return Error{w.error(), w.error_kind()};
-                run.bytes += *w;
-            }
-            {
-                BigArray<ValueCode> values = solver.template gathered<ValueCode>(s, Kind::kValue);
-                const std::uint64_t entries = values.size();
-                auto p = writer_.prepare_wdl_in_place(side, values, captures);
-                if (!p) return Error{p.error(), p.error_kind()};
-                run.wdl_sides.push_back({side, entries, std::move(*p)});
-            }
+            const std::uint64_t entries = solver.side(s).index.size();
+            SideTables<R> tables(*solver.blocks(), s, side, entries, writer_, cache_, o_.threads);
+            auto dtc = tables.write_dtc();
+            if (!dtc) return Error{dtc.error(), dtc.error_kind()};
+            auto dtw = tables.write_dtw();
+            if (!dtw) return Error{dtw.error(), dtw.error_kind()};
+            run.bytes += *dtc + *dtw;
+            auto p = tables.prepare_wdl();
+            if (!p) return Error{p.error(), p.error_kind()};
+            run.wdl_sides.push_back({side, entries, std::move(*p)});
             // With rule tables by blocks, adopted once those are done (gen/pair_rule_tables.hpp).
             if (read_later_(side) && !run.rules_by_blocks) {
                 auto a = finished_.adopt_from_blocks(side, *solver.blocks(), s);

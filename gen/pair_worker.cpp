@@ -25,10 +25,8 @@ Expected<std::vector<PairNeeds>> pairs_of_run(const GenerateOptions& o) {
         PairNeeds needs;
         needs.name = m.name();
         needs.positions = positions_of_pair<R>(m);
-        const std::uint64_t largest_side =
-            std::max(SliceIndex<R>(m).size(), m.mirrored() == m ? 0 : SliceIndex<R>(m.mirrored()).size());
         const ScheduledMemory memory =
-            scheduled_memory<R>(m, entries_of_pair<R>(m), largest_side, SliceIndex<R>(m).kings_per_config(),
+            scheduled_memory<R>(m, entries_of_pair<R>(m), SliceIndex<R>(m).kings_per_config(),
                                 input_bytes<R>(m, o.max_pieces), kept_bytes_of<R>(m, o.max_pieces), o.spill, o.blocks,
                                 [&] { return SliceSolver<R>::largest_level(m, o.threads); });
         needs.whole_bytes = memory.whole_bytes;

@@ -46,6 +46,7 @@ class PhaseSeeds {
     PhaseSeeds(const Material& m, MappingCache& cache, int threads = 0, Holding holding = Holding::whole)
         : m_(m), cache_(&cache), threads_(threads) {
         if constexpr (!R::kCountingRules) return;
+        store_.keep_in(cache.work_dir());
         for (CountingRules rules : {CountingRules::fmjd, CountingRules::ffjd})
             if (count_class(m, rules) == CountClass::none) phased_.push_back(rules);
         if (phased_.empty()) return;

@@ -36,6 +36,7 @@
 #include "dtb/gen/positions.hpp"
 #include "dtb/gen/retro.hpp"
 #include "dtb/gen/rule_blocks.hpp"
+#include "dtb/gen/side_reader.hpp"
 #include "dtb/gen/slice_solver.hpp"
 #include "dtb/index/slice_index.hpp"
 #include "dtb/probe/counting_rules.hpp"
@@ -67,6 +68,7 @@ class RuleTableSolver {
           threads_(threads) {
         indices_.emplace_back(m);
         if (m.mirrored() != m) indices_.emplace_back(m.mirrored());
+        results_.keep_in(cache.work_dir());
     }
 
     // The game's values and its DTC, per side of the solver: the phase solves then start from the
@@ -133,14 +135,16 @@ class RuleTableSolver {
     }
 
     // One side's rule table solved by blocks, for the sink: its file's entries (a capture
-    // position's as a residual entry, as write_rule_table makes them: docs/FORMAT.md), gathered in
-    // index order when asked.
-    struct GatheredTable {
+    // position's as a residual entry, as write_rule_table makes them: docs/FORMAT.md), read part
+    // by part in index order: read(first, out) fills out with entries [first, first + out.size()).
+    struct StreamedTable {
         Material material;
         format::Metric metric;
-        std::function<BigArray<std::uint16_t>()> entries;
+        std::uint64_t entries = 0;
+        std::uint16_t max_value = 0;  // the largest entry
+        std::function<void(std::uint64_t first, std::span<std::uint16_t> out)> read;
     };
-    using BlockSink = std::function<format::Status(const GatheredTable&)>;
+    using BlockSink = std::function<format::Status(const StreamedTable&)>;
     // The same tables as use_game and solve, from a game solved by blocks whose phase seeds are
     // held by its blocks (PhaseSeeds::hold_by_blocks): the conversion codes, the phase solves and
     // the tables' entries go level by level, and a level's results wait compressed until a side
@@ -159,8 +163,11 @@ class RuleTableSolver {
             std::vector<PairArray<ValueCode>>().swap(conversion_codes_);
             for (std::size_t s = 0; s < indices_.size(); ++s) {
                 const int side = static_cast<int>(s);
-                const GatheredTable table{indices_[s].material(), rule_metric(rules),
-                                          [&, side] { return gathered<std::uint16_t>(kEntries, side); }};
+                const SideReader reader(g.layout, results_, side, indices_[s].size(), threads_);
+                const StreamedTable table{indices_[s].material(), rule_metric(rules), indices_[s].size(),
+                                          largest_entry(side), [&](std::uint64_t first, std::span<std::uint16_t> out) {
+                                              reader.read<std::uint16_t>(kEntries, first, out);
+                                          }};
                 if (format::Status st = sink(table); !st) return st;
             }
             for (std::size_t l = 0; l < g.layout.num_blocks(); ++l) results_.erase(kEntries, l);
@@ -349,6 +356,21 @@ class RuleTableSolver {
         results_.put<std::uint16_t>(kEntries, l, std::span<const std::uint16_t>(entries), threads_);
         if (keep_values_) results_.put<ValueCode>(values_kind(rules), l, values, threads_);
         free_array(level_game_values_);
+    }
+    // The largest of side's kept file entries.
+    std::uint16_t largest_entry(int side) const {
+        std::atomic<std::uint16_t> largest{0};
+        for_each_side_run<std::uint16_t>(
+            *layout_, results_, kEntries, side,
+            [&](std::uint64_t, std::span<const std::uint16_t> entries) {
+                if (entries.empty()) return;
+                const std::uint16_t m = *std::max_element(entries.begin(), entries.end());
+                std::uint16_t seen = largest.load();
+                while (m > seen && !largest.compare_exchange_weak(seen, m)) {
+                }
+            },
+            threads_);
+        return largest.load();
     }
     template <class T>
     BigArray<T> gathered(int kind, int side) const {

@@ -84,7 +84,9 @@ struct SolverBlocks {
           value(layout, arrays_of(sides, &SolverSide<R>::value), configs_of(sides), kpc_of(sides), cache),
           exit(layout, arrays_of(sides, &SolverSide<R>::exit), configs_of(sides), kpc_of(sides), cache),
           dtc(layout, arrays_of(sides, &SolverSide<R>::dtc), configs_of(sides), kpc_of(sides), cache),
-          capture(layout, arrays_of(sides, &SolverSide<R>::capture), configs_of(sides), kpc_of(sides), cache) {}
+          capture(layout, arrays_of(sides, &SolverSide<R>::capture), configs_of(sides), kpc_of(sides), cache) {
+        store.keep_in(cache.work_dir());
+    }
     ~SolverBlocks() {
         value.release();
         exit.release();

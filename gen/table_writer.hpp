@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "dtb/gen/big_array.hpp"
 #include "dtb/gen/dont_care.hpp"
 #include "dtb/gen/parallel.hpp"
+#include "dtb/gen/side_reader.hpp"
 #include "dtb/gen/slice_solver.hpp"
 #include "dtb/gen/wdl_storage.hpp"
 #include "dtb/probe/derived_wdl.hpp"
@@ -46,6 +48,42 @@ class TableWriter {
             format::write_table(s_.out_dir / format::file_name(m.name(), metric), info, data, write_options(metric));
         if (!r) return Error{"writing " + m.name() + ": " + r.error(), r.error_kind()};
         return r->bytes;
+    }
+
+    // A table whose entries are read part by part in index order: read(first, out) fills out
+    // with entries [first, first + out.size()), none above max_value. A part is kPartEntries
+    // entries (a whole number of blocks of every metric), the last one shorter.
+    using PartReader = std::function<void(std::uint64_t first, std::span<std::uint16_t> out)>;
+    static constexpr std::uint64_t kPartEntries = kTablePartEntries;
+    Expected<format::PreparedTable> prepare_streamed(const Material& m, format::Metric metric, std::uint64_t entries,
+                                                     std::uint16_t max_value, const PartReader& read,
+                                                     MappingCache& cache, bool residual = false) const {
+        static_assert(kPartEntries % kWdlBlockEntries == 0 && kPartEntries % format::WriteOptions{}.block_entries == 0);
+        format::TableInfo info = format::table_info_of<R>(m, metric);
+        info.residual = residual;
+        auto builder = format::TableBuilder::start(info, entries, max_value, write_options(metric));
+        if (!builder) return Error{"writing " + m.name() + ": " + builder.error(), builder.error_kind()};
+        BigArray<std::uint16_t> part(cache);
+        part.resize(std::min(entries, kPartEntries));
+        for (std::uint64_t first = 0; first < entries; first += kPartEntries) {
+            const std::span<std::uint16_t> out(part.data(), std::min(kPartEntries, entries - first));
+            read(first, out);
+            if (format::Status st = builder->add(out); !st)
+                return Error{"writing " + m.name() + ": " + st.error(), st.error_kind()};
+        }
+        auto prepared = builder->finish();
+        if (!prepared) return Error{"writing " + m.name() + ": " + prepared.error(), prepared.error_kind()};
+        return std::move(*prepared);
+    }
+    // The same table written to its file.
+    Expected<std::uint64_t> write_streamed(const Material& m, format::Metric metric, std::uint64_t entries,
+                                           std::uint16_t max_value, const PartReader& read, MappingCache& cache,
+                                           bool residual = false) const {
+        auto prepared = prepare_streamed(m, metric, entries, max_value, read, cache, residual);
+        if (!prepared) return Error{prepared.error(), prepared.error_kind()};
+        auto w = format::write_prepared(s_.out_dir / format::file_name(m.name(), metric), *prepared);
+        if (!w) return Error{"writing " + m.name() + ": " + w.error(), w.error_kind()};
+        return w->bytes;
     }
 
     // The DTC and DTW files of one side; the solver's seed pass flagged its capture positions.

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <random>
+#include <span>
 #include <vector>
 
 #include "dtb/gen/dont_care.hpp"
@@ -98,6 +99,51 @@ TEST_CASE("fill_dont_care in parallel equals the one-entry-at-a-time fill, runs 
             std::vector<std::uint16_t> parallel = v;
             fill_dont_care(parallel, cap, between);
             CHECK(parallel == filled_serially(v, cap, between));
+        }
+    }
+}
+
+TEST_CASE("fill_dont_care part by part, given the quiet values outside each part, equals the whole fill", "[gen]") {
+    std::mt19937_64 rng(11);
+    for (int trial = 0; trial < 4; ++trial) {
+        const std::size_t n = 50'000;
+        std::vector<std::uint16_t> v(n);
+        std::vector<std::uint8_t> cap(n);
+        // Long capture runs, so that some cross several parts; trial 3 has no quiet entry at all.
+        bool capture = trial % 2 == 1;
+        for (std::size_t i = 0; i < n;) {
+            const std::size_t len = std::uniform_int_distribution<std::size_t>(1, 9'000)(rng);
+            for (std::size_t j = i; j < std::min(n, i + len); ++j) {
+                cap[j] = trial == 3 || capture;
+                v[j] = cap[j] ? X : static_cast<std::uint16_t>(rng() % 3);
+            }
+            i += len;
+            capture = !capture;
+        }
+        for (std::optional<std::uint16_t> between :
+             {std::optional<std::uint16_t>{}, std::optional<std::uint16_t>{kDraw}}) {
+            std::vector<std::uint16_t> whole = v;
+            fill_dont_care(whole, cap, between);
+            for (std::size_t part : {std::size_t{1'000}, std::size_t{4'096}, std::size_t{20'000}}) {
+                std::vector<std::uint16_t> parts = v;
+                for (std::size_t at = 0; at < n; at += part) {
+                    const std::size_t end = std::min(n, at + part);
+                    std::optional<std::uint16_t> before, after;
+                    for (std::size_t j = at; j-- > 0;)
+                        if (!cap[j]) {
+                            before = v[j];
+                            break;
+                        }
+                    for (std::size_t j = end; j < n; ++j)
+                        if (!cap[j]) {
+                            after = v[j];
+                            break;
+                        }
+                    fill_dont_care(std::span<std::uint16_t>(parts.data() + at, end - at),
+                                   std::span<const std::uint8_t>(cap.data() + at, end - at), between, 0, before, after);
+                }
+                CHECK(parts == whole);
+            }
         }
     }
 }
