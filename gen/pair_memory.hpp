@@ -137,22 +137,29 @@ std::uint64_t level_solve_bytes(const Material& m, std::uint64_t held, int threa
 // adopted from the store run by run once the tables are written; with rule tables, each level's
 // fresh rule values besides (2 bytes per entry of the level). The rule tables by blocks (counting
 // rules) hold their level's arrays, conversion codes of two levels, phase seeds and the game's
-// values: 17 bytes per entry of the level.
+// values: 17 bytes per entry of the level. Each array held by blocks finds a men configuration
+// through a pointer (gen/pair_array.hpp): 4 arrays of the game, 10 with the rule tables', 8 bytes
+// per configuration each, a few percent of a byte per entry unless a configuration has few king
+// placements (one king: about 45).
 template <class R>
-std::uint64_t block_solve_bytes_of(std::uint64_t largest_level, std::uint64_t entries, std::uint64_t held,
-                                   std::uint64_t kept) {
+inline constexpr std::uint64_t kArraysHeldByBlocks = R::kCountingRules ? 10 : 4;
+template <class R>
+std::uint64_t block_solve_bytes_of(std::uint64_t largest_level, std::uint64_t entries, std::uint64_t kings_per_config,
+                                   std::uint64_t held, std::uint64_t kept) {
     const std::uint64_t streamed = std::min(entries, kTablePartEntries) * 5;
+    const std::uint64_t pointers = entries / std::max<std::uint64_t>(kings_per_config, 1) * 8 * kArraysHeldByBlocks<R>;
     if constexpr (R::kCountingRules) {
-        return held + std::max({largest_level * 17, streamed, kept ? kept + largest_level * 2 : 0});
+        return held + pointers + std::max({largest_level * 17, streamed, kept ? kept + largest_level * 2 : 0});
     } else {
-        return held + std::max(largest_level * 13, kept + streamed);
+        return held + pointers + std::max(largest_level * 13, kept + streamed);
     }
 }
 // Whether m may be solved by blocks: it has men, and (asked for every pair with men) its men
-// configurations hold enough king placements that the table of one pointer per configuration
-// and array (gen/pair_array.hpp) stays small beside the arrays.
+// configurations hold enough king placements that the tables of one pointer per configuration
+// and array (gen/pair_array.hpp) stay small beside the arrays: a pair with a king or more.
+inline constexpr std::uint64_t kMinKingsPerConfigByBlocks = 32;
 inline bool by_blocks_possible_of(const Material& m, std::uint64_t kings_per_config, bool blocks_requested) {
-    return m.men() > 0 && (blocks_requested || kings_per_config >= 64);
+    return m.men() > 0 && (blocks_requested || kings_per_config >= kMinKingsPerConfigByBlocks);
 }
 
 // The memory a distributed run's schedule fits a pair to (PairNeeds' whole_bytes and
@@ -172,7 +179,8 @@ ScheduledMemory scheduled_memory(const Material& m, std::uint64_t entries, std::
     // the blocks, in place of spilling (or of a refusal).
     const bool blocks = by_blocks_possible_of(m, kings_per_config, blocks_requested) &&
                         (blocks_requested || (rule_tables_by_blocks_of<R>(m) && !spill_requested));
-    const std::uint64_t block_bytes = blocks ? block_solve_bytes_of<R>(largest_level(), entries, held, kept) : 0;
+    const std::uint64_t block_bytes =
+        blocks ? block_solve_bytes_of<R>(largest_level(), entries, kings_per_config, held, kept) : 0;
     if (!by_levels_possible_of<R>(m, kings_per_config, spill_requested))
         return {whole_solve_floor_bytes_of<R>(entries, held), block_bytes, blocks};
     // By blocks when that fits, else by levels: whichever needs less.
@@ -228,7 +236,8 @@ Expected<PairMemoryPlan> plan_pair_memory(const Material& m, const MemoryBudget&
     if (by_blocks_possible_of(m, index.kings_per_config(), blocks_requested) &&
         (blocks_requested || (rule_tables_by_blocks_of<R>(m) && !spill_requested && (plan.spill || too_big)))) {
         const std::uint64_t largest_level = SliceSolver<R>::largest_level(m, threads);
-        const std::uint64_t block_need = block_solve_bytes_of<R>(largest_level, entries, held, kept);
+        const std::uint64_t block_need =
+            block_solve_bytes_of<R>(largest_level, entries, index.kings_per_config(), held, kept);
         if (blocks_requested || !bound_mb || block_need <= bound) {
             plan.blocks = true;
             plan.largest_level = largest_level;
