@@ -13,8 +13,10 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <span>
 #include <vector>
 
+#include "dtb/rules/count.hpp"
 #include "dtb/solve/leaf.hpp"
 #include "dtb/solve/proof_numbers.hpp"
 #include "dtb/solve/solve_types.hpp"
@@ -48,7 +50,9 @@ class Search {
 
   public:
     Search(const Oracle& oracle, TranspositionTable& tt, const ProverOptions& options, SearchStats& stats)
-        : oracle_(oracle), tt_(tt), options_(options), stats_(stats) {}
+        : oracle_(oracle), tt_(tt), options_(options), stats_(stats) {
+        stack_.reserve(4096);
+    }
 
     // Budgets for the calls that follow: stop after `node_limit` nodes in all (stats.nodes) or
     // at `deadline`.
@@ -69,11 +73,12 @@ class Search {
         return with_counters() ? oracle_.judge->after_move(p, c, m) : c;
     }
 
-    // p as a leaf, or open (Leaf::moves its mobility).
+    // p as a leaf, or open (Leaf::moves its mobility). The moves are counted, not made.
     Leaf evaluate(const Position& p, const adjudicate::Counters& c) {
         ++stats_.nodes;
         stats_.max_pieces = std::max(stats_.max_pieces, popcount(p.occupied()));
-        return evaluate_leaf<R>(oracle_, p, c, scratch_, failure_, stats_.probes);
+        const auto moves = static_cast<int>(counter_.count(p));
+        return classify_leaf(oracle_, p, c, moves, failure_, stats_.probes);
     }
 
     // The path from the root to the node being searched (extraction walks it too).
@@ -85,32 +90,51 @@ class Search {
     // position by a reversible move (only king moves lie between two equal positions).
     int repetition_of(const Position& q) const {
         for (int i = static_cast<int>(path_.size()) - 1; i >= 0; --i) {
-            if (path_[i].pos == q) return i;
+            if (path_[i].pos.side_to_move == q.side_to_move && path_[i].pos == q) return i;
             if (path_[i].after_irreversible) break;
         }
         return -1;
     }
 
-    // The successor of p by m, valued from the path, the table or as a leaf.
-    Child make_child(const Position& p, const adjudicate::Counters& c, const Move& m) {
-        Child ch;
-        ch.move = m;
-        ch.pos = make_move(p, m);
-        ch.counters = counters_after(p, c, m);
-        ch.key = make_key(ch.pos, ch.counters, with_counters(), attacker_);
-        ch.hash = hash_of(ch.key);
-        if (!irreversible(p, m)) {
+    // The successors of p (the path's last position), pushed on the frame stack and valued from
+    // the path, the table or as leaves. Their table buckets are asked for first, so that the
+    // lookups' cache misses overlap.
+    void make_children(const Position& p, const adjudicate::Counters& c) {
+        const std::size_t first = stack_.size();
+        moves_.clear();
+        generate_moves<R>(p, moves_);
+        for (const Move& m : moves_) {
+            Child& ch = stack_.emplace_back();
+            ch.move = m;
+            ch.pos = make_move(p, m);
+            ch.counters = counters_after(p, c, m);
+            ch.key = make_key(ch.pos, ch.counters, with_counters(), attacker_);
+            ch.hash = hash_of(ch.key);
+            if (popcount(ch.pos.occupied()) > oracle_.table_pieces) tt_.prefetch(ch.hash);
+        }
+        for (std::size_t i = first; i < stack_.size(); ++i) {
+            value_child(p, stack_[i]);
+            if (failed()) {
+                stack_.resize(i + 1);
+                break;
+            }
+        }
+    }
+
+    // Values the successor ch of p from the path, the table or as a leaf.
+    void value_child(const Position& p, Child& ch) {
+        if (!irreversible(p, ch.move)) {
             const int rep = repetition_of(ch.pos);
             if (rep >= 0) {
                 ch.leaf.kind = LeafKind::repetition;
                 ch.value = NodeValue::no_win(rep);
-                return ch;
+                return;
             }
         }
         if (popcount(ch.pos.occupied()) > oracle_.table_pieces)
             if (const TableEntry* e = tt_.find(ch.key, ch.hash)) {
                 ch.value = {e->pn, e->dn, kClean, e->distance};
-                return ch;
+                return;
             }
         ch.leaf = evaluate(ch.pos, ch.counters);
         if (ch.leaf.kind != LeafKind::open)
@@ -118,7 +142,6 @@ class Search {
                 attacker_wins(ch.pos.side_to_move, ch.leaf.value, attacker_) ? NodeValue::win() : NodeValue::no_win();
         else
             ch.value = initial_value(ch.pos, ch.leaf.moves);
-        return ch;
     }
 
     // Searches the open node p (on ply `depth`, not on the path yet) until its numbers reach a
@@ -131,26 +154,23 @@ class Search {
         const bool or_node = p.side_to_move == attacker_;
         ++stats_.nodes;  // an expansion counts, so that a search among stored values alone ends too
         push_path(p, after_irreversible);
-        std::vector<Child> children;
-        {
-            MoveList moves;
-            generate_moves<R>(p, moves);
-            children.reserve(moves.size());
-            for (const Move& m : moves) {
-                children.push_back(make_child(p, c, m));
-                if (failed()) break;
-            }
-        }
+        // The children live on the frame stack (no allocation per node): indices, not
+        // references, across the recursion, which may grow it.
+        const std::size_t first = stack_.size();
+        make_children(p, c);
+        const std::size_t last = stack_.size();
         NodeValue v;
-        while (true) {
-            if (options_.refresh_children) refresh(children);
+        // Nothing has changed the table since the children were made: the first step reads none.
+        for (bool made = true;; made = false) {
+            if (options_.refresh_children && !made) refresh(first, last);
+            const std::span<const Child> children(stack_.data() + first, last - first);
             v = aggregate(children, or_node);
             if (depth == 0) root_ = v;
             if (v.pn >= th_pn || v.dn >= th_dn || out_of_budget()) break;
             std::size_t best = 0;
             ProofNumber second = kInfinity;
             select(children, or_node, best, second);
-            Child& ch = children[best];
+            Child& ch = stack_[first + best];
             if (depth + 1 >= options_.max_depth) {
                 stats_.depth_limited = true;
                 ch.leaf.kind = LeafKind::depth;
@@ -158,22 +178,26 @@ class Search {
                 continue;
             }
             const ProofNumber grown = second >= kInfinity ? kInfinity : grow(second);
+            ProofNumber child_pn = 0, child_dn = 0;
             if (or_node) {
-                const ProofNumber child_pn = std::min(th_pn, grown);
-                const ProofNumber child_dn = shrink(th_dn, v.dn, ch.value.dn);
-                ch.value = mid(ch.pos, ch.counters, child_pn, child_dn, depth + 1, irreversible(p, ch.move));
+                child_pn = std::min(th_pn, grown);
+                child_dn = shrink(th_dn, v.dn, ch.value.dn);
             } else {
-                const ProofNumber child_dn = std::min(th_dn, grown);
-                const ProofNumber child_pn = shrink(th_pn, v.pn, ch.value.pn);
-                ch.value = mid(ch.pos, ch.counters, child_pn, child_dn, depth + 1, irreversible(p, ch.move));
+                child_dn = std::min(th_dn, grown);
+                child_pn = shrink(th_pn, v.pn, ch.value.pn);
             }
+            const Position child = ch.pos;
+            const adjudicate::Counters child_counters = ch.counters;
+            const bool child_irreversible = irreversible(p, ch.move);
+            const NodeValue searched = mid(child, child_counters, child_pn, child_dn, depth + 1, child_irreversible);
+            stack_[first + best].value = searched;
         }
         pop_path();
-        const TableEntry* old = tt_.find(key, hash);
-        const std::uint64_t work = (old ? old->work : 0) + (stats_.nodes - nodes_before) + 1;
+        if (out != nullptr) out->assign(stack_.begin() + static_cast<std::ptrdiff_t>(first), stack_.end());
+        stack_.resize(first);
+        const std::uint64_t work = (stats_.nodes - nodes_before) + 1;       // the store adds the entry's own
         if (v.disproven() && v.repetition >= depth) v.repetition = kClean;  // the repetition is inside
         if (!v.disproven() || v.repetition == kClean) tt_.store(key, hash, v.pn, v.dn, v.distance, work);
-        if (out != nullptr) *out = std::move(children);
         return v;
     }
 
@@ -224,15 +248,19 @@ class Search {
         return static_cast<ProofNumber>(std::min<std::uint64_t>(t, kInfinity));
     }
 
-    // Open children may have moved on through transpositions searched elsewhere.
-    void refresh(std::vector<Child>& children) const {
-        for (Child& ch : children) {
+    // Open children may have moved on through transpositions searched elsewhere. Their buckets
+    // are asked for first, so that the cache misses overlap.
+    void refresh(std::size_t first, std::size_t last) {
+        for (std::size_t i = first; i < last; ++i)
+            if (!stack_[i].value.final() && stack_[i].leaf.kind == LeafKind::open) tt_.prefetch(stack_[i].hash);
+        for (std::size_t i = first; i < last; ++i) {
+            Child& ch = stack_[i];
             if (ch.value.final() || ch.leaf.kind != LeafKind::open) continue;
             if (const TableEntry* e = tt_.find(ch.key, ch.hash)) ch.value = {e->pn, e->dn, kClean, e->distance};
         }
     }
 
-    static NodeValue aggregate(const std::vector<Child>& children, bool or_node) {
+    static NodeValue aggregate(std::span<const Child> children, bool or_node) {
         NodeValue v;
         std::uint32_t low = 0xFFFFFFFF, high = 0;  // distances of the children that decide
         if (or_node) {                             // pn = min, dn = sum
@@ -264,7 +292,7 @@ class Search {
         return v;
     }
 
-    static void select(const std::vector<Child>& children, bool or_node, std::size_t& best, ProofNumber& second) {
+    static void select(std::span<const Child> children, bool or_node, std::size_t& best, ProofNumber& second) {
         ProofNumber first = kInfinity + 1u;
         second = kInfinity;
         for (std::size_t i = 0; i < children.size(); ++i) {
@@ -303,7 +331,9 @@ class Search {
     NodeValue root_;
     std::uint64_t next_progress_ = 0;
     std::vector<PathEntry> path_;
-    MoveList scratch_;
+    std::vector<Child> stack_;  // the children of every node of the path, the root's first
+    MoveList moves_;            // make_children's, used before any recursion
+    MoveCounter<R> counter_{CaptureMode::unique};
     probe::Result failure_;
     std::uint64_t node_limit_ = 0;
     Clock::time_point deadline_ = Clock::time_point::max();

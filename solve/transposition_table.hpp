@@ -6,14 +6,14 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
-#include <vector>
 
 #include "dtb/solve/proof_numbers.hpp"
 #include "dtb/solve/state_key.hpp"
 
 namespace dtb::solve {
 
-struct TableEntry {
+// One cache line: a lookup reads no line it does not need.
+struct alignas(64) TableEntry {
     StateKey key;
     ProofNumber pn = 0;
     ProofNumber dn = 0;
@@ -28,20 +28,35 @@ class TranspositionTable {
 
     // memory_bytes: the budget; at least one bucket. Throws std::bad_alloc when refused.
     explicit TranspositionTable(std::size_t memory_bytes);
+    ~TranspositionTable();
+    TranspositionTable(TranspositionTable&& o) noexcept;
+    TranspositionTable& operator=(TranspositionTable&& o) noexcept;
+    TranspositionTable(const TranspositionTable&) = delete;
+    TranspositionTable& operator=(const TranspositionTable&) = delete;
 
+    // Asks for the bucket of `hash` ahead of a find or store (the lookups of a node's children
+    // overlap their cache misses).
+    void prefetch(std::uint64_t hash) const {
+        const char* b = reinterpret_cast<const char*>(entries_ + bucket_of(hash));
+        for (std::size_t line = 0; line < kBucket; ++line) __builtin_prefetch(b + 64 * line);
+    }
     const TableEntry* find(const StateKey& key, std::uint64_t hash) const;
+    // Stores a state's numbers; its work is `work` plus what the entry of the same state held.
     void store(const StateKey& key, std::uint64_t hash, ProofNumber pn, ProofNumber dn, std::uint32_t distance,
                std::uint64_t work);
     void clear();  // every entry out, in constant time (entries of an older age are empty)
 
-    std::size_t capacity() const { return entries_.size(); }
+    std::size_t capacity() const { return capacity_; }
     std::size_t used() const { return used_; }
     std::uint64_t replaced() const { return replaced_; }
 
   private:
     std::size_t bucket_of(std::uint64_t hash) const { return static_cast<std::size_t>(hash & mask_) * kBucket; }
-    std::vector<TableEntry> entries_;
     bool live(const TableEntry& e) const { return e.work != 0 && e.age == age_; }
+    void release();
+    TableEntry* entries_ = nullptr;  // mapped; an entry of work 0 is empty
+    std::size_t capacity_ = 0;
+    std::size_t bytes_ = 0;
     std::uint64_t mask_ = 0;
     std::uint32_t age_ = 1;
     std::size_t used_ = 0;
