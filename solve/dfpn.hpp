@@ -34,6 +34,7 @@ struct Child {
     Leaf leaf;
     std::uint64_t hash = 0;
     StateKey key;
+    int pieces = 0;  // on the board
 };
 
 struct SearchStats {
@@ -74,11 +75,12 @@ class Search {
     }
 
     // p as a leaf, or open (Leaf::moves its mobility). The moves are counted, not made.
-    Leaf evaluate(const Position& p, const adjudicate::Counters& c) {
+    Leaf evaluate(const Position& p, const adjudicate::Counters& c) { return evaluate(p, c, popcount(p.occupied())); }
+    Leaf evaluate(const Position& p, const adjudicate::Counters& c, int pieces) {
         ++stats_.nodes;
-        stats_.max_pieces = std::max(stats_.max_pieces, popcount(p.occupied()));
+        stats_.max_pieces = std::max(stats_.max_pieces, pieces);
         const auto moves = static_cast<int>(counter_.count(p));
-        return classify_leaf(oracle_, p, c, moves, failure_, stats_.probes);
+        return classify_leaf(oracle_, p, c, moves, pieces, failure_, stats_.probes);
     }
 
     // The path from the root to the node being searched (extraction walks it too).
@@ -103,6 +105,7 @@ class Search {
         const std::size_t first = stack_.size();
         moves_.clear();
         generate_moves<R>(p, moves_);
+        const int pieces = popcount(p.occupied());
         for (const Move& m : moves_) {
             Child& ch = stack_.emplace_back();
             ch.move = m;
@@ -110,8 +113,11 @@ class Search {
             ch.counters = counters_after(p, c, m);
             ch.key = make_key(ch.pos, ch.counters, with_counters(), attacker_);
             ch.hash = hash_of(ch.key);
-            if (popcount(ch.pos.occupied()) > oracle_.table_pieces) tt_.prefetch(ch.hash);
+            ch.pieces = m.is_capture() ? pieces - popcount(m.captured) : pieces;
+            if (ch.pieces > oracle_.table_pieces) tt_.prefetch(ch.hash);
         }
+        for (std::size_t i = first; i < stack_.size(); ++i)
+            if (stack_[i].pieces > oracle_.table_pieces) tt_.prefetch_entries(stack_[i].hash);
         for (std::size_t i = first; i < stack_.size(); ++i) {
             value_child(p, stack_[i]);
             if (failed()) {
@@ -131,12 +137,12 @@ class Search {
                 return;
             }
         }
-        if (popcount(ch.pos.occupied()) > oracle_.table_pieces)
+        if (ch.pieces > oracle_.table_pieces)
             if (const TableEntry* e = tt_.find(ch.key, ch.hash)) {
                 ch.value = {e->pn, e->dn, kClean, e->distance};
                 return;
             }
-        ch.leaf = evaluate(ch.pos, ch.counters);
+        ch.leaf = evaluate(ch.pos, ch.counters, ch.pieces);
         if (ch.leaf.kind != LeafKind::open)
             ch.value =
                 attacker_wins(ch.pos.side_to_move, ch.leaf.value, attacker_) ? NodeValue::win() : NodeValue::no_win();
@@ -253,6 +259,8 @@ class Search {
     void refresh(std::size_t first, std::size_t last) {
         for (std::size_t i = first; i < last; ++i)
             if (!stack_[i].value.final() && stack_[i].leaf.kind == LeafKind::open) tt_.prefetch(stack_[i].hash);
+        for (std::size_t i = first; i < last; ++i)
+            if (!stack_[i].value.final() && stack_[i].leaf.kind == LeafKind::open) tt_.prefetch_entries(stack_[i].hash);
         for (std::size_t i = first; i < last; ++i) {
             Child& ch = stack_[i];
             if (ch.value.final() || ch.leaf.kind != LeafKind::open) continue;

@@ -34,10 +34,11 @@ struct Oracle {
     int table_pieces = 0;                            // positions with at most this many pieces are probed
 };
 
-// Values p, whose side to move has `moves` legal moves, as a leaf, or says it is open. A table
-// that fails (missing, corrupt) is returned in `failure` (status not ok).
+// Values p, whose side to move has `moves` legal moves and which has `pieces` pieces, as a leaf,
+// or says it is open. A table that fails (missing, corrupt) is returned in `failure` (status not
+// ok).
 inline Leaf classify_leaf(const Oracle& oracle, const Position& p, const adjudicate::Counters& counters, int moves,
-                          probe::Result& failure, std::uint64_t& probes) {
+                          int pieces, probe::Result& failure, std::uint64_t& probes) {
     Leaf leaf;
     if (moves == 0) {
         leaf.kind = LeafKind::terminal;
@@ -52,7 +53,7 @@ inline Leaf classify_leaf(const Oracle& oracle, const Position& p, const adjudic
             return leaf;
         }
     }
-    if (popcount(p.occupied()) <= oracle.table_pieces) {
+    if (pieces <= oracle.table_pieces) {
         ++probes;
         const probe::Result r =
             oracle.judge != nullptr ? oracle.judge->probe_wdl(p, counters) : oracle.tables->probe_wdl(p);
@@ -74,7 +75,7 @@ Leaf evaluate_leaf(const Oracle& oracle, const Position& p, const adjudicate::Co
                    probe::Result& failure, std::uint64_t& probes) {
     moves.clear();
     generate_moves<R>(p, moves);
-    return classify_leaf(oracle, p, counters, static_cast<int>(moves.size()), failure, probes);
+    return classify_leaf(oracle, p, counters, static_cast<int>(moves.size()), popcount(p.occupied()), failure, probes);
 }
 
 // True when the side to move wins with value w while `attacker` is the side it proves a win for.
