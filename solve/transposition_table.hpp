@@ -63,8 +63,9 @@ class TranspositionTable {
   private:
     // The high bits of the hash choose the bucket (a multiply, not a division: any number of
     // buckets), the low ones the tag; never 0, the tag of an entry never written.
+    __extension__ typedef unsigned __int128 Wide;  // GCC's and Clang's; __extension__: no pedantic warning
     std::size_t bucket_of(std::uint64_t hash) const {
-        return static_cast<std::size_t>((static_cast<unsigned __int128>(hash) * buckets_) >> 64);
+        return static_cast<std::size_t>((static_cast<Wide>(hash) * buckets_) >> 64);
     }
     static std::uint16_t tag_of(std::uint64_t hash) { return static_cast<std::uint16_t>(hash | 1); }
     bool live(const TableEntry& e) const { return e.work != 0 && e.age == age_; }
