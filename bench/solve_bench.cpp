@@ -10,7 +10,9 @@
 //   solve_bench --tables data/tb/international --pieces 5 [--per-slice 50] [--nodes N]
 //               [--time S] [--initial uniform|mobility|material] [--epsilon E] [--max-dtc D]
 //               [--refresh on|off] [--check-proofs on] [--slices KKMvKK,...] [--seed S]
-// --max-dtc D: only positions the full tables value won or lost with DTC <= D.
+//               [--min-dtc D]
+// --max-dtc D: only positions the full tables value won or lost with DTC <= D (--min-dtc: and
+// at least D).
 // --check-proofs on: every resolved answer's proof is read off, written as PDN, read back and
 // checked from the smaller tables (solve/proof_check.hpp); a proof that fails exits 1.
 #include <unistd.h>
@@ -50,6 +52,7 @@ struct Args {
     bool refresh = true;
     bool check_proofs = false;
     int max_dtc = -1;
+    int min_dtc = -1;
     std::vector<std::string> slices;
     std::uint64_t seed = 1;
 };
@@ -134,7 +137,7 @@ int run(const Args& a) {
         std::array<int, 3> truth_all{}, truth_resolved{};
         double seconds = 0, longest = 0, cpu = 0;
         std::uint64_t nodes = 0;
-        for (int tries = 0; solved < a.per_slice && tries < 200 * a.per_slice; ++tries) {
+        for (int tries = 0; solved < a.per_slice && tries < 5000 * a.per_slice; ++tries) {
             Position p = index.unrank(pick(rng));
             if (rng() & 1) p = reversed<typename R::Geometry>(p);
             std::optional<probe::Result> truth;
@@ -142,6 +145,7 @@ int run(const Args& a) {
                 truth = full->probe_dtc(p);
                 if (!truth->ok()) continue;
                 if (a.max_dtc >= 0 && (truth->wdl == Wdl::draw || truth->dtc > a.max_dtc)) continue;
+                if (a.min_dtc >= 0 && (truth->wdl == Wdl::draw || truth->dtc < a.min_dtc)) continue;
             }
             const double cpu_before = thread_cpu_seconds();
             const solve::SolveResult r = prover.value().solve(p);
@@ -250,6 +254,8 @@ int main(int argc, char** argv) {
             a.check_proofs = v == "on";
         else if (k == "--max-dtc")
             a.max_dtc = std::stoi(v);
+        else if (k == "--min-dtc")
+            a.min_dtc = std::stoi(v);
         else if (k == "--seed")
             a.seed = std::stoull(v);
         else if (k == "--initial")
