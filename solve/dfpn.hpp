@@ -214,9 +214,15 @@ class Search {
             stopped_ = StopReason::nodes;
             return true;
         }
-        if ((++checks_ & 255) == 0 && Clock::now() >= deadline_) {
-            stopped_ = StopReason::time;
-            return true;
+        if ((++checks_ & 255) == 0) {
+            if (options_.stop.stop_requested()) {
+                stopped_ = StopReason::cancelled;
+                return true;
+            }
+            if (Clock::now() >= deadline_) {
+                stopped_ = StopReason::time;
+                return true;
+            }
         }
         if (options_.progress && stats_.nodes >= next_progress_) {
             next_progress_ = stats_.nodes + std::max<std::uint64_t>(options_.progress_every, 1);
