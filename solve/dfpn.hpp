@@ -10,6 +10,7 @@
 // it, the disproof is used on this path only (kept in the frame of the node searching it) and
 // searched again when the node is met on another path.
 #pragma once
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -84,13 +85,20 @@ class Search {
     }
 
     // The path from the root to the node being searched (extraction walks it too).
-    void push_path(const Position& p, bool after_irreversible) { path_.push_back({p, after_irreversible}); }
-    void pop_path() { path_.pop_back(); }
+    void push_path(const Position& p, bool after_irreversible) {
+        path_.push_back({p, after_irreversible});
+        ++on_path_[path_slot(p)];
+    }
+    void pop_path() {
+        --on_path_[path_slot(path_.back().pos)];
+        path_.pop_back();
+    }
     int path_length() const { return static_cast<int>(path_.size()); }
 
     // The ply of the latest position of the path equal to q, or -1; q follows the path's last
     // position by a reversible move (only king moves lie between two equal positions).
     int repetition_of(const Position& q) const {
+        if (on_path_[path_slot(q)] == 0) return -1;  // no position of the path is q
         for (int i = static_cast<int>(path_.size()) - 1; i >= 0; --i) {
             if (path_[i].pos.side_to_move == q.side_to_move && path_[i].pos == q) return i;
             if (path_[i].after_irreversible) break;
@@ -168,14 +176,13 @@ class Search {
         NodeValue v;
         // Nothing has changed the table since the children were made: the first step reads none.
         for (bool made = true;; made = false) {
-            if (options_.refresh_children && !made) refresh(first, last);
-            const std::span<const Child> children(stack_.data() + first, last - first);
-            v = aggregate(children, or_node);
-            if (depth == 0) root_ = v;
-            if (v.pn >= th_pn || v.dn >= th_dn || out_of_budget()) break;
+            const bool reread = options_.refresh_children && !made;
+            if (reread) prefetch_open(first, last);
             std::size_t best = 0;
             ProofNumber second = kInfinity;
-            select(children, or_node, best, second);
+            v = aggregate(first, last, or_node, reread, best, second);
+            if (depth == 0) root_ = v;
+            if (v.pn >= th_pn || v.dn >= th_dn || out_of_budget()) break;
             Child& ch = stack_[first + best];
             if (depth + 1 >= options_.max_depth) {
                 stats_.depth_limited = true;
@@ -239,6 +246,14 @@ class Search {
     }
 
   private:
+    // A slot per position, so that most children are known not to repeat the path without
+    // reading it: on_path_ counts the path's positions in each slot.
+    static std::size_t path_slot(const Position& p) {
+        const std::uint64_t h = p.pieces[0] * 0x9E3779B97F4A7C15ULL ^ p.pieces[1] * 0xC2B2AE3D27D4EB4FULL ^
+                                p.kings * 0x165667B19E3779F9ULL ^ static_cast<std::uint64_t>(idx(p.side_to_move));
+        return static_cast<std::size_t>(h >> 54);  // 10 bits
+    }
+
     struct PathEntry {
         Position pos;
         bool after_irreversible = false;
@@ -260,26 +275,45 @@ class Search {
         return static_cast<ProofNumber>(std::min<std::uint64_t>(t, kInfinity));
     }
 
-    // Open children may have moved on through transpositions searched elsewhere. Their buckets
-    // are asked for first, so that the cache misses overlap.
-    void refresh(std::size_t first, std::size_t last) {
+    // Open children may have moved on through transpositions searched elsewhere: before they are
+    // read again, their buckets are asked for, so that the cache misses overlap.
+    void prefetch_open(std::size_t first, std::size_t last) const {
         for (std::size_t i = first; i < last; ++i)
             if (!stack_[i].value.final() && stack_[i].leaf.kind == LeafKind::open) tt_.prefetch(stack_[i].hash);
         for (std::size_t i = first; i < last; ++i)
             if (!stack_[i].value.final() && stack_[i].leaf.kind == LeafKind::open) tt_.prefetch_entries(stack_[i].hash);
-        for (std::size_t i = first; i < last; ++i) {
-            Child& ch = stack_[i];
-            if (ch.value.final() || ch.leaf.kind != LeafKind::open) continue;
-            if (const TableEntry* e = tt_.find(ch.key, ch.hash)) ch.value = {e->pn, e->dn, kClean, e->distance};
-        }
+    }
+    void reread(Child& ch) const {
+        if (ch.value.final() || ch.leaf.kind != LeafKind::open) return;
+        if (const TableEntry* e = tt_.find(ch.key, ch.hash)) ch.value = {e->pn, e->dn, kClean, e->distance};
     }
 
-    static NodeValue aggregate(std::span<const Child> children, bool or_node) {
+    // The node's numbers from its children [first, last) (read again from the table first when
+    // `refresh`), and in the same pass the child to search: the one of the smallest number that
+    // decides (pn at the attacker's nodes, dn at the defender's; the first of equals), and the
+    // second smallest.
+    NodeValue aggregate(std::size_t first, std::size_t last, bool or_node, bool refresh, std::size_t& best,
+                        ProofNumber& second) {
         NodeValue v;
         std::uint32_t low = 0xFFFFFFFF, high = 0;  // distances of the children that decide
-        if (or_node) {                             // pn = min, dn = sum
+        ProofNumber smallest = kInfinity + 1u;
+        second = kInfinity;
+        auto consider = [&](std::size_t i, ProofNumber n) {
+            if (n < smallest) {
+                second = smallest;
+                smallest = n;
+                best = i;
+            } else if (n < second) {
+                second = n;
+            }
+        };
+        const std::span<Child> children(stack_.data() + first, last - first);
+        if (or_node) {  // pn = min, dn = sum
             v = {kInfinity, 0, kClean, 0};
-            for (const Child& ch : children) {
+            for (std::size_t i = 0; i < children.size(); ++i) {
+                Child& ch = children[i];
+                if (refresh) reread(ch);
+                consider(i, ch.value.pn);
                 v.pn = std::min(v.pn, ch.value.pn);
                 v.dn = add_capped(v.dn, ch.value.dn);
                 v.repetition = std::min(v.repetition, ch.value.repetition);
@@ -291,7 +325,10 @@ class Search {
         } else {  // pn = sum, dn = min; a disproof takes the child whose disproof holds highest
             v = {0, kInfinity, kClean, 0};
             int rep = kDepthLimited - 1;
-            for (const Child& ch : children) {
+            for (std::size_t i = 0; i < children.size(); ++i) {
+                Child& ch = children[i];
+                if (refresh) reread(ch);
+                consider(i, ch.value.dn);
                 v.pn = add_capped(v.pn, ch.value.pn);
                 v.dn = std::min(v.dn, ch.value.dn);
                 if (ch.value.disproven()) {
@@ -303,23 +340,8 @@ class Search {
             v.repetition = v.dn == 0 ? rep : kClean;
             v.distance = 1 + (v.dn == 0 ? low : high);
         }
-        return v;
-    }
-
-    static void select(std::span<const Child> children, bool or_node, std::size_t& best, ProofNumber& second) {
-        ProofNumber first = kInfinity + 1u;
-        second = kInfinity;
-        for (std::size_t i = 0; i < children.size(); ++i) {
-            const ProofNumber n = or_node ? children[i].value.pn : children[i].value.dn;
-            if (n < first) {
-                second = first;
-                first = n;
-                best = i;
-            } else if (n < second) {
-                second = n;
-            }
-        }
         second = std::min(second, kInfinity);
+        return v;
     }
 
     NodeValue initial_value(const Position& q, int moves) const {
@@ -345,6 +367,7 @@ class Search {
     NodeValue root_;
     std::uint64_t next_progress_ = 0;
     std::vector<PathEntry> path_;
+    std::array<std::uint32_t, 1024> on_path_{};
     std::vector<Child> stack_;  // the children of every node of the path, the root's first
     MoveList moves_;            // make_children's, used before any recursion
     MoveCounter<R> counter_{CaptureMode::unique};
