@@ -10,7 +10,7 @@
 //   solve_bench --tables data/tb/international --pieces 5 [--per-slice 50] [--nodes N]
 //               [--time S] [--initial uniform|mobility|material] [--epsilon E] [--max-dtc D]
 //               [--refresh on|off] [--check-proofs on] [--slices KKMvKK,...] [--seed S]
-//               [--min-dtc D]
+//               [--min-dtc D] [--memory MB]
 // --max-dtc D: only positions the full tables value won or lost with DTC <= D (--min-dtc: and
 // at least D).
 // --check-proofs on: every resolved answer's proof is read off, written as PDN, read back and
@@ -53,6 +53,7 @@ struct Args {
     bool check_proofs = false;
     int max_dtc = -1;
     int min_dtc = -1;
+    std::size_t memory_mb = 512;  // the transposition table
     std::vector<std::string> slices;
     std::uint64_t seed = 1;
 };
@@ -108,7 +109,7 @@ int run(const Args& a) {
     options.initial = a.initial;
     options.epsilon = a.epsilon;
     options.refresh_children = a.refresh;
-    options.memory_mb = 512;
+    options.memory_mb = a.memory_mb;
     auto prover = solve::Prover::create(small, options);
     if (!prover) {
         std::cerr << prover.error() << "\n";
@@ -254,6 +255,8 @@ int main(int argc, char** argv) {
             a.check_proofs = v == "on";
         else if (k == "--max-dtc")
             a.max_dtc = std::stoi(v);
+        else if (k == "--memory")
+            a.memory_mb = std::stoull(v);
         else if (k == "--min-dtc")
             a.min_dtc = std::stoi(v);
         else if (k == "--seed")
