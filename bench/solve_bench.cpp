@@ -2,19 +2,26 @@
 // solved from the tables of fewer pieces (links to them in a temporary folder), per slice the
 // share resolved within the budget, the mean time and the nodes per second; with the N-piece
 // tables in the folder, every resolved answer is compared with them (a mismatch is a bug: the
-// program exits 1).
+// program exits 1), only the slices whose N-piece tables are there (WDL and DTC, both colours)
+// are sampled, and the share resolved is given per value of the tables (wins, draws, losses).
+// Nodes per second are given per wall second and per CPU second of the solving thread (the
+// machine may be shared).
 //
 //   solve_bench --tables data/tb/international --pieces 5 [--per-slice 50] [--nodes N]
 //               [--time S] [--initial uniform|mobility|material] [--epsilon E] [--max-dtc D]
 //               [--refresh on|off] [--check-proofs on] [--slices KKMvKK,...] [--seed S]
-// --max-dtc D: only positions the full tables value won or lost with DTC <= D.
+//               [--min-dtc D] [--memory MB]
+// --max-dtc D: only positions the full tables value won or lost with DTC <= D (--min-dtc: and
+// at least D).
 // --check-proofs on: every resolved answer's proof is read off, written as PDN, read back and
 // checked from the smaller tables (solve/proof_check.hpp); a proof that fails exits 1.
 #include <unistd.h>
 
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -45,6 +52,8 @@ struct Args {
     bool refresh = true;
     bool check_proofs = false;
     int max_dtc = -1;
+    int min_dtc = -1;
+    std::size_t memory_mb = 512;  // the transposition table
     std::vector<std::string> slices;
     std::uint64_t seed = 1;
 };
@@ -60,6 +69,24 @@ probe::Tablebase open(const fs::path& dir, VariantId v) {
         std::exit(2);
     }
     return std::move(tb.value());
+}
+
+double thread_cpu_seconds() {
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+// A slice can be compared when its tables and its colour mirror's (WDL, DTC) are all in `dir`.
+bool have_tables(const fs::path& dir, const Material& m) {
+    for (const std::string& name : {m.name(), m.mirrored().name()})
+        for (const char* ext : {".wdl", ".dtc"})
+            if (!fs::exists(dir / (name + ext))) return false;
+    return true;
+}
+
+int wdl_index(Wdl w) {
+    return w == Wdl::win ? 0 : w == Wdl::draw ? 1 : 2;
 }
 
 template <class R>
@@ -82,28 +109,36 @@ int run(const Args& a) {
     options.initial = a.initial;
     options.epsilon = a.epsilon;
     options.refresh_children = a.refresh;
-    options.memory_mb = 512;
+    options.memory_mb = a.memory_mb;
     auto prover = solve::Prover::create(small, options);
     if (!prover) {
         std::cerr << prover.error() << "\n";
         return 2;
     }
     std::mt19937_64 rng(a.seed);
-    int wrong = 0, checked = 0, unwritten = 0;
+    int wrong = 0, checked = 0, unwritten = 0, skipped = 0;
     std::uint64_t all_nodes = 0, all_solved = 0, all_resolved = 0;
-    double all_seconds = 0;
-    std::printf("| slice | positions | resolved | share | wins | draws | losses | mean s | max s | nodes/s |\n");
-    std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
+    double all_seconds = 0, all_cpu = 0;
+    std::array<int, 3> all_truth{}, all_truth_resolved{};
+    // With the full tables, wins / draws / losses are the tables' values: resolved of all.
+    std::printf(
+        "| slice | positions | resolved | share | wins | draws | losses | mean s | max s | nodes/s | nodes/CPU s |\n");
+    std::printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (const Material& m : all_materials<R>(a.pieces)) {
         if (m.pieces() != a.pieces) continue;
         if (!a.slices.empty() && std::find(a.slices.begin(), a.slices.end(), m.name()) == a.slices.end()) continue;
+        if (full && !have_tables(a.tables, m)) {
+            ++skipped;
+            continue;
+        }
         const SliceIndex<R> index(m);
         std::uniform_int_distribution<std::uint64_t> pick(0, index.size() - 1);
         int solved = 0, resolved = 0;
         std::map<solve::Answer, int> answers;
-        double seconds = 0, longest = 0;
+        std::array<int, 3> truth_all{}, truth_resolved{};
+        double seconds = 0, longest = 0, cpu = 0;
         std::uint64_t nodes = 0;
-        for (int tries = 0; solved < a.per_slice && tries < 200 * a.per_slice; ++tries) {
+        for (int tries = 0; solved < a.per_slice && tries < 5000 * a.per_slice; ++tries) {
             Position p = index.unrank(pick(rng));
             if (rng() & 1) p = reversed<typename R::Geometry>(p);
             std::optional<probe::Result> truth;
@@ -111,8 +146,11 @@ int run(const Args& a) {
                 truth = full->probe_dtc(p);
                 if (!truth->ok()) continue;
                 if (a.max_dtc >= 0 && (truth->wdl == Wdl::draw || truth->dtc > a.max_dtc)) continue;
+                if (a.min_dtc >= 0 && (truth->wdl == Wdl::draw || truth->dtc < a.min_dtc)) continue;
             }
+            const double cpu_before = thread_cpu_seconds();
             const solve::SolveResult r = prover.value().solve(p);
+            cpu += thread_cpu_seconds() - cpu_before;
             if (!r.ok()) {
                 std::cerr << to_fen<R>(p) << ": solve failed\n";
                 return 3;
@@ -141,6 +179,8 @@ int run(const Args& a) {
             }
             if (truth) {
                 const Wdl t = truth->wdl;
+                ++truth_all[wdl_index(t)];
+                if (r.answer != solve::Answer::unresolved) ++truth_resolved[wdl_index(t)];
                 const bool agrees = r.lower <= t && t <= r.upper;
                 if (!agrees) {
                     ++wrong;
@@ -154,16 +194,35 @@ int run(const Args& a) {
         all_solved += static_cast<std::uint64_t>(solved);
         all_resolved += static_cast<std::uint64_t>(resolved);
         all_seconds += seconds;
-        std::printf("| %s | %d | %d | %.1f%% | %d | %d | %d | %.3f | %.2f | %.0f |\n", m.name().c_str(), solved,
-                    resolved, solved ? 100.0 * resolved / solved : 0.0, answers[solve::Answer::win],
-                    answers[solve::Answer::draw], answers[solve::Answer::loss], solved ? seconds / solved : 0.0,
-                    longest, seconds > 0 ? static_cast<double>(nodes) / seconds : 0.0);
+        all_cpu += cpu;
+        std::array<std::string, 3> classes;
+        for (int i = 0; i < 3; ++i) {
+            all_truth[i] += truth_all[i];
+            all_truth_resolved[i] += truth_resolved[i];
+            static constexpr std::array kAnswers{solve::Answer::win, solve::Answer::draw, solve::Answer::loss};
+            classes[i] = full ? std::to_string(truth_resolved[i]) + "/" + std::to_string(truth_all[i])
+                              : std::to_string(answers[kAnswers[i]]);
+        }
+        std::printf("| %s | %d | %d | %.1f%% | %s | %s | %s | %.3f | %.2f | %.0f | %.0f |\n", m.name().c_str(), solved,
+                    resolved, solved ? 100.0 * resolved / solved : 0.0, classes[0].c_str(), classes[1].c_str(),
+                    classes[2].c_str(), solved ? seconds / solved : 0.0, longest,
+                    seconds > 0 ? static_cast<double>(nodes) / seconds : 0.0,
+                    cpu > 0 ? static_cast<double>(nodes) / cpu : 0.0);
         std::fflush(stdout);
     }
-    std::printf("| all | %llu | %llu | %.1f%% | | | | %.3f | | %.0f |\n", static_cast<unsigned long long>(all_solved),
-                static_cast<unsigned long long>(all_resolved), all_solved ? 100.0 * all_resolved / all_solved : 0.0,
-                all_solved ? all_seconds / all_solved : 0.0,
-                all_seconds > 0 ? static_cast<double>(all_nodes) / all_seconds : 0.0);
+    std::array<std::string, 3> classes;
+    for (int i = 0; i < 3; ++i)
+        if (full) classes[i] = std::to_string(all_truth_resolved[i]) + "/" + std::to_string(all_truth[i]);
+    std::printf("| all | %llu | %llu | %.1f%% | %s | %s | %s | %.3f | | %.0f | %.0f |\n",
+                static_cast<unsigned long long>(all_solved), static_cast<unsigned long long>(all_resolved),
+                all_solved ? 100.0 * all_resolved / all_solved : 0.0, classes[0].c_str(), classes[1].c_str(),
+                classes[2].c_str(), all_solved ? all_seconds / all_solved : 0.0,
+                all_seconds > 0 ? static_cast<double>(all_nodes) / all_seconds : 0.0,
+                all_cpu > 0 ? static_cast<double>(all_nodes) / all_cpu : 0.0);
+    std::printf("nodes: %llu in %.2f s (CPU %.2f s)\n", static_cast<unsigned long long>(all_nodes), all_seconds,
+                all_cpu);
+    if (skipped != 0)
+        std::printf("slices skipped (their %d-piece tables are not in the folder): %d\n", a.pieces, skipped);
     std::printf(
         "answers contradicting the tables or failing their proof's check: %d%s; proofs checked: %d, not "
         "written (more than %zu nodes, or not re-derived): %d\n",
@@ -196,6 +255,10 @@ int main(int argc, char** argv) {
             a.check_proofs = v == "on";
         else if (k == "--max-dtc")
             a.max_dtc = std::stoi(v);
+        else if (k == "--memory")
+            a.memory_mb = std::stoull(v);
+        else if (k == "--min-dtc")
+            a.min_dtc = std::stoi(v);
         else if (k == "--seed")
             a.seed = std::stoull(v);
         else if (k == "--initial")

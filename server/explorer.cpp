@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
+#include <utility>
 
 #include "dtb/adjudicate/adjudicator.hpp"
 #include "dtb/adjudicate/judge_games.hpp"
@@ -122,7 +123,7 @@ std::string Explorer::status_json() const {
     return json::dump(nlohmann::json{{"version", DTB_VERSION}, {"variants", variants}, {"solve", solve}});
 }
 
-Response Explorer::get(std::string_view path, const Params& params) const {
+Response Explorer::get(std::string_view path, const Params& params, std::stop_token stop) const {
     if (path.substr(0, kApi.size()) != kApi) {
         if (const StaticFile* f = find_static_file(path)) {
             Response r;
@@ -148,7 +149,7 @@ Response Explorer::get(std::string_view path, const Params& params) const {
     const std::string_view action = slash == std::string_view::npos ? std::string_view() : rest.substr(slash + 1);
     if (slash == std::string_view::npos) return probe_position(*v, params);
     if (action == "adjudicate" && v->id == VariantId::international) return adjudicate_position(*v, params);
-    if (action == "solve") return solve_position(*v, params);
+    if (action == "solve") return solve_position(*v, params, std::move(stop));
     if (action == "games") {
         Response r = error_response(405, "games takes POST with a PDN body");
         r.allow = "POST";

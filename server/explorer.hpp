@@ -8,6 +8,7 @@
 #include <memory>
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
+#include <stop_token>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -56,7 +57,9 @@ class Explorer {
     explicit Explorer(const ExplorerOptions& options);
 
     using Params = std::map<std::string, std::string, std::less<>>;
-    Response get(std::string_view path, const Params& params) const;
+    // `stop`: a solve ends when it is requested (the client gone, the server stopping), with
+    // "stopped": "cancelled"; the other routes do not look at it.
+    Response get(std::string_view path, const Params& params, std::stop_token stop = {}) const;
     Response post(std::string_view path, std::string_view body, const Params& params = {}) const;
 
     // GET /api/v1/status's object.
@@ -80,7 +83,8 @@ class Explorer {
     Response table_failure(const Variant& v, const Position& p, const probe::Result& r) const;
     Response probe_position(const Variant& v, const Params& params) const;
     Response adjudicate_position(const Variant& v, const Params& params) const;
-    Response solve_position(const Variant& v, const Params& params) const;  // server/solve_route.cpp
+    Response solve_position(const Variant& v, const Params& params,
+                            std::stop_token stop) const;  // server/solve_route.cpp
     Response judge_games(const Variant& v, std::string_view body, const Params& params) const;
     std::vector<std::unique_ptr<Variant>> variants_;
     SolveLimits solve_limits_;

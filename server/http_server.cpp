@@ -18,6 +18,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <stop_token>
 #include <thread>
 #include <vector>
 
@@ -42,6 +43,9 @@ constexpr std::size_t kTrimFrom = 64 * 1024;
 // After a last answer, what the client still sends is read and dropped, up to these bounds.
 constexpr std::chrono::seconds kDrainTime{2};
 constexpr std::size_t kMaxDrainBytes = 8 << 20;
+// While a request is judged, what the client sends (a pipelined request) is kept for later, up
+// to this; beyond it the connection is no longer watched for its end.
+constexpr std::size_t kMaxWatchedBytes = 64 * 1024;
 
 bool compressible(std::string_view content_type) {
     return content_type.starts_with("text/") || content_type.starts_with("application/json") ||
@@ -61,6 +65,8 @@ struct Shared {
     std::mutex gzipped_mutex;
     std::map<std::string, std::string, std::less<>> gzipped;  // static files by path
     std::atomic<std::size_t> next_context{0};
+    // Requested when the server stops: the judgements still running end (a solve at once).
+    std::stop_source stopping;
     // Last, so that they go first: the sessions they still hold touch the members above. One
     // context a thread: a connection stays on the thread that accepted it, and the threads share
     // no queue of handlers (a context shared by every thread serialises them on its lock).
@@ -178,21 +184,54 @@ class Session : public std::enable_shared_from_this<Session> {
             send(std::move(busy), asked, /*retry_after=*/true);
             return;
         }
+        // The judgement ends early when the client goes (watch_client) or the server stops.
+        auto cancel = std::make_shared<std::stop_source>();
+        cancel_ = cancel;
+        watch_client();
         net::post(shared_.judging, [self = shared_from_this(), asked = std::move(asked), target = std::move(target),
-                                    body = std::move(req.body()), post]() mutable {
-            Response r = post ? self->shared_.explorer.post(target.path, body, target.params)
-                              : self->shared_.explorer.get(target.path, target.params);
+                                    body = std::move(req.body()), post, cancel]() mutable {
+            Response r;
+            {
+                const std::stop_callback on_stop(self->shared_.stopping.get_token(), [&] { cancel->request_stop(); });
+                r = post ? self->shared_.explorer.post(target.path, body, target.params)
+                         : self->shared_.explorer.get(target.path, target.params, cancel->get_token());
+            }
             const bool large = body.size() >= kTrimFrom || r.body.size() >= kTrimFrom;
             std::string().swap(body);
             --self->shared_.queued_judgements;
             net::post(self->stream_.get_executor(),
                       [self, r = std::move(r), asked = std::move(asked), large]() mutable {
-                          self->send(std::move(r), asked);
+                          self->judged(std::move(r), std::move(asked));
                           // What the judging built (the PDN, the JSON object) is freed by now: give
                           // it back to the system rather than leave it with the allocator.
                           if (large) ::malloc_trim(0);
                       });
         });
+    }
+
+    // While its request is judged, the connection is read for its end: a client that closes it
+    // (or resets it) cancels the judgement, since no one will read the answer (a half-closed
+    // connection looks the same: its solve ends early, and the answer is sent all the same).
+    // What arrives meanwhile stays in the buffer for the next request.
+    void watch_client() {
+        watching_ = true;
+        stream_.async_read_some(buffer_.prepare(4096),
+                                beast::bind_front_handler(&Session::on_watched, shared_from_this()));
+    }
+
+    void on_watched(beast::error_code ec, std::size_t n) {
+        watching_ = false;
+        buffer_.commit(n);
+        if (judged_) {  // the answer came first: the read was cancelled to send it
+            Judged j = std::move(*judged_);
+            judged_.reset();
+            return send(std::move(j.response), j.asked);
+        }
+        if (ec) {
+            if (ec != net::error::operation_aborted && cancel_) cancel_->request_stop();
+            return;
+        }
+        if (buffer_.size() < kMaxWatchedBytes) watch_client();
     }
 
     struct Asked {
@@ -202,6 +241,21 @@ class Session : public std::enable_shared_from_this<Session> {
         unsigned version = 11;
         std::string path;
     };
+    struct Judged {
+        Response response;
+        Asked asked;
+    };
+
+    // The judgement's answer, on the connection's thread: sent once no read is pending.
+    void judged(Response r, Asked asked) {
+        cancel_.reset();
+        if (watching_) {
+            judged_.emplace(Judged{std::move(r), std::move(asked)});
+            stream_.cancel();
+            return;
+        }
+        send(std::move(r), asked);
+    }
 
     void send(Response r, const Asked& asked, bool retry_after = false) {
         auto answer = std::make_shared<Answer>(static_cast<http::status>(r.status), asked.version);
@@ -301,6 +355,9 @@ class Session : public std::enable_shared_from_this<Session> {
     std::optional<http::request_parser<http::string_body>> parser_;
     std::shared_ptr<http::response<http::empty_body>> continue_;
     std::shared_ptr<Answer> answer_;
+    std::shared_ptr<std::stop_source> cancel_;  // the judgement running for this connection
+    bool watching_ = false;                     // watch_client's read is pending
+    std::optional<Judged> judged_;              // an answer waiting for that read to end
     int requests_ = 0;
     std::array<char, 16384> drain_buffer_{};
     std::size_t drained_ = 0;
@@ -425,6 +482,7 @@ void HttpServer::run() {
     for (std::thread& t : others) t.join();
 }
 void HttpServer::stop() {
+    impl_->shared.stopping.request_stop();
     net::post(impl_->shared.first(), [listener = impl_->listener] { listener->close(); });
     for (auto& c : impl_->shared.contexts) c->stop();
 }

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <new>
 #include <nlohmann/json.hpp>
+#include <utility>
 
 #include "dtb/json/solve_json.hpp"
 #include "dtb/rules/decimal_number.hpp"
@@ -16,7 +17,7 @@
 
 namespace dtb::server {
 
-Response Explorer::solve_position(const Variant& v, const Params& params) const {
+Response Explorer::solve_position(const Variant& v, const Params& params, std::stop_token stop) const {
     const auto fen = params.find("fen");
     if (fen == params.end() || fen->second.empty())
         return error_response(400, "give the position: ?fen=W:W31,...:B1,...");
@@ -45,6 +46,7 @@ Response Explorer::solve_position(const Variant& v, const Params& params) const 
     options.rules = counting.rules;
     options.counters = counting.counters;
     options.max_seconds = seconds;
+    options.stop = std::move(stop);
     // A position inside the tables is the search's only leaf: answered from them, no table needed.
     const bool inside = std::popcount(p->occupied()) <= v.tables->max_pieces();
     options.memory_mb = inside ? 1 : solve_limits_.memory_mb;

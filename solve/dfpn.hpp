@@ -10,11 +10,14 @@
 // it, the disproof is used on this path only (kept in the frame of the node searching it) and
 // searched again when the node is met on another path.
 #pragma once
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <span>
 #include <vector>
 
+#include "dtb/rules/count.hpp"
 #include "dtb/solve/leaf.hpp"
 #include "dtb/solve/proof_numbers.hpp"
 #include "dtb/solve/solve_types.hpp"
@@ -32,6 +35,7 @@ struct Child {
     Leaf leaf;
     std::uint64_t hash = 0;
     StateKey key;
+    int pieces = 0;  // on the board
 };
 
 struct SearchStats {
@@ -48,7 +52,9 @@ class Search {
 
   public:
     Search(const Oracle& oracle, TranspositionTable& tt, const ProverOptions& options, SearchStats& stats)
-        : oracle_(oracle), tt_(tt), options_(options), stats_(stats) {}
+        : oracle_(oracle), tt_(tt), options_(options), stats_(stats) {
+        stack_.reserve(4096);
+    }
 
     // Budgets for the calls that follow: stop after `node_limit` nodes in all (stats.nodes) or
     // at `deadline`.
@@ -69,56 +75,87 @@ class Search {
         return with_counters() ? oracle_.judge->after_move(p, c, m) : c;
     }
 
-    // p as a leaf, or open (Leaf::moves its mobility).
-    Leaf evaluate(const Position& p, const adjudicate::Counters& c) {
+    // p as a leaf, or open (Leaf::moves its mobility). The moves are counted, not made.
+    Leaf evaluate(const Position& p, const adjudicate::Counters& c) { return evaluate(p, c, popcount(p.occupied())); }
+    Leaf evaluate(const Position& p, const adjudicate::Counters& c, int pieces) {
         ++stats_.nodes;
-        stats_.max_pieces = std::max(stats_.max_pieces, popcount(p.occupied()));
-        return evaluate_leaf<R>(oracle_, p, c, scratch_, failure_, stats_.probes);
+        stats_.max_pieces = std::max(stats_.max_pieces, pieces);
+        const auto moves = static_cast<int>(counter_.count(p));
+        return classify_leaf(oracle_, p, c, moves, pieces, failure_, stats_.probes);
     }
 
     // The path from the root to the node being searched (extraction walks it too).
-    void push_path(const Position& p, bool after_irreversible) { path_.push_back({p, after_irreversible}); }
-    void pop_path() { path_.pop_back(); }
+    void push_path(const Position& p, bool after_irreversible) {
+        path_.push_back({p, after_irreversible});
+        ++on_path_[path_slot(p)];
+    }
+    void pop_path() {
+        --on_path_[path_slot(path_.back().pos)];
+        path_.pop_back();
+    }
     int path_length() const { return static_cast<int>(path_.size()); }
 
     // The ply of the latest position of the path equal to q, or -1; q follows the path's last
     // position by a reversible move (only king moves lie between two equal positions).
     int repetition_of(const Position& q) const {
+        if (on_path_[path_slot(q)] == 0) return -1;  // no position of the path is q
         for (int i = static_cast<int>(path_.size()) - 1; i >= 0; --i) {
-            if (path_[i].pos == q) return i;
+            if (path_[i].pos.side_to_move == q.side_to_move && path_[i].pos == q) return i;
             if (path_[i].after_irreversible) break;
         }
         return -1;
     }
 
-    // The successor of p by m, valued from the path, the table or as a leaf.
-    Child make_child(const Position& p, const adjudicate::Counters& c, const Move& m) {
-        Child ch;
-        ch.move = m;
-        ch.pos = make_move(p, m);
-        ch.counters = counters_after(p, c, m);
-        ch.key = make_key(ch.pos, ch.counters, with_counters(), attacker_);
-        ch.hash = hash_of(ch.key);
-        if (!irreversible(p, m)) {
+    // The successors of p (the path's last position), pushed on the frame stack and valued from
+    // the path, the table or as leaves. Their table buckets are asked for first, so that the
+    // lookups' cache misses overlap.
+    void make_children(const Position& p, const adjudicate::Counters& c) {
+        const std::size_t first = stack_.size();
+        moves_.clear();
+        generate_moves<R>(p, moves_);
+        const int pieces = popcount(p.occupied());
+        for (const Move& m : moves_) {
+            Child& ch = stack_.emplace_back();
+            ch.move = m;
+            ch.pos = make_move(p, m);
+            ch.counters = counters_after(p, c, m);
+            ch.key = make_key(ch.pos, ch.counters, with_counters(), attacker_);
+            ch.hash = hash_of(ch.key);
+            ch.pieces = m.is_capture() ? pieces - popcount(m.captured) : pieces;
+            if (ch.pieces > oracle_.table_pieces) tt_.prefetch(ch.hash);
+        }
+        for (std::size_t i = first; i < stack_.size(); ++i)
+            if (stack_[i].pieces > oracle_.table_pieces) tt_.prefetch_entries(stack_[i].hash);
+        for (std::size_t i = first; i < stack_.size(); ++i) {
+            value_child(p, stack_[i]);
+            if (failed()) {
+                stack_.resize(i + 1);
+                break;
+            }
+        }
+    }
+
+    // Values the successor ch of p from the path, the table or as a leaf.
+    void value_child(const Position& p, Child& ch) {
+        if (!irreversible(p, ch.move)) {
             const int rep = repetition_of(ch.pos);
             if (rep >= 0) {
                 ch.leaf.kind = LeafKind::repetition;
                 ch.value = NodeValue::no_win(rep);
-                return ch;
+                return;
             }
         }
-        if (popcount(ch.pos.occupied()) > oracle_.table_pieces)
+        if (ch.pieces > oracle_.table_pieces)
             if (const TableEntry* e = tt_.find(ch.key, ch.hash)) {
                 ch.value = {e->pn, e->dn, kClean, e->distance};
-                return ch;
+                return;
             }
-        ch.leaf = evaluate(ch.pos, ch.counters);
+        ch.leaf = evaluate(ch.pos, ch.counters, ch.pieces);
         if (ch.leaf.kind != LeafKind::open)
             ch.value =
                 attacker_wins(ch.pos.side_to_move, ch.leaf.value, attacker_) ? NodeValue::win() : NodeValue::no_win();
         else
             ch.value = initial_value(ch.pos, ch.leaf.moves);
-        return ch;
     }
 
     // Searches the open node p (on ply `depth`, not on the path yet) until its numbers reach a
@@ -131,26 +168,22 @@ class Search {
         const bool or_node = p.side_to_move == attacker_;
         ++stats_.nodes;  // an expansion counts, so that a search among stored values alone ends too
         push_path(p, after_irreversible);
-        std::vector<Child> children;
-        {
-            MoveList moves;
-            generate_moves<R>(p, moves);
-            children.reserve(moves.size());
-            for (const Move& m : moves) {
-                children.push_back(make_child(p, c, m));
-                if (failed()) break;
-            }
-        }
+        // The children live on the frame stack (no allocation per node): indices, not
+        // references, across the recursion, which may grow it.
+        const std::size_t first = stack_.size();
+        make_children(p, c);
+        const std::size_t last = stack_.size();
         NodeValue v;
-        while (true) {
-            if (options_.refresh_children) refresh(children);
-            v = aggregate(children, or_node);
-            if (depth == 0) root_ = v;
-            if (v.pn >= th_pn || v.dn >= th_dn || out_of_budget()) break;
+        // Nothing has changed the table since the children were made: the first step reads none.
+        for (bool made = true;; made = false) {
+            const bool reread = options_.refresh_children && !made;
+            if (reread) prefetch_open(first, last);
             std::size_t best = 0;
             ProofNumber second = kInfinity;
-            select(children, or_node, best, second);
-            Child& ch = children[best];
+            v = aggregate(first, last, or_node, reread, best, second);
+            if (depth == 0) root_ = v;
+            if (v.pn >= th_pn || v.dn >= th_dn || out_of_budget()) break;
+            Child& ch = stack_[first + best];
             if (depth + 1 >= options_.max_depth) {
                 stats_.depth_limited = true;
                 ch.leaf.kind = LeafKind::depth;
@@ -158,22 +191,26 @@ class Search {
                 continue;
             }
             const ProofNumber grown = second >= kInfinity ? kInfinity : grow(second);
+            ProofNumber child_pn = 0, child_dn = 0;
             if (or_node) {
-                const ProofNumber child_pn = std::min(th_pn, grown);
-                const ProofNumber child_dn = shrink(th_dn, v.dn, ch.value.dn);
-                ch.value = mid(ch.pos, ch.counters, child_pn, child_dn, depth + 1, irreversible(p, ch.move));
+                child_pn = std::min(th_pn, grown);
+                child_dn = shrink(th_dn, v.dn, ch.value.dn);
             } else {
-                const ProofNumber child_dn = std::min(th_dn, grown);
-                const ProofNumber child_pn = shrink(th_pn, v.pn, ch.value.pn);
-                ch.value = mid(ch.pos, ch.counters, child_pn, child_dn, depth + 1, irreversible(p, ch.move));
+                child_dn = std::min(th_dn, grown);
+                child_pn = shrink(th_pn, v.pn, ch.value.pn);
             }
+            const Position child = ch.pos;
+            const adjudicate::Counters child_counters = ch.counters;
+            const bool child_irreversible = irreversible(p, ch.move);
+            const NodeValue searched = mid(child, child_counters, child_pn, child_dn, depth + 1, child_irreversible);
+            stack_[first + best].value = searched;
         }
         pop_path();
-        const TableEntry* old = tt_.find(key, hash);
-        const std::uint64_t work = (old ? old->work : 0) + (stats_.nodes - nodes_before) + 1;
+        if (out != nullptr) out->assign(stack_.begin() + static_cast<std::ptrdiff_t>(first), stack_.end());
+        stack_.resize(first);
+        const std::uint64_t work = (stats_.nodes - nodes_before) + 1;       // the store adds the entry's own
         if (v.disproven() && v.repetition >= depth) v.repetition = kClean;  // the repetition is inside
         if (!v.disproven() || v.repetition == kClean) tt_.store(key, hash, v.pn, v.dn, v.distance, work);
-        if (out != nullptr) *out = std::move(children);
         return v;
     }
 
@@ -184,9 +221,15 @@ class Search {
             stopped_ = StopReason::nodes;
             return true;
         }
-        if ((++checks_ & 255) == 0 && Clock::now() >= deadline_) {
-            stopped_ = StopReason::time;
-            return true;
+        if ((++checks_ & 255) == 0) {
+            if (options_.stop.stop_requested()) {
+                stopped_ = StopReason::cancelled;
+                return true;
+            }
+            if (Clock::now() >= deadline_) {
+                stopped_ = StopReason::time;
+                return true;
+            }
         }
         if (options_.progress && stats_.nodes >= next_progress_) {
             next_progress_ = stats_.nodes + std::max<std::uint64_t>(options_.progress_every, 1);
@@ -203,6 +246,14 @@ class Search {
     }
 
   private:
+    // A slot per position, so that most children are known not to repeat the path without
+    // reading it: on_path_ counts the path's positions in each slot.
+    static std::size_t path_slot(const Position& p) {
+        const std::uint64_t h = p.pieces[0] * 0x9E3779B97F4A7C15ULL ^ p.pieces[1] * 0xC2B2AE3D27D4EB4FULL ^
+                                p.kings * 0x165667B19E3779F9ULL ^ static_cast<std::uint64_t>(idx(p.side_to_move));
+        return static_cast<std::size_t>(h >> 54);  // 10 bits
+    }
+
     struct PathEntry {
         Position pos;
         bool after_irreversible = false;
@@ -224,20 +275,45 @@ class Search {
         return static_cast<ProofNumber>(std::min<std::uint64_t>(t, kInfinity));
     }
 
-    // Open children may have moved on through transpositions searched elsewhere.
-    void refresh(std::vector<Child>& children) const {
-        for (Child& ch : children) {
-            if (ch.value.final() || ch.leaf.kind != LeafKind::open) continue;
-            if (const TableEntry* e = tt_.find(ch.key, ch.hash)) ch.value = {e->pn, e->dn, kClean, e->distance};
-        }
+    // Open children may have moved on through transpositions searched elsewhere: before they are
+    // read again, their buckets are asked for, so that the cache misses overlap.
+    void prefetch_open(std::size_t first, std::size_t last) const {
+        for (std::size_t i = first; i < last; ++i)
+            if (!stack_[i].value.final() && stack_[i].leaf.kind == LeafKind::open) tt_.prefetch(stack_[i].hash);
+        for (std::size_t i = first; i < last; ++i)
+            if (!stack_[i].value.final() && stack_[i].leaf.kind == LeafKind::open) tt_.prefetch_entries(stack_[i].hash);
+    }
+    void reread(Child& ch) const {
+        if (ch.value.final() || ch.leaf.kind != LeafKind::open) return;
+        if (const TableEntry* e = tt_.find(ch.key, ch.hash)) ch.value = {e->pn, e->dn, kClean, e->distance};
     }
 
-    static NodeValue aggregate(const std::vector<Child>& children, bool or_node) {
+    // The node's numbers from its children [first, last) (read again from the table first when
+    // `refresh`), and in the same pass the child to search: the one of the smallest number that
+    // decides (pn at the attacker's nodes, dn at the defender's; the first of equals), and the
+    // second smallest.
+    NodeValue aggregate(std::size_t first, std::size_t last, bool or_node, bool refresh, std::size_t& best,
+                        ProofNumber& second) {
         NodeValue v;
         std::uint32_t low = 0xFFFFFFFF, high = 0;  // distances of the children that decide
-        if (or_node) {                             // pn = min, dn = sum
+        ProofNumber smallest = kInfinity + 1u;
+        second = kInfinity;
+        auto consider = [&](std::size_t i, ProofNumber n) {
+            if (n < smallest) {
+                second = smallest;
+                smallest = n;
+                best = i;
+            } else if (n < second) {
+                second = n;
+            }
+        };
+        const std::span<Child> children(stack_.data() + first, last - first);
+        if (or_node) {  // pn = min, dn = sum
             v = {kInfinity, 0, kClean, 0};
-            for (const Child& ch : children) {
+            for (std::size_t i = 0; i < children.size(); ++i) {
+                Child& ch = children[i];
+                if (refresh) reread(ch);
+                consider(i, ch.value.pn);
                 v.pn = std::min(v.pn, ch.value.pn);
                 v.dn = add_capped(v.dn, ch.value.dn);
                 v.repetition = std::min(v.repetition, ch.value.repetition);
@@ -249,7 +325,10 @@ class Search {
         } else {  // pn = sum, dn = min; a disproof takes the child whose disproof holds highest
             v = {0, kInfinity, kClean, 0};
             int rep = kDepthLimited - 1;
-            for (const Child& ch : children) {
+            for (std::size_t i = 0; i < children.size(); ++i) {
+                Child& ch = children[i];
+                if (refresh) reread(ch);
+                consider(i, ch.value.dn);
                 v.pn = add_capped(v.pn, ch.value.pn);
                 v.dn = std::min(v.dn, ch.value.dn);
                 if (ch.value.disproven()) {
@@ -261,23 +340,8 @@ class Search {
             v.repetition = v.dn == 0 ? rep : kClean;
             v.distance = 1 + (v.dn == 0 ? low : high);
         }
-        return v;
-    }
-
-    static void select(const std::vector<Child>& children, bool or_node, std::size_t& best, ProofNumber& second) {
-        ProofNumber first = kInfinity + 1u;
-        second = kInfinity;
-        for (std::size_t i = 0; i < children.size(); ++i) {
-            const ProofNumber n = or_node ? children[i].value.pn : children[i].value.dn;
-            if (n < first) {
-                second = first;
-                first = n;
-                best = i;
-            } else if (n < second) {
-                second = n;
-            }
-        }
         second = std::min(second, kInfinity);
+        return v;
     }
 
     NodeValue initial_value(const Position& q, int moves) const {
@@ -303,7 +367,10 @@ class Search {
     NodeValue root_;
     std::uint64_t next_progress_ = 0;
     std::vector<PathEntry> path_;
-    MoveList scratch_;
+    std::array<std::uint32_t, 1024> on_path_{};
+    std::vector<Child> stack_;  // the children of every node of the path, the root's first
+    MoveList moves_;            // make_children's, used before any recursion
+    MoveCounter<R> counter_{CaptureMode::unique};
     probe::Result failure_;
     std::uint64_t node_limit_ = 0;
     Clock::time_point deadline_ = Clock::time_point::max();

@@ -5,8 +5,8 @@
 #include <cstdint>
 
 #include "dtb/adjudicate/adjudicator.hpp"
-#include "dtb/index/material.hpp"
 #include "dtb/probe/probe.hpp"
+#include "dtb/rules/bitboard.hpp"
 #include "dtb/rules/movegen.hpp"
 
 namespace dtb::solve {
@@ -34,15 +34,13 @@ struct Oracle {
     int table_pieces = 0;                            // positions with at most this many pieces are probed
 };
 
-// Values p as a leaf, or says it is open. `moves` receives the legal moves. A table that fails
-// (missing, corrupt) is returned in `failure` (status not ok).
-template <class R>
-Leaf evaluate_leaf(const Oracle& oracle, const Position& p, const adjudicate::Counters& counters, MoveList& moves,
-                   probe::Result& failure, std::uint64_t& probes) {
+// Values p, whose side to move has `moves` legal moves and which has `pieces` pieces, as a leaf,
+// or says it is open. A table that fails (missing, corrupt) is returned in `failure` (status not
+// ok).
+inline Leaf classify_leaf(const Oracle& oracle, const Position& p, const adjudicate::Counters& counters, int moves,
+                          int pieces, probe::Result& failure, std::uint64_t& probes) {
     Leaf leaf;
-    moves.clear();
-    generate_moves<R>(p, moves);
-    if (moves.empty()) {
+    if (moves == 0) {
         leaf.kind = LeafKind::terminal;
         leaf.value = Wdl::loss;
         return leaf;
@@ -55,7 +53,7 @@ Leaf evaluate_leaf(const Oracle& oracle, const Position& p, const adjudicate::Co
             return leaf;
         }
     }
-    if (Material::of(p).pieces() <= oracle.table_pieces) {
+    if (pieces <= oracle.table_pieces) {
         ++probes;
         const probe::Result r =
             oracle.judge != nullptr ? oracle.judge->probe_wdl(p, counters) : oracle.tables->probe_wdl(p);
@@ -67,8 +65,17 @@ Leaf evaluate_leaf(const Oracle& oracle, const Position& p, const adjudicate::Co
         leaf.value = r.wdl;
         return leaf;
     }
-    leaf.moves = static_cast<int>(moves.size());
+    leaf.moves = moves;
     return leaf;
+}
+
+// The same, with the legal moves made into `moves`.
+template <class R>
+Leaf evaluate_leaf(const Oracle& oracle, const Position& p, const adjudicate::Counters& counters, MoveList& moves,
+                   probe::Result& failure, std::uint64_t& probes) {
+    moves.clear();
+    generate_moves<R>(p, moves);
+    return classify_leaf(oracle, p, counters, static_cast<int>(moves.size()), popcount(p.occupied()), failure, probes);
 }
 
 // True when the side to move wins with value w while `attacker` is the side it proves a win for.

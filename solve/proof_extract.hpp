@@ -35,6 +35,7 @@ class ProofExtractor {
         const NodeValue v = search_.mid(p, c, kInfinity, kInfinity, depth, after_irreversible, &children);
         if (search_.failed()) return fatal("a table failed while the proof was written");
         if (!(prove_win_ ? v.proven() : v.disproven())) {
+            if (search_.stopped() == StopReason::cancelled) return fatal("the proof was cancelled");
             if (search_.stopped() != StopReason::none)
                 return fatal("the proof could not be searched again within the node budget (ply " +
                              std::to_string(depth) + ")");

@@ -38,6 +38,8 @@ std::string_view to_string(StopReason s) {
             return "time";
         case StopReason::depth:
             return "depth";
+        case StopReason::cancelled:
+            return "cancelled";
         case StopReason::none:
             break;
     }
@@ -200,7 +202,8 @@ class ProverOf final : public Prover::Impl {
                 }
                 if (v.proven()) questions_[q] = Question::proven;
                 if (v.disproven()) questions_[q] = v.repetition == kClean ? Question::disproven : Question::given_up;
-                if (search.stopped() == StopReason::time) stop = StopReason::time;
+                if (search.stopped() == StopReason::time || search.stopped() == StopReason::cancelled)
+                    stop = search.stopped();
                 if (options.max_nodes != 0 && stats_.nodes >= options.max_nodes) stop = StopReason::nodes;
             }
             if (!searched) break;

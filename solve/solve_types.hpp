@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <stop_token>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,8 +26,8 @@ std::string_view to_string(Answer a);
 enum class AnswerSource : std::uint8_t { tables, terminal, search };
 std::string_view to_string(AnswerSource s);
 
-// Why a search stopped before both questions were answered.
-enum class StopReason : std::uint8_t { none, nodes, time, depth };
+// Why a search stopped before both questions were answered (cancelled: ProverOptions::stop).
+enum class StopReason : std::uint8_t { none, nodes, time, depth, cancelled };
 std::string_view to_string(StopReason s);
 
 // How a new node's proof and disproof numbers are guessed before it is searched (measured in
@@ -60,6 +61,10 @@ struct ProverOptions {
     bool refresh_children = true;
     std::function<void(const Progress&)> progress;  // may be empty
     std::uint64_t progress_every = 1 << 16;         // nodes between two progress calls
+    // Another thread may ask a running solve to end: it is polled with the time limit (every
+    // few hundred steps) and ends the solve unresolved with StopReason::cancelled (what was
+    // proven stays proven). Also ends proof().
+    std::stop_token stop;
 };
 
 // A move with its notation in the position it is played in.

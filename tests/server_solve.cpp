@@ -1,8 +1,14 @@
 // The solve route of `dtb serve` (docs/API.md, GET /api/v1/{variant}/solve) over real HTTP on
 // loopback: proofs beyond the 4-piece fixture equal to `dtb solve --json`, positions inside the
 // tables answered from them, the time limit honoured and cut to the server's, bad input refused,
-// the judging queue's 503 under a flood of solves, and values answered while solves run.
+// the judging queue's 503 under a flood of solves, values answered while solves run, and solves
+// cancelled when the server stops or their client goes.
+#include <arpa/inet.h>
 #include <httplib.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -272,6 +278,56 @@ TEST_CASE("solve route: values are answered at once while solves occupy the judg
     CHECK(Clock::now() - t0 > std::chrono::milliseconds(500));
     CHECK(slowest < 1.0);
     WARN("slowest value answer while solving: " << slowest << " s");
+}
+
+// A solve that would run for a day: the server's limit and the time asked.
+const std::vector<std::string> kDayLimit{"--solve-time-limit", "86400"};
+const std::string kDaySolve = solve_url("international", kHard, "&time=86400");
+
+TEST_CASE("solve route: stopping the server ends the solves it runs", "[server][solve][plain-build]") {
+    test::ServeProcess serve(DTB_EXE, DTB_TEST_TABLES, "solve_stop", kDayLimit);
+    REQUIRE(serve.port() > 0);
+    std::thread asking([&] {
+        auto c = client(serve.port());
+        c.set_read_timeout(86400, 0);
+        c.Get(kDaySolve.c_str());  // no answer is expected: the server stops
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));  // the solve under way
+    // Without the cancellation the server would wait for the solve's day before it exits.
+    const int status = serve.stop();
+    asking.join();
+    CHECK(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 0);
+}
+
+// A request on a raw connection, closed without reading the answer.
+void ask_and_leave(int port, const std::string& url) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    REQUIRE(fd >= 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_port = htons(static_cast<std::uint16_t>(port));
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
+    const std::string request = "GET " + url + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+    REQUIRE(::send(fd, request.data(), request.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(request.size()));
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the solve under way
+    ::close(fd);
+}
+
+TEST_CASE("solve route: a client that goes away cancels its solve", "[server][solve][plain-build]") {
+    test::ServeProcess serve(DTB_EXE, DTB_TEST_TABLES, "solve_gone", kDayLimit);
+    REQUIRE(serve.port() > 0);
+    // More abandoned solves than the judging pool has threads (one per core, when the queue's
+    // bound allows): were they not cancelled, every thread would search for a day and the last
+    // request would never be taken.
+    const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    const int solves = std::min(cores + 1, server::kMaxQueuedJudgements - 1);
+    for (int i = 0; i < solves; ++i) ask_and_leave(serve.port(), kDaySolve);
+    auto c = client(serve.port());
+    c.set_read_timeout(86400, 0);
+    const auto j = json_of(c.Get(solve_url("international", kWin5).c_str()));
+    CHECK(j["answer"] == "win");
 }
 
 }  // namespace solve_route
