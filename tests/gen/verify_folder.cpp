@@ -14,6 +14,7 @@
 
 #include "dtb/index/slice_index.hpp"
 #include "dtb/json/verify_json.hpp"
+#include "dtb/probe/counting_rules.hpp"
 #include "tests/support/gen_support.hpp"
 #include "tests/support/temp_dir.hpp"
 
