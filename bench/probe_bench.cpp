@@ -88,7 +88,7 @@ const std::vector<Position>& any_positions(std::size_t n = kLargePool) {
     return n == kSmallPool ? small : large;
 }
 
-// Whether p's WDL comes from a derived table (format/format.hpp, "Derived WDL tables"): one ply of
+// Whether p's WDL comes from a derived table (docs/FORMAT.md, "Derived WDL tables"): one ply of
 // search instead of one table read.
 bool in_derived_slice(const Position& p) {
     static std::map<Material, bool> derived;

@@ -1,5 +1,5 @@
 // Values packed at 2, 4, 8 or 16 bits each: the layout of a table block once decompressed
-// (format/format.hpp, "Blocks") and of a block held in the probe library's cache. Entry j takes
+// (docs/FORMAT.md, "Blocks") and of a block held in the probe library's cache. Entry j takes
 // bits (j * bits) mod 8 upwards of byte floor(j * bits / 8), least significant first; 16-bit
 // values are little-endian. Unused high bits of the last byte are zero.
 #pragma once

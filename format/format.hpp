@@ -1,92 +1,9 @@
 // The table file format: the one module that writes and reads tablebase files. The generator
 // writes through write_table(), the probe library and `dtb verify` read through TableReader.
-// docs/FORMAT.md is the same specification as a standalone document; keep the two in step.
-//
-// One file per (material slice, metric). A table holds, for one slice with White to move, one
-// unsigned value per position index 0..N-1 (index order is defined by the index module, named by
-// `index_scheme`; what a value means is defined by the metric, not by this module).
-//
-// All integers are little endian, unsigned, and stored unaligned. xxh64 = XXH64 with seed 0.
-//
-//  Header, 72 bytes, at offset 0
-//   off size  field
-//     0    8  magic              "DTBTABLE" (ASCII, no terminator)
-//     8    4  format_version     u32, currently 2; readers refuse any other value
-//    12    1  variant            u8, VariantId: 0 international, 1 turkish
-//    13    1  side_to_move       u8, 0 = White (the only value allowed)
-//    14    1  metric             u8, Metric: 0 WDL, 1 DTW, 2 DTC, 3 FMJD, 4 FFJD, 5 FFJD16
-//                                (3-5: rule-aware thresholds, docs/ADJUDICATION.md); 6..255
-//                                refused
-//    15    1  encoding           u8, Encoding: how the values are stored
-//                                 0 values: every entry packed at bits_per_entry
-//                                 1 derived (WDL only): no values stored; every value follows
-//                                   from one ply of search into stored tables (below)
-//                                 2 exceptions (FMJD, FFJD only): entries are exceptions to the
-//                                   conversion code of the slice's DTW and DTC (below)
-//                                3..255 refused
-//    16    4  wk, wm, bk, bm     u8 each: white kings, white men, black kings, black men
-//    20    4  index_scheme       u32, version of the index function that orders the entries
-//    24    8  rules_fingerprint  u64, dtb::rules_fingerprint<R>() of the rules the table obeys
-//    32    8  num_entries        u64, N
-//    40    8  num_blocks         u64, ceil(N / block_entries) (0 when N = 0 or derived)
-//    48    4  block_entries      u32, entries per block (the last block may hold fewer);
-//                                a multiple of 64 in [64, 2^22]
-//    52    2  max_value          u16, largest stored entry (0 when N = 0 or derived);
-//                                max_value < 2^bits_per_entry
-//    54    1  bits_per_entry     u8, 2, 4, 8 or 16: width of an entry in a decompressed block;
-//                                the writer picks the smallest width that holds max_value.
-//                                0 exactly when the encoding is derived
-//    55    1  reserved           u8, 0
-//    56    8  block_table_hash   u64, xxh64 of the whole block table
-//    64    8  header_hash        u64, xxh64 of header bytes 0..63
-//
-//  Block table, num_blocks entries of 20 bytes, at offset 72
-//     0    4  compressed_size    u32, bytes of the block's zstd frame, > 0
-//     4    8  compressed_hash    u64, xxh64 of the compressed bytes (checked before decompressing)
-//    12    8  raw_hash           u64, xxh64 of the decompressed (packed) bytes
-//   No offsets are stored: blocks are contiguous and in order, so block b starts at
-//   72 + 20 * num_blocks + sum of compressed_size of blocks 0..b-1. The reader computes the
-//   offsets at open and requires their sum to match the file size exactly, so a stored offset
-//   would only be one more field to get wrong.
-//
-//  Blocks, contiguous, from offset 72 + 20 * num_blocks
-//   Each block is one independent zstd frame (random access: a probe decompresses one block).
-//   Decompressed, block b holds entries [b * block_entries, min(N, (b+1) * block_entries)),
-//   packed at bits_per_entry: entry j of the block occupies bits (j * bits) mod 8 upwards of
-//   byte floor(j * bits / 8), least significant bits first (16-bit values: little endian u16).
-//   The decompressed size is ceil(entries_in_block * bits_per_entry / 8) bytes exactly; unused
-//   high bits of the last byte are zero.
-//
-//  Trailer, 16 bytes, at the end of the file
-//     0    8  file_hash          u64, xxh64 of every byte of the file before the trailer
-//     8    8  end magic          "ENDTABLE" (ASCII)
-//
-//  File size = 72 + 20 * num_blocks + sum(compressed_size) + 16.
-//
-//  Derived WDL tables (encoding 1). Of the two sides to move of a material (the slice
-//  and its mirror), the generator may store WDL for one only: every move of the other side leads
-//  to the stored side, to a promotion slice whose WDL is stored, or (captures) to smaller slices,
-//  so its WDL is one ply of search away. The file is header, empty block table and trailer
-//  (88 bytes): it says the table exists and what it would hold, so "present and valid" checks,
-//  checksums and the refusal of other rules work as for any table. Readers must not take its
-//  (absent) values as data: TableReader::get, read_block and read_all refuse it.
-//
-//  Rule tables stored as exceptions (encoding 2, metric FMJD or FFJD). Outside the counting
-//  classes a position's rule threshold is, almost everywhere, its conversion code: win_in(DTC) for a game
-//  win, loss_in(DTC) for a loss, 0 for a draw (gen/rule_tables.hpp copies it so). Such a table
-//  stores 0 where the threshold is the conversion code of the slice's own DTW and DTC entries
-//  (conversion_base below: DTW's parity gives win or loss, 0 draw), and threshold + 1 elsewhere;
-//  it has the block size of its DTW and DTC tables, "<slice>.dtw" and "<slice>.dtc" in the same
-//  folder, which TableReader opens with it and checks (same slice, entries, index scheme and
-//  block size). Readers then see thresholds, as in a table of encoding 0 (info().residual
-//  says how it was stored). It makes the rule tables about eight times smaller (BENCHMARKS.md,
-//  "Sizes").
-//
-// Guarantees: a flipped or missing byte anywhere in the file is detected before a value is
-// returned (header and block table by their hashes at open, block payload by compressed_hash and
-// raw_hash at read, trailer by verify_checksums), so a reader reports "corrupt" rather than ever
-// returning a wrong value. Files are written to "<path>.<pid>.tmp" and renamed into place, so a file at
-// `path` is always complete.
+// docs/FORMAT.md is the specification, every byte of it: one file per (material slice, metric)
+// holding one value per position index with White to move; a 72-byte header, a block table,
+// independently zstd-compressed blocks with an xxh64 each, a 16-byte trailer. A reader reports a
+// flipped or missing byte as corrupt and never returns a wrong value.
 #pragma once
 #include <cstdint>
 #include <filesystem>
@@ -102,6 +19,7 @@
 
 namespace dtb::format {
 
+// The header's format_version; readers refuse any other.
 inline constexpr std::uint32_t kFormatVersion = 2;
 
 // fmjd / ffjd: per position, the rule-aware value under that rule set as a threshold value code
@@ -127,11 +45,11 @@ struct TableInfo {
     std::uint32_t block_entries = 0;
     std::uint64_t num_blocks = 0;
     std::uint32_t max_value = 0;
-    // A derived table (WDL only): no values stored, see "Derived WDL tables" above.
+    // A derived table (WDL only): no values stored (docs/FORMAT.md, "Derived WDL tables").
     bool derived() const { return bits_per_entry == 0; }
     // FMJD or FFJD only: entries stored as exceptions to the conversion code of the slice's DTW
-    // and DTC (encoding 2, "Rule tables stored as exceptions" above). A writer stores
-    // the entries it is given (residual_entry of each threshold); a reader returns thresholds.
+    // and DTC (encoding 2; docs/FORMAT.md, "Rule-aware tables"). A writer stores the entries it
+    // is given (residual_entry of each threshold); a reader returns thresholds.
     bool residual = false;
 };
 

@@ -1,5 +1,5 @@
 // Internal to the format module: byte layout constants, header encoding and checking, value
-// packing (format/bit_packing.hpp). The layout is documented once, in format/format.hpp.
+// packing (format/bit_packing.hpp). The layout is specified once, in docs/FORMAT.md.
 #pragma once
 #include <cstddef>
 #include <cstdint>

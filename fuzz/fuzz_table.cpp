@@ -25,7 +25,7 @@ namespace {
 
 using Bytes = std::vector<unsigned char>;
 
-// Offsets of the layout documented in format/format.hpp.
+// Offsets of the layout specified in docs/FORMAT.md.
 constexpr std::size_t kHeader = 72, kEntry = 20, kTrailer = 16;
 
 [[noreturn]] void fail(const char* what) {

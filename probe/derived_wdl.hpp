@@ -1,4 +1,4 @@
-// Derived WDL tables (format/format.hpp, "Derived WDL tables"): which slices may have one, and how
+// Derived WDL tables (docs/FORMAT.md, "Derived WDL tables"): which slices may have one, and how
 // a WDL value is recovered without a search when the slice's DTW is at hand.
 //
 // Why it pays: of the two sides to move of a material, one usually has far more mixed values,

@@ -14,12 +14,12 @@
 //    moves (which all lead to smaller slices, recursively), never from the table entry, so the
 //    generator may store anything there. A decided capture position has DTC 1 (every capture is
 //    a conversion). A capture of the last piece wins with DTW 1.
-//  - Derived WDL tables (format/format.hpp): where the generator stored WDL for one side to move
+//  - Derived WDL tables (docs/FORMAT.md): where the generator stored WDL for one side to move
 //    of a material only, a WDL probe of the other side is one ply of search into the stored
 //    side's table (about 5 us with warm blocks against 0.1 us for a table read, measured on the
 //    4-piece slices; BENCHMARKS.md, "Derived WDL"); a probe
 //    that also asks for DTW takes WDL from DTW's parity instead, with no search.
-//  - Tables are found by name (<slice>.<metric>, format/format.hpp) in the directories given,
+//  - Tables are found by name (<slice>.<metric>, docs/FORMAT.md) in the directories given,
 //    the first directory that holds a file wins; a file is opened on first use only, and only
 //    for the metrics asked for at open (a WDL-only handle never opens a .dtw or .dtc file).
 //    The directories are listed once, at open: files added later are not seen by that handle.

@@ -5,7 +5,7 @@
 //   2*d - 1      win, DTW d >= 1 plies      (1 = win in 1, 3 = win in 2, ...)
 //   2*d + 2      loss, DTW d >= 0 plies     (2 = lost now: no piece or no move, 4 = lost in 1, ...)
 // so that a code never collides with another and 0xFFFF stays free for "not known yet".
-// In table files WDL, DTW and DTC are stored separately (see format/format.hpp): WDL as
+// In table files WDL, DTW and DTC are stored separately (see docs/FORMAT.md): WDL as
 // 0 loss / 1 draw / 2 win, distances as plain plies (0 for draws).
 #pragma once
 #include <cstdint>

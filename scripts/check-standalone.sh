@@ -25,8 +25,9 @@ if [ -z "$files" ]; then
   echo "check-standalone: no C++ file changed"
   exit 0
 fi
-# One compile command per file: a source's own; a header gets the flags of a source of its folder
-# (its module's target), compiled as C++ with nothing before it.
+# One compile command per file: a source's own; a header gets the flags of a source that includes
+# it, one of its own folder first (its module's target), else of a source of its folder; compiled
+# as C++ with nothing before it.
 echo "$files" > "$dir/standalone-files.txt"
 /usr/bin/python3 - "$dir/compile_commands.json" "$PWD" "$dir/standalone-files.txt" > "$dir/standalone-commands.txt" <<'PY'
 import json, os, shlex, sys
@@ -43,6 +44,23 @@ for e in entries:
     d = os.path.dirname(os.path.realpath(e["file"]))
     if d not in by_dir or reach(e) > reach(by_dir[d]):
         by_dir[d] = e
+# A header's includers: the sources that name it as "<path>" or "dtb/<path>". tests/support/ holds
+# helpers whose folder's only source (catch_main.cpp) sees none of the libraries they use, and a
+# header-only module's folder holds no source at all.
+texts = {}
+def includers(rel):
+    names = ('"' + rel + '"', '<' + rel + '>', '"dtb/' + rel + '"', '<dtb/' + rel + '>')
+    found = []
+    for e in entries:
+        f = os.path.join(e["directory"], e["file"])
+        if f not in texts:
+            try:
+                texts[f] = open(f, errors="replace").read()
+            except OSError:
+                texts[f] = ""
+        if any("#include " + n in texts[f] for n in names):
+            found.append(e)
+    return found
 def flags(e):
     args = shlex.split(e["command"]) if "command" in e else list(e["arguments"])
     out, skip = [], False
@@ -63,6 +81,11 @@ for f in open(sys.argv[3]).read().split():
     path = os.path.realpath(os.path.join(root, f))
     e = by_file.get(path)
     header = f.endswith(".hpp")
+    if e is None and header:
+        users = includers(os.path.relpath(path, root))
+        near = [u for u in users if os.path.dirname(os.path.realpath(u["file"])) == os.path.dirname(path)]
+        if near or users:
+            e = max(near or users, key=reach)
     if e is None:
         d = os.path.dirname(path)
         while d.startswith(root) and d not in by_dir:

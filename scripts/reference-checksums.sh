@@ -2,7 +2,7 @@
 # The checksums of the large sets, too slow to generate in the test suite (5 and 6 pieces):
 # data/reference/VARIANT-PIECES-sha256.txt holds the sha256 of every table file of that piece
 # count (sorted by file name), made by the generator of the commit that recorded it. A rewrite of
-# the generator must keep them (tests/gen_reference.cpp checks the 2-4 piece files the same way).
+# the generator must keep them (tests/gen/reference.cpp checks the 2-4 piece files the same way).
 #   scripts/reference-checksums.sh record DIR VARIANT PIECES   writes the list from DIR
 #   scripts/reference-checksums.sh check DIR VARIANT PIECES    compares DIR with it (exit 1: differ)
 #   scripts/reference-checksums.sh check-listed DIR VARIANT PIECES

@@ -3,7 +3,7 @@
 # sha256 checksums (sorted by file name) of the default set, up to 4 pieces, generated with one
 # thread into a temporary folder. Run it after a change that is meant to change the tables
 # (format, generator, index, rules) and commit the result with that change;
-# tests/gen_reference.cpp compares freshly generated tables with these files.
+# tests/gen/reference.cpp compares freshly generated tables with these files.
 # Usage: scripts/update-reference.sh [DTB]   (default: build/tools/dtb)
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -10,4 +10,5 @@ add_test(NAME probe_consumer_project
                  -DC_COMPILER=${CMAKE_C_COMPILER}
                  -DCXX_COMPILER=${CMAKE_CXX_COMPILER}
                  -P ${CMAKE_CURRENT_LIST_DIR}/run.cmake)
-set_tests_properties(probe_consumer_project PROPERTIES FIXTURES_REQUIRED dtb_probe_tables TIMEOUT 600)
+set_tests_properties(probe_consumer_project PROPERTIES FIXTURES_REQUIRED dtb_probe_tables TIMEOUT 600
+                                                        LABELS consumer)
