@@ -43,7 +43,7 @@ struct GenerateOptions {
     // When another run holds the output folder's lock (gen/folder_lock.hpp): wait for it
     // instead of failing with ErrorKind::busy.
     bool wait_for_lock = false;
-    // Tests only (tests/gen_unwritten.cpp): a byte every new array is filled with, or -1 for none
+    // Tests only (tests/gen/unwritten.cpp): a byte every new array is filled with, or -1 for none
     // (MappingCache::fill_new_arrays).
     int new_array_fill = -1;
 };

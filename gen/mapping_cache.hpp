@@ -235,7 +235,7 @@ class MappingCache {
         return fresh_bytes_;
     }
 
-    // Tests only (tests/gen_unwritten.cpp): a byte every new array is filled with when it is
+    // Tests only (tests/gen/unwritten.cpp): a byte every new array is filled with when it is
     // allocated, or -1 (the default) for none. Arrays are not written when they are allocated
     // (gen/big_array.hpp), so a pass that read an element before any pass wrote it would read
     // whatever the memory held: tables generated with different fills would then differ.

@@ -98,7 +98,7 @@ void for_each_predecessor(const Position& p, UnmoveKinds kinds, Fn&& fn) {
 //    mirror, which p's entry stands for); they are one entry when q is its own mirror too.
 // With men, only man un-moves can cross (king un-moves keep the men); without men every un-move
 // changes the key (SliceIndex::kings_as_men), so each is placed by its white kings' mirror.
-// tests/gen_retro.cpp checks this against forward move generation.
+// tests/gen/retro.cpp checks this against forward move generation.
 template <class R, class Fn>
 void for_each_predecessor_rank(const Position& p, UnmoveKinds kinds, const SliceIndex<R>& pred_index, Fn&& fn) {
     using Index = SliceIndex<R>;

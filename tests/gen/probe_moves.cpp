@@ -19,7 +19,7 @@ struct Known {
     int dtw;
 };
 
-// Longest wins of their slices (see tests/gen_values.cpp), and their colour-reversed forms.
+// Longest wins of their slices (see tests/gen/values.cpp), and their colour-reversed forms.
 constexpr Known kKnown[] = {
     {"W:WK2,6:BK50", Wdl::win, 9},        {"W:W33:B2", Wdl::win, 17},
     {"W:WK6,K22,K27:BK49", Wdl::win, 15}, {"B:WK1:B45,K49", Wdl::win, 9},  // W:WK2,6:BK50 turned round

@@ -207,7 +207,7 @@ TEST_CASE("rule phases copied or repaired from DTC equal a full solve (internati
 // care", and every reader resolves them from the captures with fresh counters
 // (probe/rule_captures.hpp). That holds only if the solve gives exactly those values there: checked
 // against the solve's own output, before any filling, for every such international slice of 3
-// and 4 pieces. (The readers' side: tests/gen_probe_adjudicate.cpp and tools_verify.cpp.)
+// and 4 pieces. (The readers' side: tests/gen/probe_adjudicate.cpp and tests/tools/verify.cpp.)
 TEST_CASE("rule tables: outside the counting classes a capture position is worth its captures with fresh counters",
           "[gen][rules][plain-build]") {
     const auto& dir = test::generated_tables<International>(4);

@@ -158,7 +158,7 @@ TEST_CASE("solving by blocks equals solving whole (international, up to 3 pieces
 }
 
 // Every pair up to 4 pieces (about 3 minutes): the CI runs `dtb gen --blocks` on the largest 4-piece
-// pairs instead (tests/tools_gen.cpp).
+// pairs instead (tests/tools/gen.cpp).
 TEST_CASE("solving by blocks equals solving whole (international, up to 4 pieces)", "[gen][.slow]") {
     CHECK(check_blocks<International>(4) >= 15);
 }
