@@ -215,16 +215,6 @@ Status check_request(const TableInfo& info, const WriteOptions& options) {
     return {};
 }
 
-// The header's computed fields of a table of num_entries entries up to max_value.
-void fill_computed_fields(TableInfo& info, std::uint64_t num_entries, std::uint16_t max_value,
-                          const WriteOptions& options) {
-    info.num_entries = num_entries;
-    info.block_entries = options.block_entries;
-    info.num_blocks = blocks_for(info.num_entries, info.block_entries);
-    info.max_value = max_value;
-    info.bits_per_entry = bits_for(info.max_value);
-}
-
 // Compresses values (entries of table.info from a block boundary on) and appends their blocks.
 Status compress_into(PreparedTable& table, std::span<const std::uint16_t> values, int zstd_level, unsigned threads) {
     if (values.empty()) return {};
@@ -240,15 +230,14 @@ Status compress_into(PreparedTable& table, std::span<const std::uint16_t> values
     return {};
 }
 
+// A whole table: the builder's, handed every entry at once.
 Expected<PreparedTable> prepare_impl(TableInfo info, std::span<const std::uint16_t> values,
                                      const WriteOptions& options) {
-    if (Status s = check_request(info, options); !s) return s.as_error();
-    PreparedTable table;
-    table.info = info;
-    fill_computed_fields(table.info, values.size(),
-                         values.empty() ? 0 : *std::max_element(values.begin(), values.end()), options);
-    if (Status s = compress_into(table, values, options.zstd_level, options.threads); !s) return s.as_error();
-    return table;
+    const std::uint16_t max_value = values.empty() ? 0 : *std::max_element(values.begin(), values.end());
+    auto builder = TableBuilder::start(info, values.size(), max_value, options);
+    if (!builder) return Error{builder.error(), builder.error_kind()};
+    if (Status s = builder->add(values); !s) return s.as_error();
+    return builder->finish();
 }
 
 Expected<WriteStats> write_prepared_impl(const std::filesystem::path& path, const PreparedTable& prepared) {
@@ -337,7 +326,11 @@ Expected<TableBuilder> TableBuilder::start(TableInfo info, std::uint64_t num_ent
     if (Status s = check_request(info, options); !s) return s.as_error();
     TableBuilder b;
     b.table_.info = info;
-    fill_computed_fields(b.table_.info, num_entries, max_value, options);
+    b.table_.info.num_entries = num_entries;
+    b.table_.info.block_entries = options.block_entries;
+    b.table_.info.num_blocks = blocks_for(num_entries, options.block_entries);
+    b.table_.info.max_value = max_value;
+    b.table_.info.bits_per_entry = bits_for(max_value);
     b.zstd_level_ = options.zstd_level;
     b.threads_ = options.threads;
     return b;
@@ -350,7 +343,7 @@ Status TableBuilder::add(std::span<const std::uint16_t> values) {
         return Status(Error{"a streamed table given more entries than its " + std::to_string(info.num_entries)});
     if (added_ % info.block_entries != 0)
         return Status(Error{"a streamed table given entries after a part that did not end a block"});
-    if (!values.empty() && *std::max_element(values.begin(), values.end()) > info.max_value)
+    if (*std::max_element(values.begin(), values.end()) > info.max_value)
         return Status(Error{"a streamed table given an entry above its largest, " + std::to_string(info.max_value)});
     try {
         if (Status s = compress_into(table_, values, zstd_level_, threads_); !s) return s;

@@ -126,6 +126,25 @@ class BlockArray {
     std::map<std::size_t, BigArray<T>> live_;
 };
 
+// The runs of side `side` that storage entries [first, last) of block b hold:
+// run(index, offset, length) for each, its entries being the side's [index, index + length) and
+// the storage's [first + offset, ...).
+template <class Run>
+void for_each_run_in_storage(const BlockLayout& layout, std::size_t b, std::uint64_t first, std::uint64_t last,
+                             int side, Run&& run) {
+    const Scope& scope = layout.blocks[b];
+    const std::vector<std::uint64_t>& starts = layout.starts[b];
+    // The ranges overlapping [first, last): from the last one starting at or before first.
+    auto k = static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), first) - starts.begin()) - 1;
+    for (; k < scope.size() && starts[k] < last; ++k) {
+        const Range& r = scope[k];
+        if (r.side != side) continue;
+        const std::uint64_t from = std::max(first, starts[k]);
+        const std::uint64_t to = std::min(last, starts[k] + (r.end - r.begin));
+        run(r.begin + (from - starts[k]), from - first, to - from);
+    }
+}
+
 // Side s of array `kind` read back from the block store run by run: run(first, values) for the
 // side's entries [first, first + values.size()), on many threads at once (the runs are disjoint
 // and, together, cover the side).
@@ -146,19 +165,11 @@ void for_each_side_run(const BlockLayout& layout, const BlockStore& store, int k
             thread_local std::vector<T> chunk;
             const auto [b, c] = tasks[t];
             store.read_chunk(kind, b, c, chunk);
-            const std::uint64_t first = c * BlockStore::kChunkEntries, last = first + chunk.size();
-            const Scope& scope = layout.blocks[b];
-            const std::vector<std::uint64_t>& starts = layout.starts[b];
-            // The ranges overlapping [first, last): from the last one starting at or before first.
-            auto k =
-                static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), first) - starts.begin()) - 1;
-            for (; k < scope.size() && starts[k] < last; ++k) {
-                const Range& r = scope[k];
-                if (r.side != side) continue;
-                const std::uint64_t from = std::max(first, starts[k]);
-                const std::uint64_t to = std::min(last, starts[k] + (r.end - r.begin));
-                run(r.begin + (from - starts[k]), std::span<const T>(chunk.data() + (from - first), to - from));
-            }
+            const std::uint64_t first = c * BlockStore::kChunkEntries;
+            for_each_run_in_storage(layout, b, first, first + chunk.size(), side,
+                                    [&](std::uint64_t index, std::uint64_t offset, std::uint64_t length) {
+                                        run(index, std::span<const T>(chunk.data() + offset, length));
+                                    });
         },
         threads);
 }

@@ -29,24 +29,16 @@ class SideReader {
         : layout_(&layout), store_(&store), side_(side), entries_(entries), threads_(threads) {
         spans_.resize(layout.num_blocks());
         for (std::size_t b = 0; b < layout.num_blocks(); ++b) {
-            const Scope& scope = layout.blocks[b];
-            const std::vector<std::uint64_t>& starts = layout.starts[b];
             const std::uint64_t chunks = (layout.sizes[b] + BlockStore::kChunkEntries - 1) / BlockStore::kChunkEntries;
-            std::size_t k = 0;
             for (std::uint64_t c = 0; c < chunks; ++c) {
                 const std::uint64_t first = c * BlockStore::kChunkEntries;
-                const std::uint64_t last = std::min(first + BlockStore::kChunkEntries, layout.sizes[b]);
-                while (k + 1 < scope.size() && starts[k + 1] <= first) ++k;
-                ChunkSpan span{c, k, 0, 0};
-                for (std::size_t j = k; j < scope.size() && starts[j] < last; ++j) {
-                    if (scope[j].side != side) continue;
-                    const std::uint64_t from = std::max(first, starts[j]);
-                    const std::uint64_t to = std::min(last, starts[j] + (scope[j].end - scope[j].begin));
-                    const std::uint64_t lo = scope[j].begin + (from - starts[j]), hi = lo + (to - from);
-                    if (span.lo == span.hi) span.lo = lo;
-                    assert(lo >= span.hi);
-                    span.hi = hi;
-                }
+                ChunkSpan span{c, 0, 0};
+                for_each_run_in_storage(layout, b, first, std::min(first + BlockStore::kChunkEntries, layout.sizes[b]),
+                                        side, [&](std::uint64_t index, std::uint64_t, std::uint64_t length) {
+                                            if (span.lo == span.hi) span.lo = index;
+                                            assert(index >= span.hi);
+                                            span.hi = index + length;
+                                        });
                 if (span.lo == span.hi) continue;
                 assert(spans_[b].empty() || spans_[b].back().hi <= span.lo);
                 spans_[b].push_back(span);
@@ -77,31 +69,24 @@ class SideReader {
                 thread_local std::vector<T> chunk;
                 const auto [b, span] = tasks[t];
                 store_->read_chunk(kind, b, span->chunk, chunk);
-                const std::uint64_t chunk_first = span->chunk * BlockStore::kChunkEntries;
-                const std::uint64_t chunk_last = chunk_first + chunk.size();
-                const Scope& scope = layout_->blocks[b];
-                const std::vector<std::uint64_t>& starts = layout_->starts[b];
-                for (std::size_t k = span->first_range; k < scope.size() && starts[k] < chunk_last; ++k) {
-                    const Range& r = scope[k];
-                    if (r.side != side_) continue;
-                    // The range's entries in this chunk, as indices of the side, clipped to the part.
-                    const std::uint64_t from = std::max(chunk_first, starts[k]);
-                    const std::uint64_t to = std::min(chunk_last, starts[k] + (r.end - r.begin));
-                    const std::uint64_t lo = std::max(first, r.begin + (from - starts[k]));
-                    const std::uint64_t hi = std::min(last, r.begin + (to - starts[k]));
-                    if (lo >= hi) continue;
-                    const T* src = chunk.data() + (from - chunk_first) + (lo - (r.begin + (from - starts[k])));
-                    std::copy(src, src + (hi - lo), out.begin() + static_cast<std::ptrdiff_t>(lo - first));
-                }
+                for_each_run_in_storage(
+                    *layout_, b, span->chunk * BlockStore::kChunkEntries,
+                    span->chunk * BlockStore::kChunkEntries + chunk.size(), side_,
+                    [&](std::uint64_t index, std::uint64_t offset, std::uint64_t length) {
+                        // The run clipped to the part.
+                        const std::uint64_t lo = std::max(first, index), hi = std::min(last, index + length);
+                        if (lo >= hi) return;
+                        const T* src = chunk.data() + offset + (lo - index);
+                        std::copy(src, src + (hi - lo), out.begin() + static_cast<std::ptrdiff_t>(lo - first));
+                    });
             },
             threads_);
     }
 
   private:
-    // The side's entries a chunk of a block holds lie in [lo, hi); its ranges start at first_range.
+    // The side's entries a chunk of a block holds lie in [lo, hi).
     struct ChunkSpan {
         std::uint64_t chunk;
-        std::size_t first_range;
         std::uint64_t lo, hi;
     };
     const BlockLayout* layout_;

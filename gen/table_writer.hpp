@@ -139,17 +139,14 @@ class TableWriter {
                                                 std::span<const std::uint8_t> captures,
                                                 HugePageAllocator<std::uint16_t> allocator) const {
         BigArray<std::uint16_t> wdl(value.size(), allocator);  // written in parallel below
-        return prepare_wdl_into(m, value, captures, wdl);
-    }
-    // The same from values that become the WDL entries in place.
-    Expected<format::PreparedTable> prepare_wdl_in_place(const Material& m, BigArray<std::uint16_t>& values,
-                                                         std::span<const std::uint8_t> captures) const {
-        return prepare_wdl_into(m, values, captures, values);
-    }
-    // The DTW file of one side from its values, which become its entries in place.
-    Expected<std::uint64_t> write_dtw_in_place(const Material& m, BigArray<std::uint16_t>& values,
-                                               std::span<const std::uint8_t> captures) const {
-        return write_dtw(m, values, captures, values);
+        parallel_for(
+            wdl.size(), [&](std::uint64_t i) { wdl[i] = static_cast<std::uint16_t>(wdl_of(value[i])); }, {},
+            s_.threads);
+        fill_dont_care(wdl, captures, static_cast<std::uint16_t>(Wdl::draw), s_.threads);
+        auto p = format::prepare_table(format::table_info_of<R>(m, format::Metric::wdl), wdl,
+                                       write_options(format::Metric::wdl));
+        if (!p) return Error{"writing " + m.name() + ": " + p.error(), p.error_kind()};
+        return std::move(*p);
     }
 
     // The WDL files of a pair's sides (one or two) prepared by prepare_wdl.
@@ -178,21 +175,6 @@ class TableWriter {
     }
 
   private:
-    // One side's WDL from its values into out (as many entries; it may be the values' own array),
-    // its capture positions filled, compressed.
-    Expected<format::PreparedTable> prepare_wdl_into(const Material& m, std::span<const ValueCode> value,
-                                                     std::span<const std::uint8_t> captures,
-                                                     BigArray<std::uint16_t>& wdl) const {
-        parallel_for(
-            wdl.size(), [&](std::uint64_t i) { wdl[i] = static_cast<std::uint16_t>(wdl_of(value[i])); }, {},
-            s_.threads);
-        fill_dont_care(wdl, captures, static_cast<std::uint16_t>(Wdl::draw), s_.threads);
-        auto p = format::prepare_table(format::table_info_of<R>(m, format::Metric::wdl), wdl,
-                                       write_options(format::Metric::wdl));
-        if (!p) return Error{"writing " + m.name() + ": " + p.error(), p.error_kind()};
-        return std::move(*p);
-    }
-
     // How WDL tables are written (the distance and rule tables keep format::WriteOptions' defaults).
     static constexpr std::uint32_t kWdlBlockEntries = 1u << 18;
     static constexpr int kWdlZstdLevel = 15;
