@@ -17,7 +17,8 @@
 
 namespace dtb::verify {
 
-namespace {
+// Named, not anonymous: verify_folder<R> captures these, and a unity batch includes this file.
+namespace folder_run {
 
 // The findings of one run, told as they come, mismatches past the cap only counted.
 class Findings {
@@ -90,7 +91,7 @@ std::uint64_t verify_rules_of(const VerifyRequest& request, const std::vector<Ma
     return entries;
 }
 
-}  // namespace
+}  // namespace folder_run
 
 template <class R>
 Expected<FolderReport> verify_folder(const VerifyRequest& request, const VerifyEvents& events) {
@@ -128,8 +129,8 @@ Expected<FolderReport> verify_folder(const VerifyRequest& request, const VerifyE
     report.files = folder.files;
     report.slices = folder.slices.size();
     report.full = request.full;
-    Findings findings(report, events);
-    for (const FolderProblem& x : folder.problems) findings.add(unreadable(x.slice, x.file, x.problem));
+    folder_run::Findings findings(report, events);
+    for (const FolderProblem& x : folder.problems) findings.add(folder_run::unreadable(x.slice, x.file, x.problem));
     if (!request.full) return report;
 
     // The complete slices are re-derived (folder_check.hpp); the others are listed.
@@ -171,7 +172,7 @@ Expected<FolderReport> verify_folder(const VerifyRequest& request, const VerifyE
         progress(0, index.size());
         auto r = verify_slice_full<R>(tables, m, on_mismatch, mismatches, progress);
         if (!r) {
-            findings.add(unreadable(m.name(), {}, r.error()));
+            findings.add(folder_run::unreadable(m.name(), {}, r.error()));
             continue;
         }
         report.entries += *r;
@@ -180,7 +181,8 @@ Expected<FolderReport> verify_folder(const VerifyRequest& request, const VerifyE
     }
     if constexpr (R::kCountingRules) {
         static_assert(!SliceIndex<R>::kMirror, "rule entries are counted as positions");
-        const std::uint64_t rule_entries = verify_rules_of<R>(request, to_derive, findings, events, mismatches);
+        const std::uint64_t rule_entries =
+            folder_run::verify_rules_of<R>(request, to_derive, findings, events, mismatches);
         report.entries += rule_entries;
         report.positions += rule_entries;
     }
