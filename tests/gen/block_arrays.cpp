@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <random>
 #include <span>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "dtb/gen/block_store.hpp"
@@ -79,6 +81,19 @@ TEST_CASE("the block store gives back what it kept, in memory or in a file", "[g
     store.clear();
     CHECK(store.bytes() == 0);
     CHECK(std::filesystem::is_empty(dir.path));
+}
+
+TEST_CASE("a block store refuses a folder it cannot make its file in, with the folder named", "[gen][blocks]") {
+    const test::TempDir dir("block_store_missing");
+    const std::filesystem::path missing = dir.path / "not-there";
+    gen::BlockStore store;
+    try {
+        store.keep_in(missing);
+        FAIL("keep_in made a file in a folder that does not exist");
+    } catch (const std::runtime_error& e) {
+        CHECK(std::string(e.what()).find(missing.string()) != std::string::npos);
+    }
+    CHECK_FALSE(store.on_disk());
 }
 
 TEST_CASE("block arrays address a pair by index, and a side gathers back in index order", "[gen][blocks]") {
