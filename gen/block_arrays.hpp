@@ -2,10 +2,10 @@
 // blocks being solved or read, each block its own array, and a finished block goes to the block
 // store (gen/block_store.hpp), compressed, until the writers gather a side back in index order.
 //
-// A block is an advancement level (gen/scope.hpp): men configurations of both sides, closed under
-// the moves that stay inside (king moves, and a Turkish man's sideways steps); a plain man move
-// leads to the level above, solved before. Its storage holds its ranges (runs of whole men
-// configurations) one after another.
+// A block is an advancement level (gen/scope.hpp), or a group of its phases (gen/phase_groups.hpp):
+// men configurations of both sides, closed under the moves that stay inside (king moves, and a
+// Turkish man's sideways steps); a plain man move leads to the level above, solved before. Its
+// storage holds its ranges (runs of whole men configurations) one after another.
 #pragma once
 #include <algorithm>
 #include <cassert>
@@ -20,13 +20,20 @@
 #include "dtb/gen/block_store.hpp"
 #include "dtb/gen/pair_array.hpp"
 #include "dtb/gen/parallel.hpp"
+#include "dtb/gen/phase_groups.hpp"
 #include "dtb/gen/scope.hpp"
 
 namespace dtb::gen {
 
-// The blocks of a pair and where each range of each block starts in the block's storage.
+// The blocks of a pair, the level of each, and where each range of each block starts in the
+// block's storage.
 struct BlockLayout {
-    explicit BlockLayout(std::vector<Scope> levels) : blocks(std::move(levels)) {
+    // Each level one block.
+    explicit BlockLayout(std::vector<Scope> levels) : BlockLayout(LevelBlocks{std::move(levels), {}}) {}
+    explicit BlockLayout(LevelBlocks split) : blocks(std::move(split.blocks)), level_of(std::move(split.level_of)) {
+        if (level_of.empty())
+            for (std::size_t b = 0; b < blocks.size(); ++b) level_of.push_back(b);
+        assert(level_of.size() == blocks.size());
         for (const Scope& b : blocks) {
             std::vector<std::uint64_t> s;
             std::uint64_t at = 0;
@@ -40,8 +47,33 @@ struct BlockLayout {
     }
     std::size_t num_blocks() const { return blocks.size(); }
     std::uint64_t largest() const { return sizes.empty() ? 0 : *std::max_element(sizes.begin(), sizes.end()); }
+    // Whether block b is the last of its level.
+    bool ends_level(std::size_t b) const { return b + 1 == blocks.size() || level_of[b + 1] != level_of[b]; }
+    std::size_t num_levels() const { return level_of.empty() ? 0 : level_of.back() + 1; }
+    // The blocks [first, last) of block b's level.
+    std::pair<std::size_t, std::size_t> blocks_of_level(std::size_t b) const {
+        std::size_t first = b, last = b + 1;
+        while (first > 0 && level_of[first - 1] == level_of[b]) --first;
+        while (last < blocks.size() && level_of[last] == level_of[b]) ++last;
+        return {first, last};
+    }
+    // The blocks [first, last) of the level before block b's (the level above, whose values its man
+    // moves read): empty for the first level.
+    std::pair<std::size_t, std::size_t> blocks_of_level_above(std::size_t b) const {
+        const std::size_t first = blocks_of_level(b).first;
+        std::size_t above = first;
+        while (above > 0 && level_of[above - 1] + 1 == level_of[b]) --above;
+        return {above, first};
+    }
+    // The positions of blocks [first, last), as one scope.
+    Scope scope_of(std::size_t first, std::size_t last) const {
+        Scope out;
+        for (std::size_t b = first; b < last; ++b) out.insert(out.end(), blocks[b].begin(), blocks[b].end());
+        return out;
+    }
 
     std::vector<Scope> blocks;
+    std::vector<std::size_t> level_of;               // per block, its advancement level (0 the most advanced)
     std::vector<std::vector<std::uint64_t>> starts;  // per block, per range
     std::vector<std::uint64_t> sizes;                // entries per block
 };

@@ -40,6 +40,10 @@ struct GenerateOptions {
     // arrays of their own, finished levels kept compressed), as a Turkish pair that would
     // otherwise be spilled is. The tables are the same.
     bool blocks = false;
+    // Solve every pair with men by blocks, its advancement levels of more than this many positions
+    // split into groups of phases (gen/phase_groups.hpp); 0: split only the levels that would not
+    // fit the memory bound whole. The tables are the same.
+    std::uint64_t max_block_positions = 0;
     // When another run holds the output folder's lock (gen/folder_lock.hpp): wait for it
     // instead of failing with ErrorKind::busy.
     bool wait_for_lock = false;

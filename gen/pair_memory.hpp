@@ -128,31 +128,53 @@ std::uint64_t level_solve_bytes(const Material& m, std::uint64_t held, int threa
     return level_solve_bytes_of<R>(SliceSolver<R>::largest_level(m, threads), held);
 }
 
-// Solved by blocks (SliceSolver::solve_by_blocks): a level's own arrays (7 bytes per entry), the
-// values of the level above (2) and frontier lists, 13 bytes per entry of the largest level in
-// all (12.4 measured on a Turkish 5-piece pair, BENCHMARKS.md "By blocks"). The block store keeps
-// the finished levels compressed in a file (gen/block_store.hpp), and the tables are streamed
-// from it part by part (gen/side_tables.hpp: 5 bytes per entry of a part while a side is
-// scanned). When a later pair reads this one, its values are kept for it (kept: kept_bytes_of),
-// adopted from the store run by run once the tables are written; with rule tables, each level's
-// fresh rule values besides (2 bytes per entry of the level). The rule tables by blocks (counting
-// rules) hold their level's arrays, conversion codes of two levels, phase seeds and the game's
-// values: 17 bytes per entry of the level. Each array held by blocks finds a men configuration
-// through a pointer (gen/pair_array.hpp): 4 arrays of the game, 10 with the rule tables', 8 bytes
-// per configuration each, a few percent of a byte per entry unless a configuration has few king
-// placements (one king: about 45).
+// Solved by blocks (SliceSolver::solve_by_blocks): a block's own arrays and frontier lists (9
+// bytes per entry: exits, capture flags, DTC, the lists), its level's values and those of the
+// level above (2 bytes per entry of each), 13 bytes per entry of the largest level when a level is
+// one block (12.4 measured on a Turkish 5-piece pair, BENCHMARKS.md "By blocks"); a level split
+// into groups of phases (gen/phase_groups.hpp) keeps 4 bytes per entry of the level and 9 per
+// entry of the group being solved. The block store keeps the finished blocks compressed in a file
+// (gen/block_store.hpp), and the tables are streamed from it part by part (gen/side_tables.hpp: 5
+// bytes per entry of a part while a side is scanned). When a later pair reads this one, its values
+// are kept for it (kept: kept_bytes_of), adopted from the store run by run once the tables are
+// written; with rule tables, each level's fresh rule values besides (2 bytes per entry of the
+// level). The rule tables by blocks (counting rules) hold, per entry of the level, the values and
+// conversion codes of the level and of the level above (8 bytes), and per entry of the block its
+// arrays, phase seeds and the game's values (9 more): 17 bytes per entry of a level solved whole.
+// Each array held by blocks finds a men configuration through a pointer (gen/pair_array.hpp): 4
+// arrays of the game, 10 with the rule tables', 8 bytes per configuration each, a few percent of a
+// byte per entry unless a configuration has few king placements (one king: about 45).
 template <class R>
 inline constexpr std::uint64_t kArraysHeldByBlocks = R::kCountingRules ? 10 : 4;
 template <class R>
-std::uint64_t block_solve_bytes_of(std::uint64_t largest_level, std::uint64_t entries, std::uint64_t kings_per_config,
-                                   std::uint64_t held, std::uint64_t kept) {
+inline constexpr std::uint64_t kBlockBytesPerLevelEntry = R::kCountingRules ? 8 : 4;
+inline constexpr std::uint64_t kBlockBytesPerBlockEntry = 9;
+template <class R>
+std::uint64_t block_solve_bytes_of(std::uint64_t largest_level, std::uint64_t largest_block, std::uint64_t entries,
+                                   std::uint64_t kings_per_config, std::uint64_t held, std::uint64_t kept) {
     const std::uint64_t streamed = std::min(entries, kTablePartEntries) * 5;
     const std::uint64_t pointers = entries / std::max<std::uint64_t>(kings_per_config, 1) * 8 * kArraysHeldByBlocks<R>;
+    const std::uint64_t solve = largest_level * kBlockBytesPerLevelEntry<R> + largest_block * kBlockBytesPerBlockEntry;
     if constexpr (R::kCountingRules) {
-        return held + pointers + std::max({largest_level * 17, streamed, kept ? kept + largest_level * 2 : 0});
+        return held + pointers + std::max({solve, streamed, kept ? kept + largest_level * 2 : 0});
     } else {
-        return held + pointers + std::max(largest_level * 13, kept + streamed);
+        return held + pointers + std::max(solve, kept + streamed);
     }
+}
+// A level solved whole as one block.
+template <class R>
+std::uint64_t block_solve_bytes_of(std::uint64_t largest_level, std::uint64_t entries, std::uint64_t kings_per_config,
+                                   std::uint64_t held, std::uint64_t kept) {
+    return block_solve_bytes_of<R>(largest_level, largest_level, entries, kings_per_config, held, kept);
+}
+// The largest block whose solve fits `bound` bytes beside a largest level of largest_level entries
+// (0: none does).
+template <class R>
+std::uint64_t largest_block_within(std::uint64_t bound, std::uint64_t largest_level, std::uint64_t entries,
+                                   std::uint64_t kings_per_config, std::uint64_t held, std::uint64_t kept) {
+    const std::uint64_t fixed = block_solve_bytes_of<R>(largest_level, 0, entries, kings_per_config, held, kept);
+    if (fixed >= bound) return 0;
+    return (bound - fixed) / kBlockBytesPerBlockEntry;
 }
 // Whether m may be solved by blocks: it has men, and (asked for every pair with men) its men
 // configurations hold enough king placements that the tables of one pointer per configuration
@@ -167,6 +189,10 @@ inline bool by_blocks_possible_of(const Material& m, std::uint64_t kings_per_con
 // that solves it: a pair that can go by levels is solved whole only when its frontier lists fit
 // too; one that cannot is solved whole whenever its arrays and inputs fit, its frontier lists in
 // files. largest_level(): the entries of its largest level, asked for only when it is needed.
+// By blocks, a level is counted split into groups of kScheduledBlockEntries (or of one phase, a
+// men configuration and its reversal, where that is larger): the least a rank needs, since a rank
+// given more splits its levels less.
+inline constexpr std::uint64_t kScheduledBlockEntries = std::uint64_t{1} << 27;
 struct ScheduledMemory {
     std::uint64_t whole_bytes = 0, level_bytes = 0;
     bool by_blocks = false;  // level_bytes is the pair solved by blocks (cheaper than by levels)
@@ -179,8 +205,12 @@ ScheduledMemory scheduled_memory(const Material& m, std::uint64_t entries, std::
     // the blocks, in place of spilling (or of a refusal).
     const bool blocks = by_blocks_possible_of(m, kings_per_config, blocks_requested) &&
                         (blocks_requested || (rule_tables_by_blocks_of<R>(m) && !spill_requested));
-    const std::uint64_t block_bytes =
-        blocks ? block_solve_bytes_of<R>(largest_level(), entries, kings_per_config, held, kept) : 0;
+    std::uint64_t block_bytes = 0;
+    if (blocks) {
+        const std::uint64_t level = largest_level();
+        const std::uint64_t block = std::min(level, std::max(kScheduledBlockEntries, 2 * kings_per_config));
+        block_bytes = block_solve_bytes_of<R>(level, block, entries, kings_per_config, held, kept);
+    }
     if (!by_levels_possible_of<R>(m, kings_per_config, spill_requested))
         return {whole_solve_floor_bytes_of<R>(entries, held), block_bytes, blocks};
     // By blocks when that fits, else by levels: whichever needs less.
@@ -192,7 +222,10 @@ ScheduledMemory scheduled_memory(const Material& m, std::uint64_t entries, std::
 struct PairMemoryPlan {
     bool spill = false;               // solved by levels with its big arrays in files
     bool blocks = false;              // solved by blocks (SliceSolver::solve_by_blocks), nothing in files
-    std::uint64_t largest_level = 0;  // by blocks: the entries of its largest level (block)
+    std::uint64_t largest_level = 0;  // by blocks: the entries of its largest level
+    std::uint64_t largest_block = 0;  // by blocks: the entries of its largest block
+    // By blocks: the levels larger than this split into groups of phases (0: none).
+    std::uint64_t max_block_entries = 0;
     bool tight = false;               // a whole solve would pass the work limit
     std::uint64_t whole_bytes = 0;    // what a whole solve would hold (whole_solve_bytes)
     std::uint64_t array_bytes = 0;    // the pair's arrays alone
@@ -209,11 +242,14 @@ struct PairMemoryPlan {
 // kept: what this pair's values take once kept for the later pairs that read it (0: none does).
 // blocks_requested: --blocks, every pair with men solved by blocks. Without it, a pair that
 // would be spilled is solved by blocks instead, in memory, when they fit and its rule tables (if
-// any) can follow the blocks (gen/rule_blocks.hpp).
+// any) can follow the blocks (gen/rule_blocks.hpp); a level that would not fit whole is split into
+// groups of phases that do. max_block_entries: --block-positions, every pair with men solved by
+// blocks, its levels larger than that split (0: as the memory bound needs).
 template <class R>
 Expected<PairMemoryPlan> plan_pair_memory(const Material& m, const MemoryBudget& budget, std::uint64_t held,
                                           bool spill_requested, bool blocks_requested, int threads,
-                                          const std::function<void(const std::string&)>& log, std::uint64_t kept) {
+                                          const std::function<void(const std::string&)>& log, std::uint64_t kept,
+                                          std::uint64_t max_block_entries = 0) {
     const std::uint64_t entries = entries_of_pair<R>(m);
     PairMemoryPlan plan;
     plan.array_bytes = entries * kArrayBytesPerEntry<R>;
@@ -233,14 +269,24 @@ Expected<PairMemoryPlan> plan_pair_memory(const Material& m, const MemoryBudget&
         if (!plan.spill && !spill_requested && !too_big)
             log(m.name() + ": tight in memory and its largest level would not fit; solved whole");
     }
-    if (by_blocks_possible_of(m, index.kings_per_config(), blocks_requested) &&
-        (blocks_requested || (rule_tables_by_blocks_of<R>(m) && !spill_requested && (plan.spill || too_big)))) {
+    if (by_blocks_possible_of(m, index.kings_per_config(), blocks_requested || max_block_entries) &&
+        (blocks_requested || max_block_entries ||
+         (rule_tables_by_blocks_of<R>(m) && !spill_requested && (plan.spill || too_big)))) {
+        const std::uint64_t kpc = index.kings_per_config();
         const std::uint64_t largest_level = SliceSolver<R>::largest_level(m, threads);
+        // Levels split into groups of phases on request, or where a whole level would not fit.
+        std::uint64_t cap = max_block_entries;
+        if (!cap && bound_mb && block_solve_bytes_of<R>(largest_level, entries, kpc, held, kept) > bound)
+            cap = largest_block_within<R>(bound, largest_level, entries, kpc, held, kept);
+        const std::uint64_t largest_block =
+            cap ? std::min(largest_level, SliceSolver<R>::largest_block(m, cap, threads)) : largest_level;
         const std::uint64_t block_need =
-            block_solve_bytes_of<R>(largest_level, entries, index.kings_per_config(), held, kept);
-        if (blocks_requested || !bound_mb || block_need <= bound) {
+            block_solve_bytes_of<R>(largest_level, largest_block, entries, kpc, held, kept);
+        if (blocks_requested || max_block_entries || !bound_mb || block_need <= bound) {
             plan.blocks = true;
             plan.largest_level = largest_level;
+            plan.largest_block = largest_block;
+            plan.max_block_entries = largest_block < largest_level ? cap : 0;
             plan.spill = false;
             return plan;
         }

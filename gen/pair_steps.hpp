@@ -172,7 +172,8 @@ class PairSteps {
         const Material& m = run.m;
         const std::uint64_t held = finished_.bytes_in_memory() + finished_rules_.bytes_in_memory();
         auto plan = plan_pair_memory<R>(
-            m, budget_, held, o_.spill, o_.blocks, o_.threads, [this](const std::string& s) { log(s); }, kept_bytes(m));
+            m, budget_, held, o_.spill, o_.blocks, o_.threads, [this](const std::string& s) { log(s); }, kept_bytes(m),
+            o_.max_block_positions);
         if (!plan) return Error{plan.error(), plan.error_kind()};
         run.plan = *plan;
         if (auto r = check_disk_space(o_.out_dir, m, entries_of_pair<R>(m), run.plan, cache_); !r) return r;
@@ -181,8 +182,12 @@ class PairSteps {
         run.live_at_start = cache_.live_bytes();
         if (run.plan.blocks)
             log(m.name() + ": solved by blocks (" + std::to_string(run.plan.largest_level) +
-                " entries in its largest; " + std::to_string(run.plan.whole_bytes >> 20) +
-                " MB in memory would be needed whole)");
+                " entries in its largest level" +
+                (run.plan.max_block_entries
+                     ? ", split into groups of phases of at most " + std::to_string(run.plan.max_block_entries) +
+                           " (largest " + std::to_string(run.plan.largest_block) + ")"
+                     : std::string()) +
+                "; " + std::to_string(run.plan.whole_bytes >> 20) + " MB in memory would be needed whole)");
         if (run.plan.spill) {
             run.spill_scope.emplace(cache_, o_.out_dir);
             log(m.name() + ": " + std::to_string(run.plan.whole_bytes >> 20) + " MB in memory would be needed" +
@@ -217,7 +222,7 @@ class PairSteps {
                     phase_seeds.finish_level(l, values);
                 };
             }
-            solver.solve_by_blocks(hooks);
+            solver.solve_by_blocks(hooks, run.plan.max_block_entries);
             run.solve_peak = cache_.peak_live_bytes() - std::min(cache_.peak_live_bytes(), run.live_at_start);
             cache_.reset_peak();
             run.largest_block = solver.largest_block();

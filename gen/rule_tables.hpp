@@ -253,7 +253,7 @@ class RuleTableSolver {
             keep_level_results(rules, l, values, g);
         };
         hooks.done = [&](std::size_t l) { code_blocks_->close(l); };
-        solver.solve_values_by_blocks(g.layout.blocks, hooks);
+        solver.solve_values_by_blocks(g.layout, hooks);
         tally(rules, solver, like_game.get());
     }
 

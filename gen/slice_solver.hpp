@@ -90,41 +90,47 @@ class SliceSolver {
         st_.release_work_arrays();
     }
     // The same values and DTC, solved by the same levels with arrays sized to the levels (blocks,
-    // gen/block_arrays.hpp) rather than to the pair: a level has storage while it is solved, its
-    // values also while the level below (which its man moves reach from) is solved; then each
-    // array goes to the block store compressed. The pair's sides are read back in index order by
-    // gathered(); side(s)'s arrays are empty meanwhile.
-    // hooks: laid_out first; opened(l) once level l has its arrays, before its seed pass;
-    // valued(l, values) once its values are final (the phase seeds the seed pass gathers are
+    // gen/block_arrays.hpp) rather than to the pair, a level larger than max_block_entries (0: no
+    // limit) a group of its phases at a time (gen/phase_groups.hpp): a block has storage while it
+    // is solved, its values also while the level below (which its man moves reach from) is
+    // solved; then each array goes to the block store compressed. The pair's sides are read back
+    // in index order by gathered(); side(s)'s arrays are empty meanwhile.
+    // hooks: laid_out first; opened(b) once block b has its arrays, before its seed pass;
+    // valued(b, values) once its values are final (the phase seeds the seed pass gathers are
     // held by the same blocks, gen/phase_seeds.hpp).
-    void solve_by_blocks(const BlockHooks& hooks = {}) {
+    void solve_by_blocks(const BlockHooks& hooks = {}, std::uint64_t max_block_entries = 0) {
         assert(!st_.valuation.exit);
         const ManMovesAsExits exits(st_.valuation);
-        st_.blocks = std::make_unique<SolverBlocks<R>>(st_.sides, st_.advancement_levels(), st_.cache());
+        st_.blocks =
+            std::make_unique<SolverBlocks<R>>(st_.sides, BlockLayout(st_.level_blocks(max_block_entries)), st_.cache());
         SolverBlocks<R>& b = *st_.blocks;
         if (hooks.laid_out) hooks.laid_out(b.layout);
         const std::size_t n = b.layout.num_blocks();
         const int threads = st_.threads();
-        for (std::size_t l = 0; l < n; ++l) {
-            set_level_label(l, n);
-            const Scope& level = b.layout.blocks[l];
-            b.value.open(l, kValueUnknown, threads);
-            b.exit.open(l, kValueUnknown, threads);
-            b.capture.open(l, std::uint8_t{0}, threads);
-            if (hooks.opened) hooks.opened(l);
-            seed_from_exits(st_, level);
-            iterate_dtw(st_, level);
-            if (hooks.valued) hooks.valued(l, b.value.storage(l));
-            b.exit.close(l);
-            b.dtc.open(l, kDtcUnknown, threads);
-            seed_dtc(st_, level);
-            iterate_dtc(st_, level);
-            b.dtc.store(l, b.store, SolverBlocks<R>::kDtc, threads);
-            b.capture.store(l, b.store, SolverBlocks<R>::kCapture, threads);
+        for (std::size_t k = 0; k < n; ++k) {
+            set_block_label(b.layout, k);
+            const Scope& block = b.layout.blocks[k];
+            b.value.open(k, kValueUnknown, threads);
+            b.exit.open(k, kValueUnknown, threads);
+            b.capture.open(k, std::uint8_t{0}, threads);
+            if (hooks.opened) hooks.opened(k);
+            seed_from_exits(st_, block);
+            iterate_dtw(st_, block);
+            if (hooks.valued) hooks.valued(k, b.value.storage(k));
+            b.exit.close(k);
+            b.dtc.open(k, kDtcUnknown, threads);
+            seed_dtc(st_, block);
+            iterate_dtc(st_, block);
+            b.dtc.store(k, b.store, SolverBlocks<R>::kDtc, threads);
+            b.capture.store(k, b.store, SolverBlocks<R>::kCapture, threads);
             // The level above is read by this level's man moves only.
-            if (l > 0) b.value.store(l - 1, b.store, SolverBlocks<R>::kValue, threads);
+            if (b.layout.ends_level(k)) {
+                const auto [first, last] = b.layout.blocks_of_level_above(k);
+                for (std::size_t a = first; a < last; ++a) b.value.store(a, b.store, SolverBlocks<R>::kValue, threads);
+            }
         }
-        if (n > 0) b.value.store(n - 1, b.store, SolverBlocks<R>::kValue, threads);
+        for (std::size_t k = 0; k < n; ++k)
+            if (b.value.is_open(k)) b.value.store(k, b.store, SolverBlocks<R>::kValue, threads);
         st_.loops.set_level_label("");
     }
     bool solved_by_blocks() const { return st_.blocks != nullptr; }
@@ -182,38 +188,45 @@ class SliceSolver {
         }
         st_.release_work_arrays();
     }
-    // The same values, by blocks (levels, most advanced first, as solve_by_blocks lays them out):
-    // a level's arrays exist while it is solved, its values also while the level below is. Only
-    // with man moves as exits. hooks.opened(l) comes before level l is solved (what the valuation
-    // reads of it must be there), hooks.valued(l, values) once its values are final, and
-    // hooks.done(l) once they are no longer read (after the level below); the values are
-    // then gone: hooks.valued keeps what it needs.
-    void solve_values_by_blocks(std::vector<Scope> levels, const BlockHooks& hooks) {
+    // The same values, by the blocks of a game solved by blocks (its layout): a block's arrays
+    // exist while it is solved, its values also while the level below is. Only with man moves as
+    // exits. hooks.opened(b) comes before block b is solved (what the valuation reads of it must
+    // be there), hooks.valued(b, values) once its values are final, and hooks.done(b) once they
+    // are no longer read (after the level below); the values are then gone: hooks.valued keeps
+    // what it needs.
+    void solve_values_by_blocks(const BlockLayout& layout, const BlockHooks& hooks) {
         assert(!st_.valuation.man_moves_inside);
-        st_.blocks = std::make_unique<SolverBlocks<R>>(st_.sides, std::move(levels), st_.cache());
+        st_.blocks = std::make_unique<SolverBlocks<R>>(st_.sides, layout, st_.cache());
         SolverBlocks<R>& b = *st_.blocks;
         if (hooks.laid_out) hooks.laid_out(b.layout);
         if (st_.valuation.reference) repair_.start(st_);
         const std::size_t n = b.layout.num_blocks();
         const int threads = st_.threads();
-        for (std::size_t l = 0; l < n; ++l) {
-            set_level_label(l, n);
-            if (hooks.opened) hooks.opened(l);
-            b.value.open(l, kValueUnknown, threads);
-            b.exit.open(l, kValueUnknown, threads);
-            b.capture.open(l, std::uint8_t{0}, threads);
-            solve_values_of(b.layout.blocks[l], l > 0 ? &b.layout.blocks[l - 1] : nullptr);
-            b.exit.close(l);
-            b.capture.close(l);
-            if (hooks.valued) hooks.valued(l, b.value.storage(l));
-            if (l > 0) {
-                b.value.close(l - 1);
-                if (hooks.done) hooks.done(l - 1);
+        Scope level_above;  // of the level being solved, once per level
+        for (std::size_t k = 0; k < n; ++k) {
+            set_block_label(b.layout, k);
+            const auto [first, last] = b.layout.blocks_of_level_above(k);
+            if (k == 0 || b.layout.level_of[k - 1] != b.layout.level_of[k])
+                level_above = b.layout.scope_of(first, last);
+            if (hooks.opened) hooks.opened(k);
+            b.value.open(k, kValueUnknown, threads);
+            b.exit.open(k, kValueUnknown, threads);
+            b.capture.open(k, std::uint8_t{0}, threads);
+            solve_values_of(b.layout.blocks[k], b.layout.level_of[k] > 0 ? &level_above : nullptr);
+            b.exit.close(k);
+            b.capture.close(k);
+            if (hooks.valued) hooks.valued(k, b.value.storage(k));
+            if (b.layout.ends_level(k)) {
+                for (std::size_t a = first; a < last; ++a) {
+                    b.value.close(a);
+                    if (hooks.done) hooks.done(a);
+                }
             }
         }
-        if (n > 0) {
-            b.value.close(n - 1);
-            if (hooks.done) hooks.done(n - 1);
+        for (std::size_t k = 0; k < n; ++k) {
+            if (!b.value.is_open(k)) continue;
+            b.value.close(k);
+            if (hooks.done) hooks.done(k);
         }
         st_.loops.set_level_label("");
         st_.blocks.reset();
@@ -270,11 +283,36 @@ class SliceSolver {
         return largest;
     }
 
+    // Positions (both sides) of the largest block solve_by_blocks would solve for the pair of m
+    // with levels of more than max_block_entries split.
+    static std::uint64_t largest_block(const Material& m, std::uint64_t max_block_entries, int threads = 0) {
+        const SliceIndex<R> index(m), mirror_index(m.mirrored());
+        std::vector<const SliceIndex<R>*> indices{&index};
+        if (m.mirrored() != m) indices.push_back(&mirror_index);
+        const LevelBlocks split =
+            split_levels<R>(advancement_levels<R>(indices, threads), indices, max_block_entries, threads);
+        std::uint64_t largest = 0;
+        for (const Scope& block : split.blocks) {
+            std::uint64_t n = 0;
+            for (const Range& r : block) n += r.end - r.begin;
+            largest = std::max(largest, n);
+        }
+        return largest;
+    }
+
     static constexpr std::uint16_t kDtcUnknown = gen::kDtcUnknown;
 
   private:
-    void set_level_label(std::size_t l, std::size_t n) {
-        st_.loops.set_level_label(n > 1 ? " (level " + std::to_string(l + 1) + "/" + std::to_string(n) + ")" : "");
+    // " (level l/n)", or " (level l/n, block k/m)" where the level is split.
+    void set_block_label(const BlockLayout& layout, std::size_t b) {
+        const auto [first, last] = layout.blocks_of_level(b);
+        std::string label;
+        if (layout.num_levels() > 1)
+            label = " (level " + std::to_string(layout.level_of[b] + 1) + "/" + std::to_string(layout.num_levels());
+        if (last - first > 1)
+            label += std::string(label.empty() ? " (" : ", ") + "block " + std::to_string(b - first + 1) + "/" +
+                     std::to_string(last - first);
+        st_.loops.set_level_label(label.empty() ? label : label + ")");
     }
     // Passes 1 and 2 (or the repair) over one scope; level_above: the level solved before, the
     // one its man moves reach (null: none, or a scope with man moves inside).

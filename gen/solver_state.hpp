@@ -79,8 +79,8 @@ struct SolverBlocks {
     // The arrays the block store keeps.
     enum Kind : int { kValue = 0, kDtc = 1, kCapture = 2 };
 
-    SolverBlocks(std::vector<SolverSide<R>>& sides, std::vector<Scope> levels, MappingCache& cache)
-        : layout(std::move(levels)),
+    SolverBlocks(std::vector<SolverSide<R>>& sides, BlockLayout blocks, MappingCache& cache)
+        : layout(std::move(blocks)),
           value(layout, arrays_of(sides, &SolverSide<R>::value), configs_of(sides), kpc_of(sides), cache),
           exit(layout, arrays_of(sides, &SolverSide<R>::exit), configs_of(sides), kpc_of(sides), cache),
           dtc(layout, arrays_of(sides, &SolverSide<R>::dtc), configs_of(sides), kpc_of(sides), cache),
@@ -166,6 +166,13 @@ struct SolverState {
         std::vector<const SliceIndex<R>*> indices;
         for (const Side& sd : sides) indices.push_back(&sd.index);
         return gen::advancement_levels<R>(indices, threads());
+    }
+    // The same levels, those of more than max_entries entries split into groups of phases
+    // (gen/phase_groups.hpp; 0: none split).
+    LevelBlocks level_blocks(std::uint64_t max_entries) const {
+        std::vector<const SliceIndex<R>*> indices;
+        for (const Side& sd : sides) indices.push_back(&sd.index);
+        return split_levels<R>(gen::advancement_levels<R>(indices, threads()), indices, max_entries, threads());
     }
 
     // A move stays in the slice when it neither captures nor promotes; without man moves inside

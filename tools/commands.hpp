@@ -38,6 +38,7 @@ struct GenOptions {
     std::string wdl = "balanced";
     bool spill = false;
     bool blocks = false;
+    std::uint64_t block_positions = 0;
     bool wait = false;
 };
 void add_gen_command(CLI::App& app, GenOptions& o, std::function<int()>& action);

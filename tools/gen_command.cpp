@@ -89,6 +89,7 @@ int run_gen(const GenOptions& o) {
                                     : gen::WdlStorage::balanced;
     g.spill = o.spill;
     g.blocks = o.blocks;
+    g.max_block_positions = o.block_positions;
     g.wait_for_lock = o.wait;
 
 #ifdef DTB_HAVE_MPI
@@ -156,6 +157,12 @@ void add_gen_command(CLI::App& app, GenOptions& o, std::function<int()>& action)
                   "Solve every pair with men by blocks (advancement levels, each with arrays of its own, the finished "
                   "ones kept compressed in memory), as is done anyway for a Turkish pair that does not fit whole; "
                   "the tables are the same")
+        ->excludes("--spill");
+    cmd->add_option("--block-positions", o.block_positions,
+                    "Solve every pair with men by blocks, an advancement level of more than N positions a group of "
+                    "its phases at a time (default: only a level that does not fit --memory whole is split); the "
+                    "tables are the same")
+        ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40))
         ->excludes("--spill");
     cmd->add_option("--zstd-level", o.zstd_level, "zstd level (default: the format's)")->check(integer_in(0, 22));
     cmd->add_option("--wdl", o.wdl,

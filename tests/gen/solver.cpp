@@ -114,8 +114,9 @@ TEST_CASE("solving by levels equals solving whole (turkish, up to 4 pieces)", "[
 // Solving by blocks (the same levels, each with arrays of its own, finished levels kept
 // compressed) gives the same values, DTC and capture flags as solving whole, read back side by
 // side from the block store and gathered whole again; returns the number of pairs with men.
+// max_block_entries: levels larger than that are split into groups of phases (0: none).
 template <class R>
-int check_blocks(int pieces) {
+int check_blocks(int pieces, std::uint64_t max_block_entries = 0) {
     using Kind = typename gen::SolverBlocks<R>::Kind;
     const auto& dir = test::generated_tables<R>(pieces);
     gen::MappingCache cache;
@@ -128,7 +129,7 @@ int check_blocks(int pieces) {
         const gen::ExternalTables lookup = finished.external();
         gen::SliceSolver<R> whole(m, cache, lookup), blocks(m, cache, lookup);
         whole.solve();
-        blocks.solve_by_blocks();
+        blocks.solve_by_blocks({}, max_block_entries);
         REQUIRE(blocks.solved_by_blocks());
         ++pairs_with_blocks;
         CHECK(blocks.block_store_bytes() > 0);
@@ -169,6 +170,20 @@ TEST_CASE("solving by blocks equals solving whole (turkish, up to 3 pieces)", "[
 
 TEST_CASE("solving by blocks equals solving whole (turkish, up to 4 pieces)", "[gen][.slow]") {
     CHECK(check_blocks<Turkish>(4) >= 15);
+}
+
+// Every phase a block of its own where a level has more than one entry.
+TEST_CASE("solving by groups of phases equals solving whole (international, up to 3 pieces)", "[gen][phase-groups]") {
+    CHECK(check_blocks<International>(3, 1) >= 5);
+}
+
+TEST_CASE("solving by groups of phases equals solving whole (turkish, up to 3 pieces)", "[gen][phase-groups]") {
+    CHECK(check_blocks<Turkish>(3, 1) >= 5);
+}
+
+TEST_CASE("solving by groups of phases equals solving whole (both variants, up to 4 pieces)", "[gen][.slow]") {
+    CHECK(check_blocks<International>(4, 20000) >= 15);
+    CHECK(check_blocks<Turkish>(4, 5000) >= 15);
 }
 
 // The win steps of passes 2 and 4 pushed from the losses, pulled by the undecided positions, and

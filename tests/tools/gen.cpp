@@ -279,6 +279,44 @@ TEST_CASE("dtb gen --blocks: tables solved by blocks equal those solved whole (b
     CHECK(run_status({"gen", "--pieces", "3", "--blocks", "--spill", "--out", spill.path.string()}, &err) == 2);
 }
 
+TEST_CASE("dtb gen --block-positions: levels split into groups of phases, the same tables (both variants, 4 pieces)",
+          "[tools][gen][plain-build]") {
+    const std::vector<std::string> pairs{"KMvKM", "MMvKM"};
+    for (const char* variant : {"international", "turkish"}) {
+        INFO(variant);
+        const fs::path ref = fs::path(DTB_TEST_TABLES) / variant;
+        REQUIRE(fs::exists(ref / "KMvKM.wdl"));  // the 4-piece fixture
+        const fs::path d = fresh_path(std::string("groups_") + variant);
+        fs::copy(ref, d, fs::copy_options::recursive);
+        std::vector<std::string> removed;
+        for (const auto& entry : fs::directory_iterator(d)) {
+            const std::string name = entry.path().filename().string();
+            const std::string slice = name.substr(0, name.find('.'));
+            for (const std::string& p : pairs)
+                if (slice == p || slice == dtb::Material::parse(p)->mirrored().name()) removed.push_back(name);
+        }
+        for (const std::string& name : removed) fs::remove(d / name);
+        REQUIRE(removed.size() >= 6);
+        std::vector<std::string> args{"gen",  "--variant", variant,    "--pieces", "4", "--block-positions",
+                                      "3000", "--out",     d.string(), "--only"};
+        args.insert(args.end(), pairs.begin(), pairs.end());
+        std::string err;
+        REQUIRE(run_status(args, &err) == 0);
+        CHECK(err.find("KMvKM: solved by blocks") != std::string::npos);
+        CHECK(err.find("split into groups of phases of at most 3000") != std::string::npos);
+        for (const std::string& name : removed) {
+            INFO(name);
+            CHECK(slurp(d / name) == slurp(ref / name));
+        }
+        fs::remove_all(d);
+    }
+    std::string err;
+    const dtb::test::TempDir spill("tools_gen_groups_spill");
+    CHECK(run_status({"gen", "--pieces", "3", "--block-positions", "10", "--spill", "--out", spill.path.string()},
+                     &err) == 2);
+    CHECK(run_status({"gen", "--pieces", "3", "--block-positions", "0", "--out", spill.path.string()}, &err) == 2);
+}
+
 TEST_CASE("dtb gen: a pair with men over --memory is solved by blocks in memory, not spilled (4 pieces)",
           "[tools][gen][plain-build]") {
     // Turkish has no rule tables; KMvKM's (international) are in no counting class, so they are
