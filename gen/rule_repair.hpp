@@ -221,13 +221,23 @@ class RuleRepair {
             }
         };
         mark_scope(1);
-        // The configurations of the level above that are not all alike. (The lists are kept
-        // from level to level: made afresh, each level's would come in freshly faulted pages.)
+        // The configurations of the level above that are not all alike: of those the scope's man
+        // moves reach, where the scope is a small part of its level (a group of phases), else of
+        // all. (The lists are kept from level to level: made afresh, each level's would come in
+        // freshly faulted pages.)
         std::vector<std::pair<int, std::uint64_t>>& above = above_configs_;
         above.clear();
-        for (const Range& r : *level_above) {
-            const std::uint64_t kpc = st.sides[r.side].index.kings_per_config();
-            for (std::uint64_t mc = r.begin / kpc; mc < r.end / kpc; ++mc) above.emplace_back(r.side, mc);
+        std::uint64_t scope_configs = 0, above_configs = 0;
+        for (const Range& r : scope) scope_configs += (r.end - r.begin) / st.sides[r.side].index.kings_per_config();
+        for (const Range& r : *level_above)
+            above_configs += (r.end - r.begin) / st.sides[r.side].index.kings_per_config();
+        if (scope_configs * 4 < above_configs) {
+            add_configs_reached(st, scope, above);
+        } else {
+            for (const Range& r : *level_above) {
+                const std::uint64_t kpc = st.sides[r.side].index.kings_per_config();
+                for (std::uint64_t mc = r.begin / kpc; mc < r.end / kpc; ++mc) above.emplace_back(r.side, mc);
+            }
         }
         std::vector<char>& unlike = above_unlike_;
         unlike.resize(above.size());  // every element written below
@@ -262,6 +272,35 @@ class RuleRepair {
                 });
         });
         mark_scope(0);
+    }
+
+    // The configurations (side, index) that a plain man move from the scope's configurations
+    // reaches (the level above), each once: the white men's steps that neither promote nor keep
+    // their row, blocked by men only (a king on the square blocks some placements, not all).
+    static void add_configs_reached(const SolverState<R>& st, const Scope& scope,
+                                    std::vector<std::pair<int, std::uint64_t>>& out) {
+        using G = typename R::Geometry;
+        for (const Range& r : scope) {
+            const SliceIndex<R>& index = st.sides[r.side].index;
+            const int ns = st.other(r.side);
+            const SliceIndex<R>& next = st.sides[ns].index;
+            const std::uint64_t kpc = index.kings_per_config();
+            for (std::uint64_t mc = r.begin / kpc; mc < r.end / kpc; ++mc) {
+                const Position p = index.unrank(mc * kpc);
+                const Bitboard wmen = p.men(Color::white), bmen = p.men(Color::black);
+                for (int from : bits(wmen))
+                    for (Dir d : R::kManStepDirs) {
+                        const int to = G::neighbor(from, d);
+                        if (to < 0 || ((wmen | bmen) & bit(to)) || G::rank(to) == G::kHeight - 1 ||
+                            G::rank(to) == G::rank(from))
+                            continue;
+                        const Bitboard moved = wmen ^ bit(from) ^ bit(to);
+                        out.emplace_back(ns, next.men_config_of(G::rotate(bmen), G::rotate(moved)));
+                    }
+            }
+        }
+        std::sort(out.begin(), out.end());
+        out.erase(std::unique(out.begin(), out.end()), out.end());
     }
 
     std::uint64_t repaired_ = 0, fell_back_ = 0;
