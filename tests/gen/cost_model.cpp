@@ -119,7 +119,7 @@ TEST_CASE("a plan on more nodes is no slower, never beats its critical path, and
         CHECK(plan->level_sharing.bound_seconds <= plan->level_sharing.bound_without_seconds + 1e-6);
         previous = plan->run.wall_seconds;
     }
-    auto tiny = make_plan({VariantId::international, 6, 4, 32, 8 * 1024});
+    auto tiny = make_plan({VariantId::international, 6, 4, 32, 7 * 1024});
     REQUIRE_FALSE(tiny);
     CHECK(tiny.error_kind() == ErrorKind::bad_input);
     CHECK(tiny.error().find("KMvKKMM") != std::string::npos);

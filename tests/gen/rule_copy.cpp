@@ -270,15 +270,18 @@ TEST_CASE("rule tables solved by blocks equal those solved whole (international,
         load_inputs(m, finished, rules);
         SolvedGame whole_game(m, finished, /*by_blocks=*/false), block_game(m, finished, /*by_blocks=*/true);
         // Every phase of a level a block of its own: the same tables (the repair's counts may differ,
-        // a scope being solved in full when its closure passes a share of the scope).
-        SolvedGame phase_game(m, finished, /*by_blocks=*/true, /*max_block_entries=*/1);
+        // a scope being solved in full when its closure passes a share of the scope). 3 pieces and
+        // one 4-piece pair: a block per phase multiplies the per-block work.
+        const bool by_phases = m.pieces() == 3 || m.name() == "KMvKM";
+        SolvedGame phase_game(m, finished, /*by_blocks=*/true, /*max_block_entries=*/by_phases ? 1 : 0);
         for (Shortcuts shortcuts : {Shortcuts::none, Shortcuts::repair_without_fallback, Shortcuts::copy_and_repair}) {
             // A full phase solve (no shortcut) costs the most: 3 pieces only.
             if (shortcuts == Shortcuts::none && m.pieces() > 3) continue;
             INFO("shortcuts " << static_cast<int>(shortcuts));
             const Tables whole = rule_tables(m, whole_game, finished, rules, shortcuts, whole_counts);
             require_equal(whole, rule_tables_by_blocks(m, block_game, finished, rules, shortcuts, block_counts));
-            require_equal(whole, rule_tables_by_blocks(m, phase_game, finished, rules, shortcuts, phase_counts));
+            if (by_phases)
+                require_equal(whole, rule_tables_by_blocks(m, phase_game, finished, rules, shortcuts, phase_counts));
         }
         ++slices;
     }
