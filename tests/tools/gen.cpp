@@ -240,6 +240,23 @@ TEST_CASE(
     fs::remove_all(d);
 }
 
+namespace {
+// A copy of folder ref in d without the files of the pairs named; returns the names removed.
+std::vector<std::string> copy_without_pairs(const fs::path& ref, const fs::path& d,
+                                            const std::vector<std::string>& pairs) {
+    fs::copy(ref, d, fs::copy_options::recursive);
+    std::vector<std::string> removed;
+    for (const auto& entry : fs::directory_iterator(d)) {
+        const std::string name = entry.path().filename().string();
+        const std::string slice = name.substr(0, name.find('.'));
+        for (const std::string& p : pairs)
+            if (slice == p || slice == dtb::Material::parse(p)->mirrored().name()) removed.push_back(name);
+    }
+    for (const std::string& name : removed) fs::remove(d / name);
+    return removed;
+}
+}  // namespace
+
 TEST_CASE("dtb gen --blocks: tables solved by blocks equal those solved whole (both variants, 4 pieces)",
           "[tools][gen][plain-build]") {
     // The 4-piece pairs with the most blocks and men of both colours, generated again by blocks
@@ -250,15 +267,7 @@ TEST_CASE("dtb gen --blocks: tables solved by blocks equal those solved whole (b
         const fs::path ref = fs::path(DTB_TEST_TABLES) / variant;
         REQUIRE(fs::exists(ref / "KKvKM.wdl"));  // the 4-piece fixture
         const fs::path d = fresh_path(std::string("blocks_") + variant);
-        fs::copy(ref, d, fs::copy_options::recursive);
-        std::vector<std::string> removed;
-        for (const auto& entry : fs::directory_iterator(d)) {
-            const std::string name = entry.path().filename().string();
-            const std::string slice = name.substr(0, name.find('.'));
-            for (const std::string& p : pairs)
-                if (slice == p || slice == dtb::Material::parse(p)->mirrored().name()) removed.push_back(name);
-        }
-        for (const std::string& name : removed) fs::remove(d / name);
+        const std::vector<std::string> removed = copy_without_pairs(ref, d, pairs);
         REQUIRE(removed.size() >= 20);
         std::vector<std::string> args{"gen",      "--variant", variant,    "--pieces", "4",
                                       "--blocks", "--out",     d.string(), "--only"};
@@ -287,15 +296,7 @@ TEST_CASE("dtb gen --block-positions: levels split into groups of phases, the sa
         const fs::path ref = fs::path(DTB_TEST_TABLES) / variant;
         REQUIRE(fs::exists(ref / "KMvKM.wdl"));  // the 4-piece fixture
         const fs::path d = fresh_path(std::string("groups_") + variant);
-        fs::copy(ref, d, fs::copy_options::recursive);
-        std::vector<std::string> removed;
-        for (const auto& entry : fs::directory_iterator(d)) {
-            const std::string name = entry.path().filename().string();
-            const std::string slice = name.substr(0, name.find('.'));
-            for (const std::string& p : pairs)
-                if (slice == p || slice == dtb::Material::parse(p)->mirrored().name()) removed.push_back(name);
-        }
-        for (const std::string& name : removed) fs::remove(d / name);
+        const std::vector<std::string> removed = copy_without_pairs(ref, d, pairs);
         REQUIRE(removed.size() >= 6);
         std::vector<std::string> args{"gen",  "--variant", variant,    "--pieces", "4", "--block-positions",
                                       "3000", "--out",     d.string(), "--only"};
