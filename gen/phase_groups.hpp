@@ -13,10 +13,10 @@
 #include <utility>
 #include <vector>
 
+#include "dtb/gen/men_configs.hpp"
 #include "dtb/gen/parallel.hpp"
 #include "dtb/gen/scope.hpp"
 #include "dtb/index/slice_index.hpp"
-#include "dtb/rules/position.hpp"
 
 namespace dtb::gen {
 
@@ -53,7 +53,6 @@ class Phases {
 template <class R>
 void split_level(const Scope& level, const std::vector<const SliceIndex<R>*>& indices, std::uint64_t max_entries,
                  int threads, std::vector<Scope>& out) {
-    using G = typename R::Geometry;
     // The level's configurations, by side and index (as advancement_levels adds them).
     std::vector<std::pair<int, std::uint64_t>> configs;
     for (const Range& r : level) {
@@ -70,12 +69,9 @@ void split_level(const Scope& level, const std::vector<const SliceIndex<R>*>& in
         configs.size(),
         [&](std::uint64_t k) {
             const auto [side, mc] = configs[k];
-            const SliceIndex<R>& index = *indices[static_cast<std::size_t>(side)];
-            Position q = reversed<G>(index.unrank(mc * index.kings_per_config()));
-            q.side_to_move = Color::white;
             const int other = indices.size() == 1 ? 0 : 1 - side;
-            const SliceIndex<R>& other_index = *indices[static_cast<std::size_t>(other)];
-            reversal[k] = id_of(other, other_index.rank(q) / other_index.kings_per_config());
+            reversal[k] = id_of(other, reversed_config(*indices[static_cast<std::size_t>(side)], mc,
+                                                       *indices[static_cast<std::size_t>(other)]));
         },
         {}, threads);
     Phases phases(configs.size());

@@ -14,6 +14,7 @@
 
 #include "dtb/gen/forward.hpp"
 #include "dtb/gen/frontier.hpp"
+#include "dtb/gen/men_configs.hpp"
 #include "dtb/gen/parallel.hpp"
 #include "dtb/gen/pass_dtw.hpp"
 #include "dtb/gen/pass_seed.hpp"
@@ -275,29 +276,16 @@ class RuleRepair {
     }
 
     // The configurations (side, index) that a plain man move from the scope's configurations
-    // reaches (the level above), each once: the white men's steps that neither promote nor keep
-    // their row, blocked by men only (a king on the square blocks some placements, not all).
+    // reaches (the level above), each once.
     static void add_configs_reached(const SolverState<R>& st, const Scope& scope,
                                     std::vector<std::pair<int, std::uint64_t>>& out) {
-        using G = typename R::Geometry;
         for (const Range& r : scope) {
             const SliceIndex<R>& index = st.sides[r.side].index;
             const int ns = st.other(r.side);
-            const SliceIndex<R>& next = st.sides[ns].index;
             const std::uint64_t kpc = index.kings_per_config();
-            for (std::uint64_t mc = r.begin / kpc; mc < r.end / kpc; ++mc) {
-                const Position p = index.unrank(mc * kpc);
-                const Bitboard wmen = p.men(Color::white), bmen = p.men(Color::black);
-                for (int from : bits(wmen))
-                    for (Dir d : R::kManStepDirs) {
-                        const int to = G::neighbor(from, d);
-                        if (to < 0 || ((wmen | bmen) & bit(to)) || G::rank(to) == G::kHeight - 1 ||
-                            G::rank(to) == G::rank(from))
-                            continue;
-                        const Bitboard moved = wmen ^ bit(from) ^ bit(to);
-                        out.emplace_back(ns, next.men_config_of(G::rotate(bmen), G::rotate(moved)));
-                    }
-            }
+            for (std::uint64_t mc = r.begin / kpc; mc < r.end / kpc; ++mc)
+                for_each_config_after_man_step(index, mc, st.sides[ns].index,
+                                               [&](std::uint64_t next) { out.emplace_back(ns, next); });
         }
         std::sort(out.begin(), out.end());
         out.erase(std::unique(out.begin(), out.end()), out.end());

@@ -31,6 +31,7 @@
 #include "dtb/gen/block_store.hpp"
 #include "dtb/gen/finished_rule_tables.hpp"
 #include "dtb/gen/finished_tables.hpp"
+#include "dtb/gen/men_configs.hpp"
 #include "dtb/gen/parallel.hpp"
 #include "dtb/gen/phase_seeds.hpp"
 #include "dtb/gen/positions.hpp"
@@ -523,11 +524,9 @@ class RuleTableSolver {
         bool same(SliceSolver<R>& solver, int s, std::uint64_t mc) {
             signed char& decision = same_[static_cast<std::size_t>(s)][mc];
             if (decision == kUndecided) {
-                Bitboard white_men, black_men;
-                men_of(s, mc, white_men, black_men);
                 const int partner_side = other(s);
-                const std::uint64_t partner = owner_.indices_[static_cast<std::size_t>(partner_side)].men_config_of(
-                    G::rotate(black_men), G::rotate(white_men));
+                const std::uint64_t partner = reversed_config(owner_.indices_[static_cast<std::size_t>(s)], mc,
+                                                              owner_.indices_[static_cast<std::size_t>(partner_side)]);
                 const bool seeds = seeds_agree_[static_cast<std::size_t>(s)][mc] &&
                                    seeds_agree_[static_cast<std::size_t>(partner_side)][partner];
                 const bool ok = seeds && alone_ok(solver, s, mc) && alone_ok(solver, partner_side, partner);
@@ -543,30 +542,14 @@ class RuleTableSolver {
       private:
         static constexpr signed char kUndecided = -1;
         int other(int s) const { return owner_.indices_.size() == 1 ? 0 : 1 - s; }
-        void men_of(int s, std::uint64_t mc, Bitboard& white_men, Bitboard& black_men) const {
-            const SliceIndex<R>& index = owner_.indices_[static_cast<std::size_t>(s)];
-            const Position p = index.unrank(mc * index.kings_per_config());
-            white_men = p.men(Color::white);
-            black_men = p.men(Color::black);
-        }
         bool alone_ok(SliceSolver<R>& solver, int s, std::uint64_t mc) {
             if (!seeds_agree_[static_cast<std::size_t>(s)][mc]) return false;
-            Bitboard white_men, black_men;
-            men_of(s, mc, white_men, black_men);
             const int next_side = other(s);
-            const SliceIndex<R>& next_index = owner_.indices_[static_cast<std::size_t>(next_side)];
-            for (int from : bits(white_men)) {
-                for (Dir d : R::kManStepDirs) {
-                    const int to = G::neighbor(from, d);
-                    if (to < 0 || ((white_men | black_men) & bit(to))) continue;
-                    if (RulesOf<R>::promotion_row(Color::white) & bit(to)) continue;  // an exit, in the seed
-                    const Bitboard moved = white_men ^ bit(from) ^ bit(to);
-                    if (!solver.config_like_reference(next_side,
-                                                      next_index.men_config_of(G::rotate(black_men), G::rotate(moved))))
-                        return false;
-                }
-            }
-            return true;
+            bool ok = true;
+            for_each_config_after_man_step(
+                owner_.indices_[static_cast<std::size_t>(s)], mc, owner_.indices_[static_cast<std::size_t>(next_side)],
+                [&](std::uint64_t next) { ok = ok && solver.config_like_reference(next_side, next); });
+            return ok;
         }
         const RuleTableSolver& owner_;
         CountingRules rules_;

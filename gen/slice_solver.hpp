@@ -270,21 +270,10 @@ class SliceSolver {
     int side_of(const Material& m) const { return st_.side_of(m); }
     // Positions (both sides) of the largest level solve_by_levels would solve for the pair of m:
     // what it holds at a time (the generator's memory check for spilling).
-    static std::uint64_t largest_level(const Material& m, int threads = 0) {
-        const SliceIndex<R> index(m), mirror_index(m.mirrored());
-        std::vector<const SliceIndex<R>*> indices{&index};
-        if (m.mirrored() != m) indices.push_back(&mirror_index);
-        std::uint64_t largest = 0;
-        for (const Scope& level : advancement_levels<R>(indices, threads)) {
-            std::uint64_t n = 0;
-            for (const Range& r : level) n += r.end - r.begin;
-            largest = std::max(largest, n);
-        }
-        return largest;
-    }
+    static std::uint64_t largest_level(const Material& m, int threads = 0) { return largest_block(m, 0, threads); }
 
     // Positions (both sides) of the largest block solve_by_blocks would solve for the pair of m
-    // with levels of more than max_block_entries split.
+    // with levels of more than max_block_entries split (0: none, the largest level).
     static std::uint64_t largest_block(const Material& m, std::uint64_t max_block_entries, int threads = 0) {
         const SliceIndex<R> index(m), mirror_index(m.mirrored());
         std::vector<const SliceIndex<R>*> indices{&index};
